@@ -1,0 +1,264 @@
+// One call's life, in order: startToolCall, prepareToolCall, executePreparedToolCall, finalizeExecutedToolCall.
+import { describeThrown, type SessionError, ToolCallError } from "../errors.js";
+import { isRecord } from "../json.js";
+import type {
+  AfterToolCall,
+  AgentTool,
+  BeforeToolCall,
+  JsonObject,
+  ToolResult,
+  ToolResultBlock,
+  ToolUse,
+  WriteLock,
+} from "../types.js";
+import { runAfterHooks, runBeforeHooks } from "../wrap/hooks.js";
+import { type ToolOutcome, type WrappedTool, wrapTool } from "../wrap/wrap-tool.js";
+import type { SessionEmitter } from "./events.js";
+import { parseToolInput } from "./parse-input.js";
+import { errorResult, normalizeToolResult } from "./result.js";
+import { dropNullOptionals } from "./strip-nulls.js";
+import { type InputValidator, invalidInputError } from "./validate.js";
+
+/** What a call needs of its session. */
+export interface CallRuntime {
+  activeTools(): ReadonlyMap<string, AgentTool>;
+  readonly validatorFor: (schema: JsonObject) => InputValidator;
+  readonly beforeHooks: readonly BeforeToolCall[];
+  readonly afterHooks: readonly AfterToolCall[];
+  readonly lock: WriteLock;
+  readonly toolTimeoutMs: number | undefined;
+  readonly hookTimeoutMs: number;
+  readonly emitter: SessionEmitter;
+}
+
+/** A call as it arrived. */
+export interface CallInfo {
+  readonly id: string;
+  readonly name: string;
+  readonly rawInput: unknown;
+  readonly started: number;
+}
+
+/** A call refused before its executor, or ready to run. */
+export type PreparedCall =
+  | { readonly kind: "refused"; readonly info: CallInfo; readonly error: ToolCallError }
+  | { readonly kind: "ready"; readonly info: CallInfo; readonly tool: WrappedTool; readonly input: JsonObject };
+
+/** Reads an untrusted tool use and announces the call. */
+export function startToolCall(runtime: CallRuntime, toolUse: ToolUse): CallInfo {
+  const record: Record<string, unknown> = isRecord(toolUse) ? toolUse : {};
+  const id = typeof record.id === "string" ? record.id : record.id === undefined ? "" : describeThrown(record.id);
+  const name = typeof record.name === "string" ? record.name : describeThrown(record.name);
+  const info: CallInfo = { id, name, rawInput: record.input, started: performance.now() };
+  if (runtime.emitter.has("tool_execution_start")) {
+    runtime.emitter.emit("tool_execution_start", { toolCallId: id, toolName: name, input: record.input });
+  }
+  return info;
+}
+
+/** Looks the tool up, parses and validates the input, and runs the before hooks inside the lock. */
+export async function prepareToolCall(
+  runtime: CallRuntime,
+  info: CallInfo,
+  signal: AbortSignal | undefined,
+): Promise<PreparedCall> {
+  const refuse = (error: ToolCallError): PreparedCall => ({ kind: "refused", info, error });
+  const active = runtime.activeTools();
+  const found = active.get(info.name);
+  if (found === undefined) return refuse(notFoundError(info.name, active));
+  if (signal?.aborted) return refuse(abortedError(info.name, signal));
+  const tool = wrapTool(found);
+  const parsed = parseToolInput(info.name, info.rawInput);
+  if (parsed instanceof ToolCallError) return refuse(parsed);
+  const input = validateInput(runtime, tool, parsed, "input");
+  if (input instanceof ToolCallError) return refuse(input);
+  if (runtime.beforeHooks.length === 0) return { kind: "ready", info, tool, input };
+  let rewriteError: ToolCallError | undefined;
+  const outcome = await runtime.lock(() =>
+    runBeforeHooks(
+      runtime.beforeHooks,
+      { toolName: info.name, toolCallId: info.id, input, descriptor: tool.descriptor },
+      runtime.hookTimeoutMs,
+      (rewritten) => {
+        const checked = validateInput(runtime, tool, rewritten, "input from a beforeToolCall hook");
+        if (checked instanceof ToolCallError) {
+          rewriteError = checked;
+          return undefined;
+        }
+        return checked;
+      },
+    ),
+  );
+  switch (outcome.kind) {
+    case "allow":
+      return { kind: "ready", info, tool, input: outcome.input };
+    case "block":
+      return refuse(new ToolCallError("blocked-by-hook", info.name, `Tool call blocked: ${outcome.reason}`));
+    case "invalid-rewrite":
+      return refuse(
+        rewriteError ??
+          new ToolCallError(
+            "invalid-input",
+            info.name,
+            `Invalid input from a beforeToolCall hook for tool ${info.name}: expected an object`,
+          ),
+      );
+  }
+}
+
+function validateInput(
+  runtime: CallRuntime,
+  tool: AgentTool,
+  input: JsonObject,
+  origin: string,
+): JsonObject | ToolCallError {
+  const schema = tool.descriptor.inputSchema;
+  const cleaned = dropNullOptionals(schema, input);
+  const issues = runtime.validatorFor(schema)(cleaned);
+  return issues === undefined ? cleaned : invalidInputError(tool.descriptor.name, issues, origin);
+}
+
+function notFoundError(name: string, active: ReadonlyMap<string, AgentTool>): ToolCallError {
+  const names = [...active.keys()];
+  const lower = name.toLowerCase();
+  const similar = names.find((candidate) => candidate.toLowerCase() === lower);
+  const hint = similar === undefined ? "" : ` Did you mean ${similar}? Tool names are case-sensitive.`;
+  return new ToolCallError(
+    "tool-not-found",
+    name,
+    `Tool ${name} not found.${hint} Available tools: ${names.length === 0 ? "none" : names.join(", ")}.`,
+  );
+}
+
+function abortedError(name: string, signal: AbortSignal): ToolCallError {
+  const reason = signal.reason;
+  const why =
+    reason === undefined || (reason instanceof Error && reason.name === "AbortError")
+      ? "the caller aborted it"
+      : describeThrown(reason);
+  return new ToolCallError("aborted", name, `Tool call ${name} aborted: ${why}`);
+}
+
+/**
+ * Runs the executor outside the lock, with the call's timeout (the tool's own wins over the
+ * session's) and the caller's abort signal. On either, the executor's signal is aborted and the
+ * call ends at once with an error outcome, whether or not the executor stops.
+ */
+export function executePreparedToolCall(
+  runtime: CallRuntime,
+  call: Extract<PreparedCall, { kind: "ready" }>,
+  signal: AbortSignal | undefined,
+): Promise<ToolOutcome> {
+  const { tool, info } = call;
+  const controller = new AbortController();
+  let finished = false;
+  const context = {
+    toolCallId: info.id,
+    signal: controller.signal,
+    onUpdate: (partial: ToolResult) => {
+      if (finished || !runtime.emitter.has("tool_execution_update")) return;
+      const normalized = normalizeToolResult(partial);
+      if (typeof normalized === "string") return;
+      runtime.emitter.emit("tool_execution_update", { toolCallId: info.id, toolName: info.name, partial: normalized });
+    },
+  };
+  const timeoutMs = tool.timeoutMs ?? runtime.toolTimeoutMs;
+  if (timeoutMs === undefined && signal === undefined) {
+    return tool.run(call.input, context).then((outcome) => {
+      finished = true;
+      return outcome;
+    });
+  }
+  if (signal?.aborted) return Promise.resolve(stopped(abortedError(info.name, signal), info));
+  return new Promise<ToolOutcome>((resolve) => {
+    const finish = (outcome: ToolOutcome) => {
+      if (finished) return;
+      finished = true;
+      if (timer !== undefined) clearTimeout(timer);
+      signal?.removeEventListener("abort", onAbort);
+      resolve(outcome);
+    };
+    const onAbort = () => {
+      const error = abortedError(info.name, signal as AbortSignal);
+      controller.abort(error);
+      finish(stopped(error, info));
+    };
+    const timer =
+      timeoutMs === undefined
+        ? undefined
+        : setTimeout(() => {
+            const error = new ToolCallError(
+              "timeout",
+              info.name,
+              `Tool ${info.name} timed out after ${timeoutMs} ms and was stopped. Try a smaller request, or another way to get the result.`,
+            );
+            controller.abort(error);
+            finish(stopped(error, info));
+          }, timeoutMs);
+    signal?.addEventListener("abort", onAbort, { once: true });
+    tool.run(call.input, context).then(finish);
+  });
+}
+
+function stopped(error: ToolCallError, info: CallInfo): ToolOutcome {
+  return {
+    result: errorResult(error.message),
+    errorCode: error.code,
+    error,
+    durationMs: performance.now() - info.started,
+  };
+}
+
+/** Runs the after hooks inside the lock (only for calls that reached the executor) and ends the call. */
+export async function finalizeExecutedToolCall(
+  runtime: CallRuntime,
+  call: Extract<PreparedCall, { kind: "ready" }>,
+  outcome: ToolOutcome,
+): Promise<ToolResultBlock> {
+  let result = outcome.result;
+  if (runtime.afterHooks.length > 0) {
+    const { info } = call;
+    result = await runtime.lock(() =>
+      runAfterHooks(
+        runtime.afterHooks,
+        { toolName: info.name, toolCallId: info.id, input: call.input, durationMs: outcome.durationMs },
+        outcome.result,
+        runtime.hookTimeoutMs,
+        (error: SessionError) =>
+          runtime.emitter.emit("error", { code: error.code, error, toolCallId: info.id, toolName: info.name }),
+      ),
+    );
+  }
+  return endToolCall(runtime, call.info, result, result.isError === true ? outcome.errorCode : undefined);
+}
+
+/** Ends a call refused before its executor. */
+export function refuseToolCall(
+  runtime: CallRuntime,
+  call: Extract<PreparedCall, { kind: "refused" }>,
+): ToolResultBlock {
+  return endToolCall(runtime, call.info, errorResult(call.error.message), call.error.code);
+}
+
+/** Announces the end of a call and shapes its `tool_result`. */
+export function endToolCall(
+  runtime: CallRuntime,
+  info: CallInfo,
+  result: ToolResult,
+  errorCode: ToolCallError["code"] | undefined,
+): ToolResultBlock {
+  const isError = result.isError === true;
+  if (runtime.emitter.has("tool_execution_end")) {
+    runtime.emitter.emit("tool_execution_end", {
+      toolCallId: info.id,
+      toolName: info.name,
+      durationMs: performance.now() - info.started,
+      isError,
+      ...(errorCode === undefined ? {} : { errorCode }),
+      result,
+    });
+  }
+  return isError
+    ? { type: "tool_result", tool_use_id: info.id, content: result.content, is_error: true }
+    : { type: "tool_result", tool_use_id: info.id, content: result.content };
+}

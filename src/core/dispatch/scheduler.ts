@@ -1,0 +1,132 @@
+// Runs one call or a batch: results always in the calls' source order, one per call, never a rejection.
+import { describeThrown } from "../errors.js";
+import type { ToolResultBlock, ToolUse } from "../types.js";
+import {
+  type CallInfo,
+  type CallRuntime,
+  endToolCall,
+  executePreparedToolCall,
+  finalizeExecutedToolCall,
+  type PreparedCall,
+  prepareToolCall,
+  refuseToolCall,
+  startToolCall,
+} from "./call.js";
+import { errorResult } from "./result.js";
+
+/** One call through its whole life. Never rejects. */
+export async function runToolCall(
+  runtime: CallRuntime,
+  toolUse: ToolUse,
+  signal: AbortSignal | undefined,
+): Promise<ToolResultBlock> {
+  let info: CallInfo | undefined;
+  try {
+    info = startToolCall(runtime, toolUse);
+    return await completePrepared(runtime, await prepareToolCall(runtime, info, signal), signal);
+  } catch (error) {
+    return internalFailure(runtime, info, toolUse, error);
+  }
+}
+
+async function completePrepared(runtime: CallRuntime, prepared: PreparedCall, signal: AbortSignal | undefined) {
+  if (prepared.kind === "refused") return refuseToolCall(runtime, prepared);
+  return finalizeExecutedToolCall(runtime, prepared, await executePreparedToolCall(runtime, prepared, signal));
+}
+
+/**
+ * A batch in parallel mode: before hooks run one call at a time, then the executors run together,
+ * except tools with `executionMode: "sequential"`, which wait for the running ones and run alone.
+ */
+export async function runToolCallsInParallel(
+  runtime: CallRuntime,
+  toolUses: readonly ToolUse[],
+  signal: AbortSignal | undefined,
+): Promise<ToolResultBlock[]> {
+  const prepared: (PreparedCall | ToolResultBlock)[] = [];
+  for (const toolUse of toolUses) {
+    let info: CallInfo | undefined;
+    try {
+      info = startToolCall(runtime, toolUse);
+      prepared.push(await prepareToolCall(runtime, info, signal));
+    } catch (error) {
+      prepared.push(internalFailure(runtime, info, toolUse, error));
+    }
+  }
+  const results: Promise<ToolResultBlock>[] = [];
+  let running: Promise<unknown>[] = [];
+  for (let index = 0; index < prepared.length; index++) {
+    const call = prepared[index] as PreparedCall | ToolResultBlock;
+    const toolUse = toolUses[index] as ToolUse;
+    if (!("kind" in call)) {
+      results.push(Promise.resolve(call));
+      continue;
+    }
+    const complete = () =>
+      completePrepared(runtime, call, signal).catch((error: unknown) =>
+        internalFailure(runtime, call.info, toolUse, error),
+      );
+    if (call.kind === "ready" && call.tool.executionMode === "sequential") {
+      await Promise.all(running);
+      running = [];
+      const result = complete();
+      results.push(result);
+      await result;
+    } else {
+      const result = complete();
+      results.push(result);
+      running.push(result);
+    }
+  }
+  return Promise.all(results);
+}
+
+/** A batch in sequential mode: each call's whole life before the next starts. */
+export async function runToolCallsInSequence(
+  runtime: CallRuntime,
+  toolUses: readonly ToolUse[],
+  signal: AbortSignal | undefined,
+): Promise<ToolResultBlock[]> {
+  const results: ToolResultBlock[] = [];
+  for (const toolUse of toolUses) results.push(await runToolCall(runtime, toolUse, signal));
+  return results;
+}
+
+/** A bug in toolwire or a hostile value: still one error result for the call, never a rejection. */
+function internalFailure(
+  runtime: CallRuntime,
+  info: CallInfo | undefined,
+  toolUse: ToolUse,
+  error: unknown,
+): ToolResultBlock {
+  const fallback: CallInfo = info ?? {
+    id: safeString(() => (toolUse as { id?: unknown }).id),
+    name: safeString(() => (toolUse as { name?: unknown }).name),
+    rawInput: undefined,
+    started: performance.now(),
+  };
+  try {
+    return endToolCall(
+      runtime,
+      fallback,
+      errorResult(`Tool call failed inside toolwire: ${describeThrown(error)}`),
+      "execution-failed",
+    );
+  } catch {
+    return {
+      type: "tool_result",
+      tool_use_id: fallback.id,
+      content: [{ type: "text", text: "Tool call failed" }],
+      is_error: true,
+    };
+  }
+}
+
+function safeString(read: () => unknown): string {
+  try {
+    const value = read();
+    return typeof value === "string" ? value : "";
+  } catch {
+    return "";
+  }
+}

@@ -1,0 +1,176 @@
+// The agent session: active tools, the system prompt, and dispatch of a model's tool calls.
+
+import { SessionError } from "../errors.js";
+import type {
+  AfterToolCall,
+  AgentSessionEvents,
+  AgentTool,
+  BeforeToolCall,
+  DispatchOptions,
+  ToolExecutionMode,
+  ToolRegistry,
+  ToolResultBlock,
+  ToolUse,
+  WriteLock,
+} from "../types.js";
+import { createWriteLock } from "../wrap/write-lock.js";
+import type { CallRuntime } from "./call.js";
+import { createSessionEmitter } from "./events.js";
+import { runToolCall, runToolCallsInParallel, runToolCallsInSequence } from "./scheduler.js";
+import { buildSystemPrompt } from "./system-prompt.js";
+import { createValidatorCache, type InputValidatorFactory } from "./validate.js";
+
+/** Everything `createAgentSession` takes. */
+export interface AgentSessionOptions {
+  readonly registry: ToolRegistry;
+  readonly beforeToolCall?: readonly BeforeToolCall[];
+  readonly afterToolCall?: readonly AfterToolCall[];
+  /** Default: a FIFO promise-chain lock private to the session. */
+  readonly writeLock?: WriteLock;
+  /** Default `"parallel"`. */
+  readonly toolExecution?: ToolExecutionMode;
+  /** Per call; a tool's own `timeoutMs` wins. Default: none. */
+  readonly toolTimeoutMs?: number;
+  /** How long one async hook may take before it counts as failed. Default 30 000 ms. */
+  readonly hookTimeoutMs?: number;
+  readonly systemPrompt?: string;
+  /** Compiles a validator per schema. The root export supplies ajv; the core needs one injected. */
+  readonly validator?: InputValidatorFactory;
+}
+
+/** A session over a registry. `dispatch` and `dispatchAll` never reject. */
+export interface AgentSession {
+  readonly registry: ToolRegistry;
+  /** The active tools, in order. */
+  readonly activeTools: ReadonlyMap<string, AgentTool>;
+  readonly activeToolNames: readonly string[];
+  readonly systemPrompt: string;
+  /** Takes the names that exist in the registry, in order; returns them and the missing ones. Never throws. */
+  setActiveToolsByName(names: Iterable<string>): { active: string[]; missing: string[] };
+  /** Makes every registry tool active again, including ones later refreshes add. */
+  activateAllTools(): void;
+  dispatch(toolUse: ToolUse, options?: DispatchOptions): Promise<ToolResultBlock>;
+  dispatchAll(toolUses: readonly ToolUse[], options?: DispatchOptions): Promise<ToolResultBlock[]>;
+  on<K extends keyof AgentSessionEvents>(event: K, listener: (event: AgentSessionEvents[K]) => void): () => void;
+  /** Called when the active set changes (a refresh or `setActiveToolsByName`); returns an unsubscribe function. */
+  onActiveToolsChange(listener: (names: readonly string[]) => void): () => void;
+  /** Stops following the registry's refreshes. */
+  close(): void;
+}
+
+const ALLOW_ALL_VALIDATOR: InputValidatorFactory = () => () => undefined;
+
+/** Creates a session. Until `setActiveToolsByName`, every registry tool is active. */
+export function createAgentSession(options: AgentSessionOptions): AgentSession {
+  const { registry } = options;
+  const emitter = createSessionEmitter();
+  const baseSystemPrompt = options.systemPrompt ?? "";
+  let explicit: string[] | undefined;
+  let active: ReadonlyMap<string, AgentTool> = registry.tools;
+  let activeNames: readonly string[] = [...active.keys()];
+  let systemPrompt = buildSystemPrompt(baseSystemPrompt, active.values());
+  const activeListeners = new Set<(names: readonly string[]) => void>();
+
+  const recompute = () => {
+    const tools = registry.tools;
+    let next: ReadonlyMap<string, AgentTool>;
+    if (explicit === undefined) {
+      next = tools;
+    } else {
+      explicit = explicit.filter((name) => tools.has(name)); // a vanished name stays out until named again
+      next = new Map(explicit.map((name) => [name, tools.get(name) as AgentTool]));
+    }
+    const nextNames = [...next.keys()];
+    const changed = !sameNames(nextNames, activeNames) || [...next].some(([name, tool]) => active.get(name) !== tool);
+    active = next;
+    activeNames = nextNames;
+    systemPrompt = buildSystemPrompt(baseSystemPrompt, active.values());
+    if (changed) {
+      for (const listener of activeListeners) {
+        try {
+          listener(activeNames);
+        } catch (error) {
+          emitter.emit("error", {
+            code: "listener-failed",
+            error: new SessionError("listener-failed", "An active-tools listener threw", { cause: error }),
+          });
+        }
+      }
+    }
+  };
+  const unsubscribeRefresh = registry.onRefresh(recompute);
+  const unsubscribeRefreshError = registry.onRefreshError((error) =>
+    emitter.emit("error", {
+      code: "refresh-failed",
+      error: new SessionError("refresh-failed", `A registry refresh failed: ${error.message}`, { cause: error }),
+    }),
+  );
+
+  const runtime: CallRuntime = {
+    activeTools: () => active,
+    validatorFor: createValidatorCache(options.validator ?? ALLOW_ALL_VALIDATOR),
+    beforeHooks: [...(options.beforeToolCall ?? [])],
+    afterHooks: [...(options.afterToolCall ?? [])],
+    lock: options.writeLock ?? createWriteLock(),
+    toolTimeoutMs: options.toolTimeoutMs,
+    hookTimeoutMs: options.hookTimeoutMs ?? 30_000,
+    emitter,
+  };
+  const sequential = options.toolExecution === "sequential";
+
+  return {
+    registry,
+    get activeTools() {
+      return active;
+    },
+    get activeToolNames() {
+      return activeNames;
+    },
+    get systemPrompt() {
+      return systemPrompt;
+    },
+    setActiveToolsByName(names) {
+      const tools = registry.tools;
+      const wanted: string[] = [];
+      const missing: string[] = [];
+      const seen = new Set<string>();
+      for (const name of names) {
+        if (typeof name !== "string" || !tools.has(name)) missing.push(String(name));
+        else if (!seen.has(name)) {
+          seen.add(name);
+          wanted.push(name);
+        }
+      }
+      explicit = wanted;
+      recompute();
+      return { active: [...wanted], missing };
+    },
+    activateAllTools() {
+      explicit = undefined;
+      recompute();
+    },
+    dispatch: (toolUse, dispatchOptions) => runToolCall(runtime, toolUse, dispatchOptions?.signal),
+    dispatchAll(toolUses, dispatchOptions) {
+      if (!Array.isArray(toolUses)) return Promise.resolve([]);
+      const signal = dispatchOptions?.signal;
+      return sequential
+        ? runToolCallsInSequence(runtime, toolUses, signal)
+        : runToolCallsInParallel(runtime, toolUses, signal);
+    },
+    on: (event, listener) => emitter.on(event, listener),
+    onActiveToolsChange(listener) {
+      activeListeners.add(listener);
+      return () => {
+        activeListeners.delete(listener);
+      };
+    },
+    close() {
+      unsubscribeRefresh();
+      unsubscribeRefreshError();
+    },
+  };
+}
+
+function sameNames(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((name, index) => name === b[index]);
+}

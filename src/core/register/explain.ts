@@ -1,0 +1,85 @@
+// explain(name): why a tool is in the registry's Map or not, in words a person can act on.
+import { formatToolExecutorRef } from "../filter/descriptor.js";
+import type { AgentTool, HiddenToolPlanEntry, RegistryReport, ToolOwnerRef, ToolSource } from "../types.js";
+
+/** What the latest refresh decided, kept for `explain`. */
+export interface RegistrySnapshot {
+  readonly tools: ReadonlyMap<string, AgentTool>;
+  readonly hidden: readonly HiddenToolPlanEntry[];
+  /** The source of each name's winning tool. */
+  readonly sources: ReadonlyMap<string, ToolSource>;
+  readonly overrides: RegistryReport["overrides"];
+  readonly excluded: RegistryReport["excluded"];
+}
+
+const SOURCE_WORDS: Record<ToolSource, string> = { builtin: "built-in", extension: "extension", custom: "custom" };
+
+function describeOwner(owner: ToolOwnerRef): string {
+  switch (owner.kind) {
+    case "core":
+      return "core";
+    case "plugin":
+      return `plugin ${owner.pluginId}`;
+    case "channel":
+      return `channel ${owner.channelId}${owner.pluginId === undefined ? "" : ` (plugin ${owner.pluginId})`}`;
+    case "mcp":
+      return `MCP server ${owner.serverId}`;
+  }
+}
+
+/** Explains one name against a snapshot. */
+export function explainTool(snapshot: RegistrySnapshot, name: string): string {
+  const lines: string[] = [];
+  const tool = snapshot.tools.get(name);
+  const source = snapshot.sources.get(name);
+  const hidden = snapshot.hidden.find((entry) => entry.descriptor.name === name);
+  if (tool !== undefined && source !== undefined) {
+    const { descriptor } = tool;
+    const executor =
+      descriptor.executor === undefined ? "" : `, executor ${formatToolExecutorRef(descriptor.executor)}`;
+    lines.push(
+      `${name} is available: ${SOURCE_WORDS[source]} tool owned by ${describeOwner(descriptor.owner)}${executor}.`,
+    );
+  } else if (hidden !== undefined) {
+    lines.push(`${name} is hidden: its availability check failed.`);
+    for (const diagnostic of hidden.diagnostics) lines.push(`- ${diagnostic.message} (${diagnostic.reason})`);
+  }
+  for (const exclusion of snapshot.excluded) {
+    if (exclusion.name !== name) continue;
+    const what = `${name} (${SOURCE_WORDS[exclusion.source]})`;
+    switch (exclusion.reason) {
+      case "builtins-disabled":
+        lines.push(`${what} is excluded: built-in tools are disabled (disableBuiltInTools).`);
+        break;
+      case "not-in-allowlist":
+        lines.push(`${what} is excluded: it is not in allowedToolNames.`);
+        break;
+      case "policy":
+        lines.push(
+          exclusion.pattern === null || exclusion.pattern === undefined
+            ? `${what} is removed by policy layer "${exclusion.layer}": the layer's allow list does not match it.`
+            : `${what} is removed by policy layer "${exclusion.layer}": deny pattern "${exclusion.pattern}".`,
+        );
+        break;
+    }
+  }
+  for (const override of snapshot.overrides) {
+    if (override.name !== name) continue;
+    lines.push(
+      override.kept === override.dropped
+        ? `A second ${SOURCE_WORDS[override.kept]} tool named ${name} was ignored: within one source the first one wins.`
+        : `The ${SOURCE_WORDS[override.kept]} tool overrides a ${SOURCE_WORDS[override.dropped]} tool of the same name.`,
+    );
+  }
+  if (lines.length > 0) return lines.join("\n");
+  const known = [...snapshot.tools.keys()];
+  const lower = name.toLowerCase();
+  const similar = known.find((candidate) => candidate.toLowerCase() === lower);
+  return [
+    `No tool named ${JSON.stringify(name)} is registered.`,
+    similar === undefined ? undefined : `Did you mean ${similar}? (names are case-sensitive)`,
+    `Available tools: ${known.length === 0 ? "none" : known.join(", ")}.`,
+  ]
+    .filter((line) => line !== undefined)
+    .join("\n");
+}

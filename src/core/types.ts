@@ -1,0 +1,341 @@
+// The whole vocabulary of toolwire's core on one page: descriptors, refs, availability, results, hooks, reports.
+
+/** A JSON scalar. */
+export type JsonPrimitive = string | number | boolean | null;
+/** Any JSON value. */
+export type JsonValue = JsonPrimitive | readonly JsonValue[] | { readonly [k: string]: JsonValue };
+/** A JSON object: what tool inputs and JSON Schemas are. */
+export type JsonObject = { readonly [k: string]: JsonValue };
+
+// ---------------------------------------------------------------- descriptors (SPEC 1)
+
+/** Who owns a tool: the host itself, a plugin, a channel or an MCP server. */
+export type ToolOwnerRef =
+  | { readonly kind: "core" }
+  | { readonly kind: "plugin"; readonly pluginId: string }
+  | { readonly kind: "channel"; readonly channelId: string; readonly pluginId?: string }
+  | { readonly kind: "mcp"; readonly serverId: string };
+
+/** A tagged reference to the code that runs a tool; data only, never a function. */
+export type ToolExecutorRef =
+  | { readonly kind: "core"; readonly executorId: string }
+  | { readonly kind: "plugin"; readonly pluginId: string; readonly toolName: string }
+  | { readonly kind: "channel"; readonly channelId: string; readonly actionId: string }
+  | { readonly kind: "mcp"; readonly serverId: string; readonly toolName: string };
+
+/** The public, executor-free description of a tool: what a planner and a model see. */
+export interface ToolDescriptor {
+  /** Matches /^[A-Za-z0-9_-]{1,64}$/, what every model provider accepts. */
+  readonly name: string;
+  readonly title?: string;
+  readonly description: string;
+  /** A JSON Schema of `type: "object"`. */
+  readonly inputSchema: JsonObject;
+  readonly outputSchema?: JsonObject;
+  readonly owner: ToolOwnerRef;
+  /** Hidden tools may omit it; a visible tool without one is a contract error. */
+  readonly executor?: ToolExecutorRef;
+  /** Absent means always available. */
+  readonly availability?: ToolAvailabilityExpression;
+  /** MCP's hint names, e.g. `readOnlyHint`, `destructiveHint`. */
+  readonly annotations?: JsonObject;
+  readonly sortKey?: string;
+}
+
+/** What a model provider needs of a tool, and nothing else. */
+export interface ToolProtocolDescriptor {
+  readonly name: string;
+  readonly description: string;
+  readonly inputSchema: JsonObject;
+}
+
+// ---------------------------------------------------------------- availability (SPEC 2)
+
+/** One condition a tool needs before a model may see it. */
+export type ToolAvailabilitySignal =
+  | { readonly kind: "always" }
+  | { readonly kind: "auth"; readonly providerId: string }
+  | {
+      readonly kind: "config";
+      readonly path: readonly string[];
+      /** Default `"exists"`. */
+      readonly check?: "exists" | "non-empty" | "available";
+    }
+  | { readonly kind: "env"; readonly name: string }
+  | { readonly kind: "plugin-enabled"; readonly pluginId: string }
+  | { readonly kind: "context"; readonly key: string; readonly equals?: JsonPrimitive };
+
+/** A tiny boolean language over signals. */
+export type ToolAvailabilityExpression =
+  | ToolAvailabilitySignal
+  | { readonly allOf: readonly ToolAvailabilityExpression[] }
+  | { readonly anyOf: readonly ToolAvailabilityExpression[] };
+
+/** What availability is judged against. Every part is optional; a missing part fails the signals that need it. */
+export interface ToolAvailabilityContext {
+  readonly authProviderIds?: ReadonlySet<string>;
+  readonly config?: JsonObject;
+  readonly isConfigValueAvailable?: (query: {
+    value: JsonValue;
+    path: readonly string[];
+    signal: ToolAvailabilitySignal;
+  }) => boolean;
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  readonly enabledPluginIds?: ReadonlySet<string>;
+  readonly values?: Readonly<Record<string, JsonPrimitive | undefined>>;
+}
+
+export type ToolUnavailableReason =
+  | "auth-missing"
+  | "config-missing"
+  | "context-mismatch"
+  | "env-missing"
+  | "plugin-disabled"
+  | "unsupported-signal";
+
+/** Why a tool is not available, in words a person can act on. */
+export interface ToolAvailabilityDiagnostic {
+  readonly reason: ToolUnavailableReason;
+  readonly signal?: ToolAvailabilitySignal;
+  readonly message: string;
+}
+
+// ---------------------------------------------------------------- plan (SPEC 3)
+
+export interface ToolPlanEntry {
+  readonly descriptor: ToolDescriptor;
+  readonly executor: ToolExecutorRef;
+}
+export interface HiddenToolPlanEntry {
+  readonly descriptor: ToolDescriptor;
+  readonly diagnostics: readonly ToolAvailabilityDiagnostic[];
+}
+export interface ToolPlan {
+  readonly visible: readonly ToolPlanEntry[];
+  readonly hidden: readonly HiddenToolPlanEntry[];
+}
+
+// ---------------------------------------------------------------- tools and results (SPEC 4)
+
+export interface TextContent {
+  readonly type: "text";
+  readonly text: string;
+}
+export interface ImageContent {
+  readonly type: "image";
+  /** Base64, without a `data:` prefix. */
+  readonly data: string;
+  readonly mimeType: string;
+}
+/** What a tool result is made of, as the model sees it. */
+export type ContentBlock = TextContent | ImageContent;
+
+/** What a tool produced. `details` is for programs and never sent to the model. */
+export interface ToolResult<TDetails = unknown> {
+  content: ContentBlock[];
+  details?: TDetails;
+  isError?: boolean;
+}
+
+/** What an executor gets besides its input. */
+export interface ToolCallContext {
+  readonly toolCallId: string;
+  /** Aborted on timeout, on the caller's abort, or when the session gives up on the call. */
+  readonly signal: AbortSignal;
+  /** Streams a partial result; it reaches `tool_execution_update` listeners, never the model. */
+  onUpdate(partial: ToolResult): void;
+}
+
+export type ToolExecutionMode = "parallel" | "sequential";
+
+/** A tool the session can run. `execute` may return a string (one text block) and signals failure by throwing. */
+export interface AgentTool<TInput = JsonObject> {
+  readonly descriptor: ToolDescriptor;
+  readonly executionMode?: ToolExecutionMode;
+  readonly timeoutMs?: number;
+  execute(input: TInput, context: ToolCallContext): Promise<ToolResult | string>;
+}
+
+/** A source of tools that can change, such as an MCP connection or a plugin host. */
+export interface LiveToolSource {
+  readonly tools: readonly AgentTool[];
+  /** Calls the listener when `tools` changed; returns an unsubscribe function. */
+  onChange?(listener: () => void): () => void;
+}
+
+// ---------------------------------------------------------------- policy (SPEC 7)
+
+/** One allow/deny layer; layers only ever narrow the set. */
+export interface PolicyLayer {
+  readonly label: string;
+  readonly allow?: readonly string[];
+  readonly deny?: readonly string[];
+}
+export interface PolicyRemoval {
+  readonly name: string;
+  readonly layer: string;
+  /** The deny pattern that matched, or `null` when the layer's allow list did not match the tool. */
+  readonly pattern: string | null;
+}
+export interface PolicyResult {
+  readonly kept: ToolDescriptor[];
+  readonly removed: PolicyRemoval[];
+  readonly unknownPatterns: { readonly layer: string; readonly pattern: string }[];
+}
+
+// ---------------------------------------------------------------- registry (SPEC 4)
+
+export type ToolSource = "builtin" | "extension" | "custom";
+/** One registry source: tools, live sources, or a mix. */
+export type ToolSourceInput = readonly (AgentTool | LiveToolSource)[];
+
+export interface ToolRegistryOptions {
+  readonly builtins?: ToolSourceInput;
+  readonly extensions?: ToolSourceInput;
+  readonly custom?: ToolSourceInput;
+  readonly disableBuiltInTools?: boolean;
+  readonly allowedToolNames?: Iterable<string>;
+  readonly policy?: readonly PolicyLayer[];
+  readonly availability?: ToolAvailabilityContext;
+}
+
+export type ExclusionReason = "builtins-disabled" | "not-in-allowlist" | "policy";
+
+/** What one refresh did; nothing is dropped without a line here. */
+export interface RegistryReport {
+  /** Names in the Map now that were not before this refresh. */
+  added: string[];
+  /** Names in the Map before this refresh that are not now. */
+  removed: string[];
+  /** Same-named tools: which source won. Within one source, kept === dropped (the first tool of a name wins). */
+  overrides: { name: string; kept: ToolSource; dropped: ToolSource }[];
+  excluded: {
+    name: string;
+    source: ToolSource;
+    reason: ExclusionReason;
+    layer?: string;
+    pattern?: string | null;
+  }[];
+  hidden: HiddenToolPlanEntry[];
+  /** Policy patterns that matched no tool, once per layer. */
+  unknownPatterns: { layer: string; pattern: string }[];
+}
+
+/** The session's tools: a Map rebuilt and swapped whole on every refresh. */
+export interface ToolRegistry {
+  /** A new Map object after every refresh, iterating in the plan's visible order. */
+  readonly tools: ReadonlyMap<string, AgentTool>;
+  /** Tools kept out by availability, with diagnostics. */
+  readonly hidden: readonly HiddenToolPlanEntry[];
+  /** The report of the latest refresh. */
+  readonly lastReport: RegistryReport;
+  /** Rebuilds the Map from the (changed) options and swaps it in. Throws `ToolPlanContractError` on a broken descriptor. */
+  refresh(changes?: Partial<ToolRegistryOptions>): RegistryReport;
+  /** Why a tool is present or absent, in words. */
+  explain(name: string): string;
+  /** Called after every refresh, including ones a live source triggered; returns an unsubscribe function. */
+  onRefresh(listener: (report: RegistryReport) => void): () => void;
+  /** Called when a refresh that a live source triggered failed; the registry kept its previous Map. */
+  onRefreshError(listener: (error: Error) => void): () => void;
+  /** Unsubscribes from the live sources. The registry keeps its last Map. */
+  close(): void;
+}
+
+// ---------------------------------------------------------------- hooks (SPEC 5)
+
+export interface BeforeToolCallEvent {
+  readonly toolName: string;
+  readonly toolCallId: string;
+  readonly input: JsonObject;
+  readonly descriptor: ToolDescriptor;
+}
+export type BeforeToolCallDecision = undefined | { input: JsonObject } | { block: true; reason?: string };
+/** Runs before the executor: allow (`undefined`), rewrite (`{ input }`, validated again) or block (`{ block: true }` or a throw). */
+export type BeforeToolCall = (
+  event: BeforeToolCallEvent,
+) => BeforeToolCallDecision | void | Promise<BeforeToolCallDecision | void>;
+
+export interface AfterToolCallEvent {
+  readonly toolName: string;
+  readonly toolCallId: string;
+  readonly input: JsonObject;
+  readonly result: ToolResult;
+  readonly isError: boolean;
+  readonly durationMs: number;
+}
+export type AfterToolCallPatch = undefined | { content?: ContentBlock[]; details?: unknown; isError?: boolean };
+/** Runs after the executor: each returned field replaces the result's. A throw leaves the result as it was. */
+export type AfterToolCall = (
+  event: AfterToolCallEvent,
+) => AfterToolCallPatch | void | Promise<AfterToolCallPatch | void>;
+
+/** Runs `run` while no other holder runs; releases on settle, including a throw. */
+export type WriteLock = <T>(run: () => Promise<T>) => Promise<T>;
+
+// ---------------------------------------------------------------- session (SPEC 6)
+
+/** A model's request to call a tool. `input` is untrusted: an object, JSON text, or anything else. */
+export interface ToolUse {
+  readonly id: string;
+  readonly name: string;
+  readonly input: unknown;
+}
+
+/** What `dispatch` gives back, in Anthropic's shape (the adapters convert it for the other providers). */
+export interface ToolResultBlock {
+  type: "tool_result";
+  tool_use_id: string;
+  content: ContentBlock[];
+  is_error?: boolean;
+}
+
+export interface DispatchOptions {
+  readonly signal?: AbortSignal;
+}
+
+export interface ToolExecutionStartEvent {
+  readonly toolCallId: string;
+  readonly toolName: string;
+  readonly input: unknown;
+}
+export interface ToolExecutionUpdateEvent {
+  readonly toolCallId: string;
+  readonly toolName: string;
+  readonly partial: ToolResult;
+}
+export interface ToolExecutionEndEvent {
+  readonly toolCallId: string;
+  readonly toolName: string;
+  readonly durationMs: number;
+  readonly isError: boolean;
+  /** Why the call failed, when it failed before or in the executor; absent when the tool itself returned `isError`. */
+  readonly errorCode?: ToolCallErrorCode;
+  /** The final result, `details` included. */
+  readonly result: ToolResult;
+}
+export interface SessionErrorEvent {
+  readonly code: SessionErrorCode;
+  readonly error: Error;
+  readonly toolCallId?: string;
+  readonly toolName?: string;
+}
+
+export interface AgentSessionEvents {
+  tool_execution_start: ToolExecutionStartEvent;
+  tool_execution_update: ToolExecutionUpdateEvent;
+  tool_execution_end: ToolExecutionEndEvent;
+  error: SessionErrorEvent;
+}
+
+/** Why a call produced an error result instead of running to completion. */
+export type ToolCallErrorCode =
+  | "tool-not-found"
+  | "invalid-input"
+  | "blocked-by-hook"
+  | "execution-failed"
+  | "invalid-result"
+  | "timeout"
+  | "aborted";
+
+/** Trouble the session reports without stopping a call. */
+export type SessionErrorCode = "after-hook-failed" | "listener-failed" | "refresh-failed";

@@ -1,0 +1,77 @@
+// Wraps a tool once: error capture, result normalization and timing. Wrapping a wrapper returns it unchanged.
+
+import { errorResult as errorText, normalizeToolResult } from "../dispatch/result.js";
+import { describeThrown, ToolCallError } from "../errors.js";
+import type { AgentTool, JsonObject, ToolCallContext, ToolCallErrorCode, ToolResult } from "../types.js";
+
+/** What running a wrapped tool gave: always a result, and the error code when the run failed. */
+export interface ToolOutcome {
+  readonly result: ToolResult;
+  readonly errorCode?: ToolCallErrorCode;
+  readonly error?: unknown;
+  readonly durationMs: number;
+}
+
+/** A tool whose `execute` never throws and always returns a well-formed `ToolResult`. */
+export interface WrappedTool extends AgentTool {
+  readonly unwrapped: AgentTool;
+  /** Runs the tool, capturing throws and malformed results as error outcomes. Never rejects. */
+  run(input: JsonObject, context: ToolCallContext): Promise<ToolOutcome>;
+}
+
+const wrappers = new WeakMap<AgentTool, WrappedTool>();
+const wrapped = new WeakSet<AgentTool>();
+
+/** Whether a tool is already a wrapper. */
+export function isWrappedTool(tool: AgentTool): tool is WrappedTool {
+  return wrapped.has(tool);
+}
+
+/** The one wrapper of a tool: the same object however often it is asked for. */
+export function wrapTool(tool: AgentTool): WrappedTool {
+  if (wrapped.has(tool)) return tool as WrappedTool;
+  const known = wrappers.get(tool);
+  if (known !== undefined) return known;
+  const name = tool.descriptor.name;
+  const run = async (input: JsonObject, context: ToolCallContext): Promise<ToolOutcome> => {
+    const started = performance.now();
+    let value: unknown;
+    try {
+      value = await tool.execute(input, context);
+    } catch (error) {
+      const durationMs = performance.now() - started;
+      if (error instanceof ToolCallError) {
+        return { result: errorText(error.message), errorCode: error.code, error, durationMs };
+      }
+      return {
+        result: errorText(`Tool ${name} failed: ${describeThrown(error)}`),
+        errorCode: "execution-failed",
+        error,
+        durationMs,
+      };
+    }
+    const durationMs = performance.now() - started;
+    const result = normalizeToolResult(value);
+    if (typeof result === "string") {
+      return {
+        result: errorText(
+          `Tool ${name} returned an invalid result: ${result}. This is a fault in the tool, not in your call.`,
+        ),
+        errorCode: "invalid-result",
+        durationMs,
+      };
+    }
+    return { result, durationMs };
+  };
+  const wrapper: WrappedTool = Object.freeze({
+    descriptor: tool.descriptor,
+    executionMode: tool.executionMode,
+    timeoutMs: tool.timeoutMs,
+    unwrapped: tool,
+    run,
+    execute: async (input: JsonObject, context: ToolCallContext) => (await run(input, context)).result,
+  });
+  wrapped.add(wrapper);
+  wrappers.set(tool, wrapper);
+  return wrapper;
+}

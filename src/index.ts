@@ -1,0 +1,88 @@
+// toolwire's public API, grouped by stage: the vocabulary, register, filter, wrap, dispatch.
+
+export { normalizeToolResult } from "./core/dispatch/result.js";
+// Dispatch
+export type { AgentSession, AgentSessionOptions } from "./core/dispatch/session.js";
+export { buildSystemPrompt } from "./core/dispatch/system-prompt.js";
+export type { InputValidator, InputValidatorFactory, ValidationIssue } from "./core/dispatch/validate.js";
+export {
+  describeThrown,
+  SessionError,
+  ToolCallError,
+  ToolDefinitionError,
+  type ToolDefinitionErrorCode,
+  ToolPlanContractError,
+  type ToolPlanContractErrorCode,
+} from "./core/errors.js";
+// Filter
+export { evaluateToolAvailability, MAX_AVAILABILITY_DEPTH } from "./core/filter/availability.js";
+export { formatToolExecutorRef, TOOL_NAME_PATTERN, toToolProtocolDescriptors } from "./core/filter/descriptor.js";
+export { buildToolPlan, compareDescriptors } from "./core/filter/planner.js";
+export { applyToolPolicy, compilePolicyPattern, POLICY_GROUPS } from "./core/filter/policy.js";
+// Register
+export { defaultExecutorRef, defineTool, type ToolDefinition } from "./core/register/define-tool.js";
+export { createToolRegistry } from "./core/register/registry.js";
+export type {
+  InferJsonSchema,
+  InferToolInput,
+  StandardSchemaV1,
+  ToolSchemaInput,
+} from "./core/register/schema-types.js";
+export { isLiveToolSource } from "./core/register/sources.js";
+// The vocabulary
+export type {
+  AfterToolCall,
+  AfterToolCallEvent,
+  AfterToolCallPatch,
+  AgentSessionEvents,
+  AgentTool,
+  BeforeToolCall,
+  BeforeToolCallDecision,
+  BeforeToolCallEvent,
+  ContentBlock,
+  DispatchOptions,
+  ExclusionReason,
+  HiddenToolPlanEntry,
+  ImageContent,
+  JsonObject,
+  JsonPrimitive,
+  JsonValue,
+  LiveToolSource,
+  PolicyLayer,
+  PolicyRemoval,
+  PolicyResult,
+  RegistryReport,
+  SessionErrorCode,
+  SessionErrorEvent,
+  TextContent,
+  ToolAvailabilityContext,
+  ToolAvailabilityDiagnostic,
+  ToolAvailabilityExpression,
+  ToolAvailabilitySignal,
+  ToolCallContext,
+  ToolCallErrorCode,
+  ToolDescriptor,
+  ToolExecutionEndEvent,
+  ToolExecutionMode,
+  ToolExecutionStartEvent,
+  ToolExecutionUpdateEvent,
+  ToolExecutorRef,
+  ToolOwnerRef,
+  ToolPlan,
+  ToolPlanEntry,
+  ToolProtocolDescriptor,
+  ToolRegistry,
+  ToolRegistryOptions,
+  ToolResult,
+  ToolResultBlock,
+  ToolSource,
+  ToolSourceInput,
+  ToolUnavailableReason,
+  ToolUse,
+  WriteLock,
+} from "./core/types.js";
+export { isWrappedTool, type ToolOutcome, type WrappedTool, wrapTool } from "./core/wrap/wrap-tool.js";
+// Wrap
+export { createWriteLock } from "./core/wrap/write-lock.js";
+export { createAgentSession } from "./create-agent-session.js";
+export { createAjvValidator } from "./validation/ajv-validator.js";
