@@ -17,15 +17,18 @@ function tool(name: string, text = name, extra: { availability?: ToolAvailabilit
 
 function liveSource(initial: AgentTool[]) {
   const listeners = new Set<() => void>();
+  let current = initial;
   const source: LiveToolSource & { set(tools: AgentTool[]): void; listeners: Set<() => void> } = {
-    tools: initial,
+    get tools() {
+      return current;
+    },
     listeners,
     onChange(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
     set(tools) {
-      this.tools = tools;
+      current = tools;
       for (const listener of listeners) listener();
     },
   };
