@@ -19,7 +19,7 @@ export interface PluginContext {
   readonly options: JsonObject;
   /** The workspace root the agent works in. */
   readonly workspaceRoot: string;
-  /** The folder of the config file that named the plugin, when loaded from one. */
+  /** The folder relative module paths resolved against (the config file's folder), when the host was given one. */
   readonly configDir?: string;
   /** toolwire's `defineTool`, so a plugin module loaded by path needs no import of toolwire. */
   readonly defineTool: typeof defineTool;

@@ -149,7 +149,7 @@ export async function createPluginHost(options: PluginHostOptions): Promise<Plug
         pluginId: plugin.id,
         options: options_,
         workspaceRoot,
-        configDir: baseDir,
+        ...(options.baseDir === undefined ? {} : { configDir: baseDir }),
         defineTool,
       });
     } catch (error) {
