@@ -399,6 +399,27 @@ describe("policy in the registry", () => {
     expect(report.unknownPatterns).toEqual([{ layer: "agent", pattern: "ghost" }]);
   });
 
+  it("applies the layers again when a live source changes", () => {
+    let listener: (() => void) | undefined;
+    const live = {
+      tools: [agentTool("mcp_read", { kind: "mcp", serverId: "fs" })],
+      onChange(next: () => void) {
+        listener = next;
+        return () => {
+          listener = undefined;
+        };
+      },
+    };
+    const registry = createToolRegistry({ extensions: [live], policy: [{ label: "no-mcp-write", deny: ["*write*"] }] });
+    live.tools = [...live.tools, agentTool("mcp_write", { kind: "mcp", serverId: "fs" })];
+    listener?.();
+    expect([...registry.tools.keys()]).toEqual(["mcp_read"]);
+    expect(registry.lastReport.excluded).toEqual([
+      { name: "mcp_write", source: "extension", reason: "policy", layer: "no-mcp-write", pattern: "*write*" },
+    ]);
+    registry.close();
+  });
+
   it("explain names the layer and the pattern that removed a tool", () => {
     const registry = createToolRegistry({
       builtins,
