@@ -106,58 +106,20 @@ export async function createPluginHost(options: PluginHostOptions): Promise<Plug
   const loadProblems: PluginProblem[] = [];
   const enabled = new Set<string>();
 
+  const context = {
+    baseDir,
+    workspaceRoot,
+    importModule,
+    configDir: options.baseDir === undefined ? undefined : baseDir,
+  };
   for (const entry of options.plugins) {
-    const module = "module" in entry ? entry.module : undefined;
-    const configuredId = "module" in entry ? entry.id : undefined;
-    const failed = (message: string, pluginId = configuredId) =>
-      loadProblems.push({
-        kind: "load-failed",
-        ...(pluginId === undefined ? {} : { pluginId }),
-        ...(module === undefined ? {} : { module }),
-        message,
-      });
-    let plugin: Plugin;
-    try {
-      plugin =
-        "plugin" in entry
-          ? definePlugin(entry.plugin)
-          : pluginFromModule(module as string, await importModule(toSpecifier(module as string, baseDir)));
-    } catch (error) {
-      const pluginId = error instanceof PluginError && error.pluginId !== undefined ? error.pluginId : configuredId;
-      failed(
-        module === undefined ? describeThrown(error) : `Cannot load plugin module ${module}: ${describeThrown(error)}`,
-        pluginId,
-      );
+    const outcome = await loadEntry(entry, context, slots);
+    if ("kind" in outcome) {
+      loadProblems.push(outcome);
       continue;
     }
-    if (configuredId !== undefined && configuredId !== plugin.id) {
-      failed(`Plugin module ${module} defines plugin "${plugin.id}", but the config names it "${configuredId}"`);
-      continue;
-    }
-    const earlier = slots.find((slot) => slot.plugin.id === plugin.id);
-    if (earlier !== undefined) {
-      failed(
-        `Duplicate plugin id "${plugin.id}": already loaded${earlier.module === undefined ? "" : ` from ${earlier.module}`}`,
-        plugin.id,
-      );
-      continue;
-    }
-    const options_ = Object.freeze({ ...(entry.options ?? {}) }) as JsonObject;
-    let tools: AgentTool[];
-    try {
-      tools = await plugin.createTools({
-        pluginId: plugin.id,
-        options: options_,
-        workspaceRoot,
-        ...(options.baseDir === undefined ? {} : { configDir: baseDir }),
-        defineTool,
-      });
-    } catch (error) {
-      failed(`Plugin ${plugin.id} failed while creating its tools: ${describeThrown(error)}`, plugin.id);
-      continue;
-    }
-    slots.push({ plugin, ...(module === undefined ? {} : { module }), tools: Object.freeze(tools) });
-    if (entry.enabled !== false) enabled.add(plugin.id);
+    slots.push(outcome);
+    if (entry.enabled !== false) enabled.add(outcome.plugin.id);
   }
 
   const listeners = new Set<() => void>();
@@ -218,6 +180,60 @@ export async function createPluginHost(options: PluginHostOptions): Promise<Plug
     enable: (pluginId) => setEnabled(pluginId, true),
     disable: (pluginId) => setEnabled(pluginId, false),
   };
+}
+
+interface LoadContext {
+  readonly baseDir: string;
+  readonly workspaceRoot: string;
+  readonly configDir: string | undefined;
+  readonly importModule: (specifier: string) => Promise<unknown>;
+}
+
+/** Loads one entry: its plugin and tools, or the reason it failed. */
+async function loadEntry(
+  entry: PluginEntry,
+  context: LoadContext,
+  loaded: readonly Slot[],
+): Promise<Slot | PluginProblem> {
+  const module = "module" in entry ? entry.module : undefined;
+  const configuredId = "module" in entry ? entry.id : undefined;
+  const failed = (message: string, pluginId = configuredId): PluginProblem => ({
+    kind: "load-failed",
+    ...(pluginId === undefined ? {} : { pluginId }),
+    ...(module === undefined ? {} : { module }),
+    message,
+  });
+  let plugin: Plugin;
+  try {
+    plugin =
+      module === undefined
+        ? definePlugin((entry as { plugin: Plugin | PluginDefinition }).plugin)
+        : pluginFromModule(module, await context.importModule(toSpecifier(module, context.baseDir)));
+  } catch (error) {
+    const pluginId = error instanceof PluginError && error.pluginId !== undefined ? error.pluginId : configuredId;
+    const why = describeThrown(error);
+    return failed(module === undefined ? why : `Cannot load plugin module ${module}: ${why}`, pluginId);
+  }
+  if (configuredId !== undefined && configuredId !== plugin.id) {
+    return failed(`Plugin module ${module} defines plugin "${plugin.id}", but the config names it "${configuredId}"`);
+  }
+  const earlier = loaded.find((slot) => slot.plugin.id === plugin.id);
+  if (earlier !== undefined) {
+    const from = earlier.module === undefined ? "" : ` from ${earlier.module}`;
+    return failed(`Duplicate plugin id "${plugin.id}": already loaded${from}`, plugin.id);
+  }
+  try {
+    const tools = await plugin.createTools({
+      pluginId: plugin.id,
+      options: Object.freeze({ ...(entry.options ?? {}) }) as JsonObject,
+      workspaceRoot: context.workspaceRoot,
+      ...(context.configDir === undefined ? {} : { configDir: context.configDir }),
+      defineTool,
+    });
+    return { plugin, ...(module === undefined ? {} : { module }), tools: Object.freeze(tools) };
+  } catch (error) {
+    return failed(`Plugin ${plugin.id} failed while creating its tools: ${describeThrown(error)}`, plugin.id);
+  }
 }
 
 function toSpecifier(module: string, baseDir: string): string {

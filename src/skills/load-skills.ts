@@ -1,4 +1,5 @@
 // loadSkills: reads folders of SKILL.md files (YAML front matter) and reports malformed ones without failing the rest.
+import type { Dirent } from "node:fs";
 import { readdir, readFile, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { parse as parseYaml, YAMLParseError } from "yaml";
@@ -70,7 +71,7 @@ export async function loadSkills(dirs: readonly string[]): Promise<LoadedSkills>
 }
 
 async function skillFilesIn(root: string, problems: SkillProblem[]): Promise<string[]> {
-  let entries: import("node:fs").Dirent[];
+  let entries: Dirent[];
   try {
     entries = await readdir(root, { withFileTypes: true });
   } catch (error) {
