@@ -2,6 +2,7 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   ConfigError,
@@ -83,7 +84,9 @@ describe("loadConfig", () => {
     const file = await write('{\n  "policy": [\n    { "label": "a", },\n  ]\n}');
     const error = await failure(file);
     expect(error.code).toBe("invalid-json");
-    expect(error.issues).toEqual([{ path: "line 3, column 19", message: 'trailing comma: remove the "," before "}"' }]);
+    expect(error.issues).toEqual([
+      { path: "line 3, column 19", line: 3, column: 19, message: 'trailing comma: remove the "," before "}"' },
+    ]);
     expect(error.message).toBe(
       `Invalid JSON in ${file} at line 3, column 19: trailing comma: remove the "," before "}"`,
     );
@@ -164,6 +167,41 @@ describe("loadConfig", () => {
       { path: "plugins[1].id", message: 'duplicate plugin id "p" (also at plugins[0])' },
       { path: "mcpServers[1].id", message: 'duplicate server id "fs" (also at mcpServers[0])' },
     ]);
+  });
+
+  it("judges any JSON value without throwing, each issue naming a path inside the value", () => {
+    const key = fc.constantFrom(
+      "policy",
+      "plugins",
+      "mcpServers",
+      "availability",
+      "skills",
+      "builtins",
+      "label",
+      "id",
+      "x",
+    );
+    const value = fc.letrec((tie) => ({
+      node: fc.oneof(
+        { depthSize: "small" },
+        fc.jsonValue({ maxDepth: 1 }),
+        fc.array(tie("node"), { maxLength: 3 }),
+        fc.dictionary(key, tie("node"), { maxKeys: 4 }),
+      ),
+    })).node;
+    fc.assert(
+      fc.property(value, (candidate) => {
+        const issues = validateConfig(candidate);
+        for (const issue of issues) {
+          expect(issue.path).toMatch(/^(\(root\)|[A-Za-z_$][\w$]*|\[)/);
+          expect(issue.message.length).toBeGreaterThan(0);
+        }
+        const text = JSON.stringify(candidate);
+        if (issues.length === 0) expect(JSON.stringify(parseConfig(text))).toBe(text);
+        else expect(() => parseConfig(text)).toThrow(ConfigError);
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it("validates against the schema file the package ships", () => {

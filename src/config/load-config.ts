@@ -74,6 +74,9 @@ export interface LoadedConfig {
 export interface ConfigIssue {
   readonly path: string;
   readonly message: string;
+  /** For `invalid-json`: where the text breaks (1-based). */
+  readonly line?: number;
+  readonly column?: number;
 }
 
 export type ConfigErrorCode = "config-not-found" | "invalid-json" | "invalid-config";
@@ -146,7 +149,12 @@ export function parseConfig(text: string, file?: string): ToolwireConfig {
     const issue: ConfigIssue =
       where === undefined
         ? { path: "(root)", message: (error as Error).message }
-        : { path: `line ${where.line}, column ${where.column}`, message: where.message };
+        : {
+            path: `line ${where.line}, column ${where.column}`,
+            message: where.message,
+            line: where.line,
+            column: where.column,
+          };
     throw new ConfigError(
       "invalid-json",
       file,
