@@ -11,7 +11,14 @@ export interface Output {
   progress<T>(label: string, work: Promise<T>): Promise<T>;
 }
 
-const CODES = { bold: [1, 22], dim: [2, 22], red: [31, 39], green: [32, 39], yellow: [33, 39], cyan: [36, 39] } as const;
+const CODES = {
+  bold: [1, 22],
+  dim: [2, 22],
+  red: [31, 39],
+  green: [32, 39],
+  yellow: [33, 39],
+  cyan: [36, 39],
+} as const;
 export type Style = keyof typeof CODES;
 
 /** Wraps text in an ANSI style when colour is on. */
@@ -72,11 +79,17 @@ function width(text: string): number {
 }
 
 /** A plain table: columns padded to their widest cell, a header line, no borders. */
-export function formatTable(header: readonly string[], rows: readonly (readonly string[])[], output: Pick<Output, "color">): string {
+export function formatTable(
+  header: readonly string[],
+  rows: readonly (readonly string[])[],
+  output: Pick<Output, "color">,
+): string {
   const widths = header.map((title, column) => Math.max(width(title), ...rows.map((row) => width(row[column] ?? ""))));
   const render = (cells: readonly string[]) =>
     cells
-      .map((cell, column) => (column === cells.length - 1 ? cell : cell + " ".repeat((widths[column] ?? 0) - width(cell))))
+      .map((cell, column) =>
+        column === cells.length - 1 ? cell : cell + " ".repeat((widths[column] ?? 0) - width(cell)),
+      )
       .join("  ")
       .trimEnd();
   return [paint(output, "bold", render(header)), ...rows.map(render)].join("\n");
