@@ -91,7 +91,8 @@ export function unmatched(result: ToolResultBlock): never {
 
 /** A text line standing in for an image, for providers whose tool results carry text only. */
 export function describeImage(image: ImageContent): string {
-  const bytes = Math.floor((image.data.length * 3) / 4);
+  const padding = image.data.endsWith("==") ? 2 : image.data.endsWith("=") ? 1 : 0;
+  const bytes = Math.max(0, Math.floor((image.data.length * 3) / 4) - padding);
   return `[image: ${image.mimeType}, about ${bytes} bytes; this provider cannot show tool images to the model]`;
 }
 
