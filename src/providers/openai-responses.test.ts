@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { ToolDescriptor } from "../core/types.js";
 import { openaiResponses } from "./openai-responses.js";
 
-const lookup: ToolDescriptor = Object.freeze({
+const lookup: ToolDescriptor = Object.freeze<ToolDescriptor>({
   name: "lookup",
   description: "Look a word up.",
   inputSchema: { type: "object", properties: { word: { type: "string" } } },
