@@ -60,7 +60,7 @@ export async function startFakeProvider(replies: Record<string, FakeReply[]>): P
       response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
       for (const event of reply.sse) {
         response.write(
-          `${event.event === undefined ? "" : `event: ${event.event}\n`}data: ${JSON.stringify(event.data)}\n\n`,
+          `${event.event === undefined ? "" : `event: ${event.event}\n`}data: ${typeof event.data === "string" ? event.data : JSON.stringify(event.data)}\n\n`,
         );
       }
       response.end();
@@ -137,4 +137,40 @@ export function anthropicMessageEvents(message: any): { event: string; data: unk
   });
   events.push({ event: "message_stop", data: { type: "message_stop" } });
   return events;
+}
+
+/** A chat completion as the chunks a streaming Chat Completions server sends, text and arguments in two pieces each. */
+// biome-ignore lint/suspicious/noExplicitAny: wire shapes
+export function chatCompletionChunks(completion: any): { data: unknown }[] {
+  const { id, created, model } = completion;
+  const choice = completion.choices[0];
+  // biome-ignore lint/suspicious/noExplicitAny: wire shapes
+  const chunk = (delta: any, finish_reason: string | null = null) => ({
+    data: {
+      id,
+      object: "chat.completion.chunk",
+      created,
+      model,
+      choices: [{ index: 0, delta, finish_reason, logprobs: null }],
+    },
+  });
+  const halves = (text: string) => [text.slice(0, Math.ceil(text.length / 2)), text.slice(Math.ceil(text.length / 2))];
+  const chunks = [chunk({ role: "assistant", content: "" })];
+  if (typeof choice.message.content === "string") {
+    for (const content of halves(choice.message.content)) chunks.push(chunk({ content }));
+  }
+  // biome-ignore lint/suspicious/noExplicitAny: wire shapes
+  (choice.message.tool_calls ?? []).forEach((call: any, index: number) => {
+    chunks.push(
+      chunk({
+        tool_calls: [{ index, id: call.id, type: "function", function: { name: call.function.name, arguments: "" } }],
+      }),
+    );
+    for (const part of halves(call.function.arguments)) {
+      chunks.push(chunk({ tool_calls: [{ index, function: { arguments: part } }] }));
+    }
+  });
+  chunks.push(chunk({}, choice.finish_reason));
+  const usage = { data: { id, object: "chat.completion.chunk", created, model, choices: [], usage: completion.usage } };
+  return [...chunks, usage, { data: "[DONE]" }];
 }

@@ -1,7 +1,11 @@
 // The OpenAI-compatible client through the real SDK against a loopback server: Chat Completions and Responses.
 import { afterEach, describe, expect, it } from "vitest";
 import { createNoteWorkspace, drain, eventTrace } from "../../../test/support/agent-harness.js";
-import { type FakeProviderServer, startFakeProvider } from "../../../test/support/fake-provider-server.js";
+import {
+  chatCompletionChunks,
+  type FakeProviderServer,
+  startFakeProvider,
+} from "../../../test/support/fake-provider-server.js";
 import { readProviderFixture } from "../../../test/support/provider-fixtures.js";
 import { runAgent } from "../../loop/run-agent.js";
 import { ModelError } from "../errors.js";
@@ -101,6 +105,37 @@ describe("createOpenAIModel (Chat Completions)", () => {
     expect(errorMessage).toMatchObject({ role: "tool", tool_call_id: "call_67890abc" });
     expect(errorMessage.content).toMatch(/^Error: Invalid input for tool read_note: the input is not valid JSON/);
     expect(JSON.stringify(second?.body.tools)).toBe(JSON.stringify(first?.body.tools));
+  });
+
+  it("streams text deltas and assembles streamed tool calls when asked to", async () => {
+    const toolCalls = chatToolCallsReply();
+    toolCalls.choices[0].message.content = "Reading.";
+    const { server, session } = await setup({
+      "/v1/chat/completions": [
+        { sse: chatCompletionChunks(toolCalls) },
+        { sse: chatCompletionChunks(chatFinalReply("Friday.")) },
+      ],
+    });
+    const model = createOpenAIModel({
+      apiKey: "k",
+      model: "gpt-test",
+      baseURL: `${server.url}/v1`,
+      stream: true,
+      maxRetries: 0,
+    });
+    const { events, done } = await drain(runAgent({ session, model, prompt: "When?" }));
+    const deltas = events.filter((event) => event.type === "model_text_delta").map((event) => event.text);
+    expect(deltas).toEqual(["Read", "ing.", "Frid", "ay."]);
+    expect(done).toMatchObject({ reason: "completed", usage: { inputTokens: 202, outputTokens: 60 } });
+    expect(server.requests[0]?.body).toMatchObject({ stream: true, stream_options: { include_usage: true } });
+    // The calls were assembled from their pieces and echoed with the arguments text as streamed.
+    const [, , assistant, okMessage, errorMessage] = server.requests[1]?.body.messages ?? [];
+    expect(assistant.tool_calls.map((call: { function: { arguments: string } }) => call.function.arguments)).toEqual([
+      '{"path":"note.txt"}',
+      '{"path": "note.txt"',
+    ]);
+    expect(okMessage.content).toBe("ship v1 on Friday\n");
+    expect(errorMessage.content).toMatch(/^Error: Invalid input/);
   });
 
   it("sends strict tools when strict mode is on", async () => {

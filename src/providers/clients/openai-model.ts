@@ -26,6 +26,8 @@ export interface OpenAIModelOptions {
   /** Per request. Default: the SDK's. */
   readonly timeoutMs?: number;
   readonly headers?: Readonly<Record<string, string>>;
+  /** Chat Completions only: stream the reply, calling `onTextDelta` as text arrives. Default false. */
+  readonly stream?: boolean;
 }
 
 type OpenAISdk = typeof import("openai");
@@ -59,7 +61,8 @@ export function createOpenAIModel(options: OpenAIModelOptions): ModelClient {
     async complete(request) {
       try {
         const turn = await run(await getClient(), options, request, name);
-        if (turn.text !== "") request.onTextDelta?.(turn.text);
+        const streamed = options.stream === true && api === "chat";
+        if (!streamed && turn.text !== "") request.onTextDelta?.(turn.text);
         return turn;
       } catch (error) {
         throw toModelError(error, name, request.signal);
@@ -87,7 +90,18 @@ async function completeWithChat(
     ...(tools.length === 0 ? {} : { tools }),
     ...(options.maxTokens === undefined ? {} : { max_tokens: options.maxTokens }),
   } as unknown as Parameters<OpenAIClient["chat"]["completions"]["create"]>[0] & { stream?: false };
-  const completion: unknown = await client.chat.completions.create(body, { signal: request.signal });
+  let completion: unknown;
+  if (options.stream === true) {
+    const streamBody = { ...body, stream_options: { include_usage: true } } as unknown as Parameters<
+      OpenAIClient["chat"]["completions"]["stream"]
+    >[0];
+    const stream = client.chat.completions.stream(streamBody, { signal: request.signal });
+    const { onTextDelta } = request;
+    if (onTextDelta !== undefined) stream.on("content.delta", ({ delta }) => onTextDelta(delta));
+    completion = await stream.finalChatCompletion();
+  } else {
+    completion = await client.chat.completions.create(body, { signal: request.signal });
+  }
   return readChatCompletion(completion, name);
 }
 
