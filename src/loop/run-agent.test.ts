@@ -66,6 +66,30 @@ describe("runAgent", () => {
     expect(results).toEqual(calls);
   });
 
+  it("leaves no abort listener behind on a long-lived signal, turn after turn", async () => {
+    const { session } = await workspace();
+    const controller = new AbortController();
+    let added = 0;
+    let removed = 0;
+    const { signal } = controller;
+    const add = signal.addEventListener.bind(signal);
+    const remove = signal.removeEventListener.bind(signal);
+    signal.addEventListener = ((...args: Parameters<typeof add>) => {
+      added++;
+      add(...args);
+    }) as typeof add;
+    signal.removeEventListener = ((...args: Parameters<typeof remove>) => {
+      removed++;
+      remove(...args);
+    }) as typeof remove;
+    const turn = { toolCalls: [{ name: "read_note", input: { path: "note.txt" } }] };
+    const model = createScriptedModel(Array.from({ length: 15 }, () => turn));
+    const { done } = await drain(runAgent({ session, model, prompt: "loop", maxTurns: 15, signal }));
+    expect(done).toMatchObject({ reason: "max_turns", turns: 15 });
+    expect(added).toBeGreaterThanOrEqual(15);
+    expect(removed).toBe(added);
+  });
+
   it("gives every call already announced an aborted result when the signal aborts during the tools", async () => {
     const { session } = await workspace();
     const controller = new AbortController();

@@ -3,6 +3,7 @@ import { describeThrown } from "../core/errors.js";
 import { isRecord } from "../core/json.js";
 import type { ToolResultBlock } from "../core/types.js";
 import type { ModelTurn, ModelUsage, TranscriptMessage } from "../providers/clients/types.js";
+import { MISSING_RESULT_TEXT } from "../providers/shared.js";
 import type { ToolCall } from "../providers/types.js";
 import { AgentLoopError } from "./errors.js";
 import type { AgentEvent, AgentStopReason, RunAgentOptions } from "./types.js";
@@ -148,23 +149,29 @@ async function* requestTurn(
       settled = true;
       wake?.();
     });
+  let onAbort: (() => void) | undefined;
   const aborted = new Promise<TurnStep>((resolve) => {
-    if (signal === undefined) return;
-    if (signal.aborted) resolve({ kind: "aborted" });
-    else signal.addEventListener("abort", () => resolve({ kind: "aborted" }), { once: true });
+    onAbort = () => resolve({ kind: "aborted" });
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener("abort", onAbort, { once: true });
   });
-  while (true) {
-    while (deltas.length > 0) yield { type: "model_text_delta", turn, text: deltas.shift() as string };
-    if (settled) return await outcome;
-    const woken = new Promise<undefined>((resolve) => {
-      wake = () => resolve(undefined);
-    });
-    const step = await Promise.race([outcome, aborted, woken]);
-    wake = undefined;
-    if (step !== undefined) {
+  try {
+    while (true) {
       while (deltas.length > 0) yield { type: "model_text_delta", turn, text: deltas.shift() as string };
-      return step;
+      if (settled) return await outcome;
+      const woken = new Promise<undefined>((resolve) => {
+        wake = () => resolve(undefined);
+      });
+      const step = await Promise.race([outcome, aborted, woken]);
+      wake = undefined;
+      if (step !== undefined) {
+        while (deltas.length > 0) yield { type: "model_text_delta", turn, text: deltas.shift() as string };
+        return step;
+      }
     }
+  } finally {
+    // One listener per turn would pile up on a long-lived signal (Node warns past 10).
+    if (onAbort !== undefined) signal?.removeEventListener("abort", onAbort);
   }
 }
 
@@ -184,7 +191,7 @@ function answerEveryCall(calls: readonly ToolCall[], results: readonly ToolResul
       results.find((result) => result.tool_use_id === call.id) ?? {
         type: "tool_result",
         tool_use_id: call.id,
-        content: [{ type: "text", text: "No result: the call was not run." }],
+        content: [{ type: "text", text: MISSING_RESULT_TEXT }],
         is_error: true,
       },
   );
