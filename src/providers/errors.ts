@@ -36,6 +36,7 @@ export type ModelErrorCode =
 /** A model turn that could not be had. `status` is the HTTP status when the provider sent one. */
 export class ModelError extends Error {
   override readonly name = "ModelError";
+  readonly status?: number;
   constructor(
     readonly code: ModelErrorCode,
     readonly model: string,
@@ -45,5 +46,4 @@ export class ModelError extends Error {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     if (options?.status !== undefined) this.status = options.status;
   }
-  readonly status?: number;
 }

@@ -156,14 +156,18 @@ export function readChatCompletion(completion: unknown, model: string): ModelTur
   // Echo only what every compatible server accepts, with the arguments text exactly as the model wrote it.
   const echo = chatAssistantMessage(text, []) as Record<string, unknown>;
   if (Array.isArray(message.tool_calls) && toolCalls.length > 0) {
-    echo.tool_calls = message.tool_calls.filter(isRecord).map((call) => ({
-      id: call.id,
-      type: "function",
-      function: {
-        name: isRecord(call.function) ? call.function.name : "",
-        arguments: isRecord(call.function) ? argumentsText(call.function.arguments) : "{}",
-      },
-    }));
+    // The same entries parseToolCalls reads, so every echoed call gets its result.
+    echo.tool_calls = message.tool_calls.flatMap((call) =>
+      isRecord(call) && isRecord(call.function)
+        ? [
+            {
+              id: call.id,
+              type: "function",
+              function: { name: call.function.name, arguments: argumentsText(call.function.arguments) },
+            },
+          ]
+        : [],
+    );
   }
   const rawStopReason = typeof choice.finish_reason === "string" ? choice.finish_reason : undefined;
   const usage = isRecord(completion) && isRecord(completion.usage) ? completion.usage : undefined;
