@@ -11,7 +11,7 @@ import { runAgent } from "../../loop/run-agent.js";
 import { ModelError } from "../errors.js";
 import { openaiChat } from "../openai-chat.js";
 import { openaiResponses } from "../openai-responses.js";
-import { createOpenAIModel } from "./openai-model.js";
+import { createOpenAIModel, readChatCompletion } from "./openai-model.js";
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -196,6 +196,35 @@ describe("createOpenAIModel (Chat Completions)", () => {
     const model = createOpenAIModel({ apiKey: "k", model: "gpt-test", baseURL: `${server.url}/v1`, maxRetries: 0 });
     const { done } = await drain(runAgent({ session, model, prompt: "hi" }));
     expect(done.error).toMatchObject({ code: "invalid-response" });
+  });
+});
+
+describe("readChatCompletion", () => {
+  it("echoes only the function calls it parsed, so every echoed call gets a result", () => {
+    const turn = readChatCompletion(
+      {
+        choices: [
+          {
+            finish_reason: "tool_calls",
+            message: {
+              role: "assistant",
+              content: null,
+              tool_calls: [
+                { id: "c1", type: "custom", custom: { name: "grammar_tool", input: "x" } },
+                { id: "c2", type: "function", function: { name: "read_note", arguments: "{}" } },
+              ],
+            },
+          },
+        ],
+      },
+      "test",
+    );
+    expect(turn.toolCalls).toEqual([{ id: "c2", name: "read_note", input: {} }]);
+    expect(turn.providerMessage?.value).toEqual({
+      role: "assistant",
+      content: null,
+      tool_calls: [{ id: "c2", type: "function", function: { name: "read_note", arguments: "{}" } }],
+    });
   });
 });
 
