@@ -23,6 +23,7 @@ export class ProviderFormatError extends Error {
  * - `invalid-script`: a scripted model's turns are malformed (the message names the path).
  * - `script-exhausted`: a scripted model was asked for more turns than it has.
  * - `expectation-failed`: a scripted turn's expectation did not hold for the request it got.
+ * - `invalid-model-spec`: `createModelFromSpec` was given a spec it does not know.
  */
 export type ModelErrorCode =
   | "request-failed"
@@ -31,7 +32,8 @@ export type ModelErrorCode =
   | "script-unreadable"
   | "invalid-script"
   | "script-exhausted"
-  | "expectation-failed";
+  | "expectation-failed"
+  | "invalid-model-spec";
 
 /** A model turn that could not be had. `status` is the HTTP status when the provider sent one. */
 export class ModelError extends Error {
