@@ -284,6 +284,30 @@ describe("every provider adapter", () => {
     expect(c.read(formatted).map(({ text }) => text)).toEqual(["first", "second"]);
   });
 
+  each("formatToolResults answers each call exactly once, whatever results arrive in whatever order", (c) => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.stringMatching(/^[a-z0-9]{1,8}$/), { minLength: 1, maxLength: 6 }),
+        fc.func(fc.boolean()),
+        fc.func(fc.integer()),
+        (ids, keep, order) => {
+          const calls = c.adapter.parseToolCalls(c.response(ids.map((id) => ({ id, name: "get_weather", args: {} }))));
+          const results = ids
+            .filter((id) => keep(id))
+            .sort((a, b) => order(a) - order(b) || a.localeCompare(b))
+            .map((id) => result(id, [{ type: "text", text: `result of ${id}` }]));
+          const read = c.read(c.adapter.formatToolResults(results, calls));
+          expect(read).toHaveLength(ids.length);
+          ids.forEach((id, index) => {
+            expect(read[index]?.text).toBe(keep(id) ? `result of ${id}` : "No result: the call was not run.");
+            expect(read[index]?.isError).toBe(!keep(id));
+          });
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+
   each("formatToolResults gives a call without a result an error result", (c) => {
     const calls = c.adapter.parseToolCalls(
       c.response([
