@@ -12,6 +12,7 @@ export {
 } from "./clients/scripted-model.js";
 export type {
   ModelClient,
+  ModelConnectionOptions,
   ModelRequest,
   ModelStopReason,
   ModelTurn,

@@ -3,24 +3,22 @@ import { isRecord } from "../../core/json.js";
 import { anthropic } from "../anthropic.js";
 import { ModelError } from "../errors.js";
 import type { ToolCall } from "../types.js";
-import { count, loadSdk, toModelError } from "./client-errors.js";
-import type { ModelClient, ModelStopReason, ModelTurn, ModelUsage, TranscriptMessage } from "./types.js";
+import { count, loadSdk, sdkClientOptions, toModelError } from "./sdk-support.js";
+import type {
+  ModelClient,
+  ModelConnectionOptions,
+  ModelStopReason,
+  ModelTurn,
+  ModelUsage,
+  TranscriptMessage,
+} from "./types.js";
 
 /** Options of `createAnthropicModel`. */
-export interface AnthropicModelOptions {
+export interface AnthropicModelOptions extends ModelConnectionOptions {
   /** e.g. `claude-sonnet-4-5`. */
   readonly model: string;
-  /** Default: the SDK's (`ANTHROPIC_API_KEY`). */
-  readonly apiKey?: string;
-  /** Default: the SDK's (Anthropic's API). */
-  readonly baseURL?: string;
   /** Default 4096. */
   readonly maxTokens?: number;
-  /** Retries of failed requests (429, 5xx, connection errors). Default: the SDK's (2). */
-  readonly maxRetries?: number;
-  /** Per request. Default: the SDK's. */
-  readonly timeoutMs?: number;
-  readonly headers?: Readonly<Record<string, string>>;
   /** Stream the reply, calling `onTextDelta` as text arrives. Default false. */
   readonly stream?: boolean;
 }
@@ -37,14 +35,7 @@ export function createAnthropicModel(options: AnthropicModelOptions): ModelClien
   let client: Promise<AnthropicClient> | undefined;
   const getClient = () => {
     client ??= loadSdk(() => import("@anthropic-ai/sdk"), "@anthropic-ai/sdk", name).then(
-      (sdk) =>
-        new sdk.default({
-          ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),
-          ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),
-          ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
-          ...(options.timeoutMs === undefined ? {} : { timeout: options.timeoutMs }),
-          ...(options.headers === undefined ? {} : { defaultHeaders: { ...options.headers } }),
-        }),
+      (sdk) => new sdk.default(sdkClientOptions(options)),
     );
     return client;
   };

@@ -4,28 +4,29 @@ import { ModelError } from "../errors.js";
 import { chatMessageOf, openaiChat } from "../openai-chat.js";
 import { openaiResponses } from "../openai-responses.js";
 import type { ToolCall } from "../types.js";
-import { count, loadSdk, toModelError } from "./client-errors.js";
-import type { ModelClient, ModelRequest, ModelStopReason, ModelTurn, TranscriptMessage } from "./types.js";
+import { count, loadSdk, sdkClientOptions, toModelError } from "./sdk-support.js";
+import type {
+  ModelClient,
+  ModelConnectionOptions,
+  ModelRequest,
+  ModelStopReason,
+  ModelTurn,
+  TranscriptMessage,
+} from "./types.js";
 
-/** Options of `createOpenAIModel`. */
-export interface OpenAIModelOptions {
+/**
+ * Options of `createOpenAIModel`. With a `baseURL` (e.g. `http://127.0.0.1:11434/v1` for Ollama) and no key
+ * anywhere, a placeholder key is sent: local servers need none.
+ */
+export interface OpenAIModelOptions extends ModelConnectionOptions {
   /** e.g. `gpt-4.1`, or the model name a local server knows (`llama3.1`). */
   readonly model: string;
-  /** Default: the SDK's (`OPENAI_API_KEY`); with a `baseURL` and no key anywhere, a placeholder (local servers need none). */
-  readonly apiKey?: string;
-  /** e.g. `http://127.0.0.1:11434/v1` for Ollama. Default: the SDK's (OpenAI's API). */
-  readonly baseURL?: string;
   /** `chat` (Chat Completions, what compatible servers serve) or `responses`. Default `chat`. */
   readonly api?: "chat" | "responses";
   /** Strict function calling: `strict: true` tools with adapted schemas. Default false. */
   readonly strict?: boolean;
   /** `max_tokens` / `max_output_tokens`. Default: the server's. */
   readonly maxTokens?: number;
-  /** Retries of failed requests (429, 5xx, connection errors). Default: the SDK's (2). */
-  readonly maxRetries?: number;
-  /** Per request. Default: the SDK's. */
-  readonly timeoutMs?: number;
-  readonly headers?: Readonly<Record<string, string>>;
   /** Chat Completions only: stream the reply, calling `onTextDelta` as text arrives. Default false. */
   readonly stream?: boolean;
 }
@@ -45,13 +46,7 @@ export function createOpenAIModel(options: OpenAIModelOptions): ModelClient {
     client ??= loadSdk(() => import("openai"), "openai", name).then((sdk) => {
       const apiKey =
         options.apiKey ?? process.env.OPENAI_API_KEY ?? (options.baseURL === undefined ? undefined : "unused");
-      return new sdk.default({
-        ...(apiKey === undefined ? {} : { apiKey }),
-        ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),
-        ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
-        ...(options.timeoutMs === undefined ? {} : { timeout: options.timeoutMs }),
-        ...(options.headers === undefined ? {} : { defaultHeaders: { ...options.headers } }),
-      });
+      return new sdk.default(sdkClientOptions(options, apiKey));
     });
     return client;
   };

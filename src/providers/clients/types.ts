@@ -66,3 +66,16 @@ export interface ModelClient {
   readonly name: string;
   complete(request: ModelRequest): Promise<ModelTurn>;
 }
+
+/** How an SDK-backed client reaches its server. Every field is optional; an absent one keeps the SDK's default. */
+export interface ModelConnectionOptions {
+  /** Default: the SDK's environment variable (`ANTHROPIC_API_KEY`, `OPENAI_API_KEY`). */
+  readonly apiKey?: string;
+  /** Default: the provider's own API. */
+  readonly baseURL?: string;
+  /** Retries of failed requests (429, 5xx, connection errors). Default: the SDK's (2). */
+  readonly maxRetries?: number;
+  /** Per request. Default: the SDK's. */
+  readonly timeoutMs?: number;
+  readonly headers?: Readonly<Record<string, string>>;
+}

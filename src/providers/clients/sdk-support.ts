@@ -1,7 +1,19 @@
-// How a failed SDK call becomes a ModelError, and how a missing SDK package is reported.
+// What the SDK-backed clients share: client options, lazy loading, and how a failed call becomes a ModelError.
 import { describeThrown } from "../../core/errors.js";
 import { isRecord } from "../../core/json.js";
 import { ModelError } from "../errors.js";
+import type { ModelConnectionOptions } from "./types.js";
+
+/** The constructor options both provider SDKs take, from ours; an absent option keeps the SDK's default. */
+export function sdkClientOptions(options: ModelConnectionOptions, apiKey = options.apiKey) {
+  return {
+    ...(apiKey === undefined ? {} : { apiKey }),
+    ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),
+    ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
+    ...(options.timeoutMs === undefined ? {} : { timeout: options.timeoutMs }),
+    ...(options.headers === undefined ? {} : { defaultHeaders: { ...options.headers } }),
+  };
+}
 
 /**
  * What a client rejects with when its request failed: the abort reason when the caller aborted, a `ModelError`
