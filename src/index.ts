@@ -107,6 +107,7 @@ export {
   gemini,
   loadScriptedModel,
   type ModelClient,
+  type ModelConnectionOptions,
   ModelError,
   type ModelErrorCode,
   type ModelRequest,
