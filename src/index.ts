@@ -85,6 +85,50 @@ export { isWrappedTool, type ToolOutcome, type WrappedTool, wrapTool } from "./c
 // Wrap
 export { createWriteLock } from "./core/wrap/write-lock.js";
 export { createAgentSession } from "./create-agent-session.js";
+// Loop
+export {
+  type AgentEvent,
+  AgentLoopError,
+  type AgentLoopErrorCode,
+  type AgentStopReason,
+  DEFAULT_MAX_TURNS,
+  type RunAgentOptions,
+  runAgent,
+} from "./loop/index.js";
+// Providers
+export {
+  type AnthropicModelOptions,
+  anthropic,
+  createAnthropicModel,
+  createModelFromSpec,
+  createOpenAIModel,
+  createScriptedModel,
+  type FormatToolsOptions,
+  gemini,
+  loadScriptedModel,
+  type ModelClient,
+  type ModelConnectionOptions,
+  ModelError,
+  type ModelErrorCode,
+  type ModelRequest,
+  type ModelSpecOptions,
+  type ModelStopReason,
+  type ModelTurn,
+  type ModelUsage,
+  type OpenAIModelOptions,
+  openaiChat,
+  openaiResponses,
+  type ProviderAdapter,
+  ProviderFormatError,
+  type ProviderFormatErrorCode,
+  type ProviderMessage,
+  type ProviderName,
+  type ScriptedExpectation,
+  type ScriptedScript,
+  type ScriptedTurn,
+  type ToolCall,
+  type TranscriptMessage,
+} from "./providers/index.js";
 export { createAjvValidator } from "./validation/ajv-validator.js";
 
 // Policy and skills (SPEC 7)

@@ -1,0 +1,52 @@
+// The agent loop's vocabulary: its options, the events it streams, and why it stopped.
+import type { AgentSession } from "../core/dispatch/session.js";
+import type { ToolResultBlock } from "../core/types.js";
+import type { ModelClient, ModelStopReason, ModelUsage, TranscriptMessage } from "../providers/clients/types.js";
+import type { ToolCall } from "../providers/types.js";
+
+/** Everything `runAgent` takes. */
+export interface RunAgentOptions {
+  readonly session: AgentSession;
+  readonly model: ModelClient;
+  /** The user's message that starts the run. */
+  readonly prompt: string;
+  /** The conversation so far, to continue it; the prompt is appended to it. Default: none. */
+  readonly messages?: readonly TranscriptMessage[];
+  /** The most model turns to run. Default 20. */
+  readonly maxTurns?: number;
+  /** Aborts the model request and the running tool calls; every call already announced still gets a result. */
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * Why a run ended: the model answered without calling tools (`completed`), `max_turns` was reached, the signal
+ * aborted it, or a model turn failed (`model_error`, see the `error` event).
+ */
+export type AgentStopReason = "completed" | "max_turns" | "aborted" | "model_error";
+
+/** What `runAgent` streams, in this order per turn: turn_start, deltas, model_text, usage, tool_call..., tool_result..., turn_end. */
+export type AgentEvent =
+  | { readonly type: "turn_start"; readonly turn: number }
+  /** A piece of the model's text as it arrives (clients that do not stream send one piece). */
+  | { readonly type: "model_text_delta"; readonly turn: number; readonly text: string }
+  /** The whole text of the turn, when there is any. */
+  | { readonly type: "model_text"; readonly turn: number; readonly text: string }
+  | { readonly type: "usage"; readonly turn: number; readonly usage: ModelUsage; readonly total: ModelUsage }
+  | { readonly type: "tool_call"; readonly turn: number; readonly call: ToolCall }
+  | { readonly type: "tool_result"; readonly turn: number; readonly call: ToolCall; readonly result: ToolResultBlock }
+  | {
+      readonly type: "turn_end";
+      readonly turn: number;
+      readonly stopReason: ModelStopReason | "aborted" | "error";
+      readonly toolCalls: number;
+    }
+  | { readonly type: "error"; readonly turn: number; readonly error: Error }
+  | {
+      readonly type: "done";
+      readonly reason: AgentStopReason;
+      readonly turns: number;
+      readonly usage: ModelUsage;
+      /** The whole conversation: every tool call in it has its result. */
+      readonly transcript: readonly TranscriptMessage[];
+      readonly error?: Error;
+    };

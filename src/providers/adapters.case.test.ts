@@ -1,0 +1,373 @@
+// One suite, every adapter (Hono's common.case pattern): the same behaviours checked on the four wire formats.
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { defineTool } from "../core/register/define-tool.js";
+import { createToolRegistry } from "../core/register/registry.js";
+import type { ContentBlock, ToolResultBlock } from "../core/types.js";
+import { createAgentSession } from "../create-agent-session.js";
+import { anthropic } from "./anthropic.js";
+import { ProviderFormatError } from "./errors.js";
+import { gemini } from "./gemini.js";
+import { openaiChat } from "./openai-chat.js";
+import { openaiResponses } from "./openai-responses.js";
+import type { ProviderAdapter } from "./types.js";
+
+/** A call as a test writes it; `args` goes on the wire in the provider's own way. */
+interface WireCall {
+  readonly id: string;
+  readonly name: string;
+  readonly args: Record<string, unknown>;
+}
+/** A formatted result read back: what the model will see. */
+interface ReadResult {
+  readonly id: string | undefined;
+  readonly text: string;
+  readonly isError: boolean;
+  readonly images: number;
+}
+
+interface AdapterCase {
+  readonly adapter: ProviderAdapter;
+  /** A whole response body carrying these calls (and some text). */
+  response(calls: readonly WireCall[]): unknown;
+  /** The tool entries inside `formatTools`' output. */
+  entries(tools: unknown[]): { name: string; description: string }[];
+  /** The formatted results read back, in order. */
+  read(formatted: unknown): ReadResult[];
+  /** Behaviours that do not apply to this provider, with the reason. */
+  readonly skip: Readonly<Record<string, string>>;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: reading wire shapes back
+type Any = any;
+
+const CASES: readonly AdapterCase[] = [
+  {
+    adapter: anthropic,
+    response: (calls) => ({
+      type: "message",
+      role: "assistant",
+      content: [
+        { type: "text", text: "Working." },
+        ...calls.map((call) => ({ type: "tool_use", id: call.id, name: call.name, input: call.args })),
+      ],
+      stop_reason: calls.length > 0 ? "tool_use" : "end_turn",
+    }),
+    entries: (tools) => tools as Any,
+    read: (formatted: Any) => {
+      expect(formatted.role).toBe("user");
+      return formatted.content.map((block: Any) => ({
+        id: block.tool_use_id,
+        text: (block.content ?? [])
+          .filter((part: Any) => part.type === "text")
+          .map((part: Any) => part.text)
+          .join("\n"),
+        isError: block.is_error === true,
+        images: (block.content ?? []).filter((part: Any) => part.type === "image").length,
+      }));
+    },
+    skip: { "images are described in words": "Anthropic tool results carry base64 image blocks" },
+  },
+  {
+    adapter: openaiChat,
+    response: (calls) => ({
+      object: "chat.completion",
+      choices: [
+        {
+          index: 0,
+          finish_reason: calls.length > 0 ? "tool_calls" : "stop",
+          message: {
+            role: "assistant",
+            content: calls.length > 0 ? null : "Done.",
+            ...(calls.length > 0
+              ? {
+                  tool_calls: calls.map((call) => ({
+                    id: call.id,
+                    type: "function",
+                    function: { name: call.name, arguments: JSON.stringify(call.args) },
+                  })),
+                }
+              : {}),
+          },
+        },
+      ],
+    }),
+    entries: (tools) => (tools as Any[]).map((tool) => tool.function),
+    read: (formatted: Any) =>
+      formatted.map((message: Any) => {
+        expect(message.role).toBe("tool");
+        const isError = message.content.startsWith("Error: ");
+        return {
+          id: message.tool_call_id,
+          text: isError ? message.content.slice(7) : message.content,
+          isError,
+          images: 0,
+        };
+      }),
+    skip: { "images reach the model as images": "Chat Completions tool messages carry text only" },
+  },
+  {
+    adapter: openaiResponses,
+    response: (calls) => ({
+      object: "response",
+      status: "completed",
+      output: [
+        { type: "reasoning", id: "rs_1", summary: [] },
+        ...calls.map((call, index) => ({
+          type: "function_call",
+          id: `fc_${index}`,
+          call_id: call.id,
+          name: call.name,
+          arguments: JSON.stringify(call.args),
+          status: "completed",
+        })),
+      ],
+    }),
+    entries: (tools) => tools as Any,
+    read: (formatted: Any) =>
+      formatted.map((item: Any) => {
+        expect(item.type).toBe("function_call_output");
+        const parts = typeof item.output === "string" ? [{ type: "input_text", text: item.output }] : item.output;
+        const text = parts
+          .filter((part: Any) => part.type === "input_text")
+          .map((part: Any) => part.text)
+          .join("\n");
+        const isError = text.startsWith("Error:");
+        return {
+          id: item.call_id,
+          text: isError ? text.replace(/^Error: ?/, "") : text,
+          isError,
+          images: parts.filter((part: Any) => part.type === "input_image").length,
+        };
+      }),
+    skip: { "images are described in words": "Responses function_call_output carries input_image parts" },
+  },
+  {
+    adapter: gemini,
+    response: (calls) => ({
+      candidates: [
+        {
+          index: 0,
+          finishReason: "STOP",
+          content: {
+            role: "model",
+            parts: [
+              { text: "Working." },
+              ...calls.map((call) => ({ functionCall: { id: call.id, name: call.name, args: call.args } })),
+            ],
+          },
+        },
+      ],
+    }),
+    entries: (tools) => (tools.length === 0 ? [] : (tools as Any)[0].functionDeclarations),
+    read: (formatted: Any) => {
+      expect(formatted.role).toBe("user");
+      return formatted.parts.map(({ functionResponse }: Any) => {
+        const isError = "error" in functionResponse.response;
+        return {
+          id: functionResponse.id,
+          text: isError ? functionResponse.response.error : functionResponse.response.output,
+          isError,
+          images: 0,
+        };
+      });
+    },
+    skip: { "images reach the model as images": "Gemini functionResponse.response is a JSON object of text" },
+  },
+];
+
+const weather = defineTool({
+  name: "get_weather",
+  description: "Get the weather for a place.",
+  inputSchema: {
+    $schema: "http://json-schema.org/draft-07/schema#",
+    type: "object",
+    properties: { location: { type: "string" }, unit: { type: "string", enum: ["celsius", "fahrenheit"] } },
+    required: ["location"],
+    additionalProperties: false,
+  },
+  execute: ({ location }) => `Sunny in ${location}`,
+});
+const fail = defineTool({
+  name: "always_fails",
+  description: "Fails.",
+  inputSchema: { type: "object", properties: {} },
+  execute: () => {
+    throw new Error("the service is down");
+  },
+});
+
+const PNG = { type: "image", data: "iVBORw0KGgo=", mimeType: "image/png" } as const;
+
+function result(id: string, content: ContentBlock[], isError = false): ToolResultBlock {
+  return isError
+    ? { type: "tool_result", tool_use_id: id, content, is_error: true }
+    : { type: "tool_result", tool_use_id: id, content };
+}
+
+function each(name: string, run: (c: AdapterCase) => void | Promise<void>) {
+  for (const c of CASES) {
+    const reason = c.skip[name];
+    if (reason === undefined) it(`${c.adapter.name}: ${name}`, () => run(c));
+    else it.skip(`${c.adapter.name}: ${name} (skipped: ${reason})`, () => {});
+  }
+}
+
+describe("every provider adapter", () => {
+  each("formatTools lists every tool in order with its name and description", (c) => {
+    const entries = c.entries(c.adapter.formatTools([weather, fail.descriptor]));
+    expect(entries.map(({ name, description }) => ({ name, description }))).toEqual([
+      { name: "get_weather", description: "Get the weather for a place." },
+      { name: "always_fails", description: "Fails." },
+    ]);
+  });
+
+  each("formatTools gives [] for no tools", (c) => {
+    expect(c.adapter.formatTools([])).toEqual([]);
+  });
+
+  each("formatTools gives the same bytes and the same entry objects every time", (c) => {
+    for (const strict of [false, true]) {
+      const first = c.adapter.formatTools([weather, fail], { strict });
+      const second = c.adapter.formatTools([weather.descriptor, fail.descriptor], { strict });
+      expect(JSON.stringify(second)).toBe(JSON.stringify(first));
+      expect(c.entries(second)[0]).toBe(c.entries(first)[0]); // cached: no conversion on the second call
+    }
+  });
+
+  each("formatTools never sends $schema or changes the tool's own schema", (c) => {
+    const bytes = JSON.stringify(c.adapter.formatTools([weather], { strict: true }));
+    if (c.adapter !== anthropic) expect(bytes).not.toContain("$schema");
+    expect(weather.descriptor.inputSchema.$schema).toBe("http://json-schema.org/draft-07/schema#");
+  });
+
+  each("parseToolCalls gives [] for a response without calls and for what is not a response", (c) => {
+    expect(c.adapter.parseToolCalls(c.response([]))).toEqual([]);
+    for (const junk of [null, undefined, 42, "text", [], {}, { content: "x" }, { choices: [] }, { candidates: [{}] }]) {
+      expect(c.adapter.parseToolCalls(junk)).toEqual([]);
+    }
+  });
+
+  each("parseToolCalls reads every call in order", (c) => {
+    const calls = [
+      { id: "c1", name: "get_weather", args: { location: "Paris" } },
+      { id: "c2", name: "always_fails", args: {} },
+      { id: "c3", name: "get_weather", args: { location: "Oslo", unit: "celsius" } },
+    ];
+    expect(c.adapter.parseToolCalls(c.response(calls))).toEqual(
+      calls.map(({ id, name, args }) => ({ id, name, input: args })),
+    );
+  });
+
+  each("parseToolCalls reads any JSON arguments back unchanged", (c) => {
+    fc.assert(
+      fc.property(fc.dictionary(fc.string(), fc.jsonValue()), (args) => {
+        const normalized = JSON.parse(JSON.stringify(args));
+        const [call] = c.adapter.parseToolCalls(c.response([{ id: "c1", name: "t", args: normalized }]));
+        expect(call?.input).toEqual(normalized);
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  each("formatToolResults answers every call once, in the calls' order", (c) => {
+    const calls = c.adapter.parseToolCalls(
+      c.response([
+        { id: "a", name: "get_weather", args: {} },
+        { id: "b", name: "always_fails", args: {} },
+      ]),
+    );
+    const formatted = c.adapter.formatToolResults(
+      [result("b", [{ type: "text", text: "second" }]), result("a", [{ type: "text", text: "first" }])],
+      calls,
+    );
+    expect(c.read(formatted).map(({ text }) => text)).toEqual(["first", "second"]);
+  });
+
+  each("formatToolResults answers each call exactly once, whatever results arrive in whatever order", (c) => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.stringMatching(/^[a-z0-9]{1,8}$/), { minLength: 1, maxLength: 6 }),
+        fc.func(fc.boolean()),
+        fc.func(fc.integer()),
+        (ids, keep, order) => {
+          const calls = c.adapter.parseToolCalls(c.response(ids.map((id) => ({ id, name: "get_weather", args: {} }))));
+          const results = ids
+            .filter((id) => keep(id))
+            .sort((a, b) => order(a) - order(b) || a.localeCompare(b))
+            .map((id) => result(id, [{ type: "text", text: `result of ${id}` }]));
+          const read = c.read(c.adapter.formatToolResults(results, calls));
+          expect(read).toHaveLength(ids.length);
+          ids.forEach((id, index) => {
+            expect(read[index]?.text).toBe(keep(id) ? `result of ${id}` : "No result: the call was not run.");
+            expect(read[index]?.isError).toBe(!keep(id));
+          });
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+
+  each("formatToolResults gives a call without a result an error result", (c) => {
+    const calls = c.adapter.parseToolCalls(
+      c.response([
+        { id: "a", name: "get_weather", args: {} },
+        { id: "b", name: "get_weather", args: {} },
+      ]),
+    );
+    const read = c.read(c.adapter.formatToolResults([result("a", [{ type: "text", text: "ok" }])], calls));
+    expect(read.map(({ text, isError }) => ({ text, isError }))).toEqual([
+      { text: "ok", isError: false },
+      { text: "No result: the call was not run.", isError: true },
+    ]);
+  });
+
+  each("formatToolResults refuses a result that answers no call", (c) => {
+    const calls = c.adapter.parseToolCalls(c.response([{ id: "a", name: "get_weather", args: {} }]));
+    const stray = [result("a", []), result("zzz", [{ type: "text", text: "lost" }])];
+    expect(() => c.adapter.formatToolResults(stray, calls)).toThrow(ProviderFormatError);
+    try {
+      c.adapter.formatToolResults(stray, calls);
+    } catch (error) {
+      expect((error as ProviderFormatError).code).toBe("unmatched-tool-result");
+      expect((error as Error).message).toContain('"zzz"');
+    }
+  });
+
+  each("an error result is marked the way the provider reads it", (c) => {
+    const calls = c.adapter.parseToolCalls(c.response([{ id: "a", name: "always_fails", args: {} }]));
+    const [read] = c.read(c.adapter.formatToolResults([result("a", [{ type: "text", text: "boom" }], true)], calls));
+    expect(read).toMatchObject({ text: "boom", isError: true });
+  });
+
+  each("images reach the model as images", (c) => {
+    const calls = c.adapter.parseToolCalls(c.response([{ id: "a", name: "get_weather", args: {} }]));
+    const [read] = c.read(c.adapter.formatToolResults([result("a", [{ type: "text", text: "chart:" }, PNG])], calls));
+    expect(read).toMatchObject({ text: "chart:", images: 1 });
+  });
+
+  each("images are described in words", (c) => {
+    const calls = c.adapter.parseToolCalls(c.response([{ id: "a", name: "get_weather", args: {} }]));
+    const [read] = c.read(c.adapter.formatToolResults([result("a", [{ type: "text", text: "chart:" }, PNG])], calls));
+    expect(read?.text).toMatch(/^chart:\n\[image: image\/png, about 8 bytes;/);
+    expect(read?.images).toBe(0);
+  });
+
+  each("round trip through a real session: parse, dispatchAll, formatToolResults", async (c) => {
+    const session = createAgentSession({ registry: createToolRegistry({ custom: [weather, fail] }) });
+    const calls = c.adapter.parseToolCalls(
+      c.response([
+        { id: "w1", name: "get_weather", args: { location: "Lima" } },
+        { id: "f1", name: "always_fails", args: {} },
+        { id: "n1", name: "no_such_tool", args: {} },
+        { id: "v1", name: "get_weather", args: { unit: "kelvin" } },
+      ]),
+    );
+    const read = c.read(c.adapter.formatToolResults(await session.dispatchAll(calls), calls));
+    expect(read.map(({ isError }) => isError)).toEqual([false, true, true, true]);
+    expect(read[0]?.text).toBe("Sunny in Lima");
+    expect(read[1]?.text).toContain("the service is down");
+    expect(read[2]?.text).toContain("Tool no_such_tool not found");
+    expect(read[3]?.text).toContain("location");
+  });
+});

@@ -1,0 +1,60 @@
+// Anthropic Messages: tools as { name, description, input_schema }, tool_use blocks in, tool_result blocks out.
+import { isRecord } from "../core/json.js";
+import type { ContentBlock, ToolResultBlock } from "../core/types.js";
+import { cachedToolEntry, descriptorOf, pairResultsWithCalls, stringField } from "./shared.js";
+import type { ProviderAdapter, ToolCall } from "./types.js";
+
+/** A tool_result block as Anthropic reads it. */
+export interface AnthropicToolResult {
+  type: "tool_result";
+  tool_use_id: string;
+  content?: AnthropicResultContent[];
+  is_error?: true;
+}
+/** The content of an Anthropic tool_result: text, or a base64 image. */
+export type AnthropicResultContent =
+  | { type: "text"; text: string }
+  | { type: "image"; source: { type: "base64"; media_type: string; data: string } };
+
+/**
+ * The Anthropic Messages adapter. Schemas go as they are (Anthropic takes JSON Schema); results become one user
+ * message of `tool_result` blocks, errors flagged `is_error: true`, images as base64 image blocks.
+ */
+export const anthropic: ProviderAdapter = {
+  name: "anthropic",
+  formatTools(tools) {
+    return tools.map((tool) => {
+      const descriptor = descriptorOf(tool);
+      return cachedToolEntry(descriptor, "anthropic", () => ({
+        name: descriptor.name,
+        description: descriptor.description,
+        input_schema: descriptor.inputSchema,
+      }));
+    });
+  },
+  parseToolCalls(response) {
+    if (!isRecord(response) || !Array.isArray(response.content)) return [];
+    const calls: ToolCall[] = [];
+    for (const block of response.content) {
+      if (!isRecord(block) || block.type !== "tool_use") continue;
+      calls.push({ id: stringField(block, "id"), name: stringField(block, "name"), input: block.input ?? {} });
+    }
+    return calls;
+  },
+  formatToolResults(results, calls): { role: "user"; content: AnthropicToolResult[] } {
+    return { role: "user", content: pairResultsWithCalls(results, calls).map(({ result }) => toAnthropic(result)) };
+  },
+};
+
+function toAnthropic(result: ToolResultBlock): AnthropicToolResult {
+  const block: AnthropicToolResult = { type: "tool_result", tool_use_id: result.tool_use_id };
+  if (result.content.length > 0) block.content = result.content.map(toAnthropicContent);
+  if (result.is_error === true) block.is_error = true;
+  return block;
+}
+
+function toAnthropicContent(block: ContentBlock): AnthropicResultContent {
+  return block.type === "image"
+    ? { type: "image", source: { type: "base64", media_type: block.mimeType, data: block.data } }
+    : { type: "text", text: block.text };
+}

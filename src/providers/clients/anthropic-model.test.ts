@@ -1,0 +1,158 @@
+// The Anthropic client through the real SDK against a loopback server answering like the Messages API.
+import { afterEach, describe, expect, it } from "vitest";
+import { createNoteWorkspace, drain, eventTrace } from "../../../test/support/agent-harness.js";
+import {
+  anthropicMessageEvents,
+  type FakeProviderServer,
+  startFakeProvider,
+} from "../../../test/support/fake-provider-server.js";
+import { readProviderFixture } from "../../../test/support/provider-fixtures.js";
+import { runAgent } from "../../loop/run-agent.js";
+import { anthropic } from "../anthropic.js";
+import { ModelError } from "../errors.js";
+import { createAnthropicModel } from "./anthropic-model.js";
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+/** The fixture's tool-use response, calling our real tool instead of get_weather. */
+function toolUseReply() {
+  const { response } = readProviderFixture("anthropic-messages.tool-use-response.json");
+  response.model = "claude-test";
+  response.content[0].text = "I'll read the note.";
+  response.content[1] = { type: "tool_use", id: "toolu_01", name: "read_note", input: { path: "note.txt" } };
+  return response;
+}
+
+function finalReply(text: string) {
+  return {
+    id: "msg_02",
+    type: "message",
+    role: "assistant",
+    model: "claude-test",
+    content: [{ type: "text", text }],
+    stop_reason: "end_turn",
+    stop_sequence: null,
+    usage: { input_tokens: 500, output_tokens: 12, cache_read_input_tokens: 300 },
+  };
+}
+
+async function setup(replies: Parameters<typeof startFakeProvider>[0]) {
+  const server: FakeProviderServer = await startFakeProvider(replies);
+  const workspace = await createNoteWorkspace();
+  cleanups.push(server.close, workspace.cleanup);
+  return { server, ...workspace };
+}
+
+describe("createAnthropicModel", () => {
+  it("runs a tool through the session and sends its result back as a tool_result", async () => {
+    const { server, session } = await setup({
+      "/v1/messages": [{ json: toolUseReply() }, { json: finalReply("The note says to ship v1 on Friday.") }],
+    });
+    const model = createAnthropicModel({
+      apiKey: "test-key",
+      model: "claude-test",
+      baseURL: server.url,
+      maxRetries: 0,
+    });
+    const { events, transcript, done } = await drain(runAgent({ session, model, prompt: "What does my note say?" }));
+
+    expect(eventTrace(events)).toEqual([
+      "turn_start",
+      "model_text_delta",
+      "model_text",
+      "usage",
+      "tool_call:read_note",
+      "tool_result:ok",
+      "turn_end",
+      "turn_start",
+      "model_text_delta",
+      "model_text",
+      "usage",
+      "turn_end",
+      "done:completed",
+    ]);
+    expect(done).toMatchObject({ turns: 2, usage: { inputTokens: 884, outputTokens: 82, cacheReadTokens: 300 } });
+    expect(done.transcript).toEqual(transcript);
+
+    const [first, second] = server.requests;
+    // SDK 1.10 sends the key as a bearer token (older ones used x-api-key).
+    expect(first?.headers.authorization ?? first?.headers["x-api-key"]).toMatch(/^(Bearer )?test-key$/);
+    expect(first?.headers["anthropic-version"]).toBeTypeOf("string");
+    expect(first?.body).toMatchObject({
+      model: "claude-test",
+      max_tokens: 4096,
+      system: session.systemPrompt,
+      tools: anthropic.formatTools([...session.activeTools.values()]),
+      messages: [{ role: "user", content: "What does my note say?" }],
+    });
+    // The assistant turn is echoed as sent, then one user message answers the call.
+    expect(second?.body.messages.slice(1)).toEqual([
+      { role: "assistant", content: toolUseReply().content },
+      {
+        role: "user",
+        content: [
+          { type: "tool_result", tool_use_id: "toolu_01", content: [{ type: "text", text: "ship v1 on Friday\n" }] },
+        ],
+      },
+    ]);
+    // Prompt caching: the tools are the same bytes on both turns.
+    const toolBytes = JSON.stringify(first?.body.tools);
+    expect(first?.raw).toContain(toolBytes);
+    expect(second?.raw).toContain(toolBytes);
+  });
+
+  it("streams text deltas when asked to", async () => {
+    const { server, session } = await setup({
+      "/v1/messages": [
+        { sse: anthropicMessageEvents(toolUseReply()) },
+        { sse: anthropicMessageEvents(finalReply("Friday.")) },
+      ],
+    });
+    const model = createAnthropicModel({
+      apiKey: "k",
+      model: "claude-x",
+      baseURL: server.url,
+      maxRetries: 0,
+      stream: true,
+    });
+    const { events, done } = await drain(runAgent({ session, model, prompt: "When?" }));
+    const deltas = events.filter((event) => event.type === "model_text_delta").map((event) => event.text);
+    expect(deltas).toEqual(["I'll read ", "the note.", "Frid", "ay."]);
+    expect(done.reason).toBe("completed");
+    expect(server.requests[0]?.body.stream).toBe(true);
+    expect(server.requests[1]?.body.messages[2].content[0]).toMatchObject({ tool_use_id: "toolu_01" });
+  });
+
+  it("ends the run with model_error and the HTTP status when the API refuses the request", async () => {
+    const { server, session } = await setup({
+      "/v1/messages": [
+        {
+          status: 400,
+          json: { type: "error", error: { type: "invalid_request_error", message: "max_tokens: too large" } },
+        },
+      ],
+    });
+    const model = createAnthropicModel({ apiKey: "k", model: "claude-x", baseURL: server.url, maxRetries: 0 });
+    const { events, done, transcript } = await drain(runAgent({ session, model, prompt: "hi" }));
+    expect(eventTrace(events)).toEqual(["turn_start", "error", "turn_end", "done:model_error"]);
+    expect(done.error).toBeInstanceOf(ModelError);
+    expect(done.error).toMatchObject({ code: "request-failed", status: 400, model: "anthropic:claude-x" });
+    expect(done.error?.message).toContain("max_tokens: too large");
+    expect(transcript).toEqual([{ role: "user", text: "hi" }]);
+  });
+
+  it("aborts a request the server never answers, and the run ends as aborted", async () => {
+    const { server, session } = await setup({ "/v1/messages": [{ hang: true }] });
+    const model = createAnthropicModel({ apiKey: "k", model: "claude-x", baseURL: server.url, maxRetries: 0 });
+    const controller = new AbortController();
+    const run = drain(runAgent({ session, model, prompt: "hi", signal: controller.signal }));
+    await server.received(1);
+    controller.abort();
+    const { events, done } = await run;
+    expect(eventTrace(events)).toEqual(["turn_start", "turn_end", "done:aborted"]);
+    expect(done.transcript).toEqual([{ role: "user", text: "hi" }]);
+  });
+});

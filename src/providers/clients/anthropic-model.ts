@@ -1,0 +1,131 @@
+// A model client for Anthropic Messages through the official SDK, loaded on first use.
+import { isRecord } from "../../core/json.js";
+import { anthropic } from "../anthropic.js";
+import { ModelError } from "../errors.js";
+import type { ToolCall } from "../types.js";
+import { count, loadSdk, sdkClientOptions, toModelError } from "./sdk-support.js";
+import type {
+  ModelClient,
+  ModelConnectionOptions,
+  ModelStopReason,
+  ModelTurn,
+  ModelUsage,
+  TranscriptMessage,
+} from "./types.js";
+
+/** Options of `createAnthropicModel`. */
+export interface AnthropicModelOptions extends ModelConnectionOptions {
+  /** e.g. `claude-sonnet-4-5`. */
+  readonly model: string;
+  /** Default 4096. */
+  readonly maxTokens?: number;
+  /** Stream the reply, calling `onTextDelta` as text arrives. Default false. */
+  readonly stream?: boolean;
+}
+
+type AnthropicSdk = typeof import("@anthropic-ai/sdk");
+type AnthropicClient = InstanceType<AnthropicSdk["default"]>;
+
+/**
+ * A `ModelClient` for Anthropic's Messages API (`@anthropic-ai/sdk`, loaded on the first turn). The assistant's
+ * content is kept as sent and echoed back unchanged on later turns (thinking blocks included).
+ */
+export function createAnthropicModel(options: AnthropicModelOptions): ModelClient {
+  const name = `anthropic:${options.model}`;
+  let client: Promise<AnthropicClient> | undefined;
+  const getClient = () => {
+    client ??= loadSdk(() => import("@anthropic-ai/sdk"), "@anthropic-ai/sdk", name).then(
+      (sdk) => new sdk.default(sdkClientOptions(options)),
+    );
+    return client;
+  };
+  return {
+    name,
+    async complete(request) {
+      const { signal } = request;
+      try {
+        const sdk = await getClient();
+        const tools = anthropic.formatTools(request.tools);
+        const body = {
+          model: options.model,
+          max_tokens: options.maxTokens ?? 4096,
+          ...(request.systemPrompt === "" ? {} : { system: request.systemPrompt }),
+          ...(tools.length === 0 ? {} : { tools }),
+          messages: toAnthropicMessages(request.messages),
+        } as unknown as Parameters<AnthropicClient["messages"]["create"]>[0] & { stream?: false };
+        let message: unknown;
+        if (options.stream === true) {
+          const stream = sdk.messages.stream(body, { signal });
+          if (request.onTextDelta !== undefined) stream.on("text", request.onTextDelta);
+          message = await stream.finalMessage();
+        } else {
+          message = await sdk.messages.create(body, { signal });
+        }
+        const turn = readAnthropicMessage(message, name);
+        if (options.stream !== true && turn.text !== "") request.onTextDelta?.(turn.text);
+        return turn;
+      } catch (error) {
+        throw toModelError(error, name, signal);
+      }
+    },
+  };
+}
+
+/** The transcript as Anthropic messages: assistant content echoed as sent, tool results as one user message. */
+export function toAnthropicMessages(messages: readonly TranscriptMessage[]): unknown[] {
+  const out: unknown[] = [];
+  let calls: readonly ToolCall[] = [];
+  for (const message of messages) {
+    if (message.role === "user") out.push({ role: "user", content: message.text });
+    else if (message.role === "assistant") {
+      calls = message.toolCalls;
+      const raw = message.providerMessage;
+      out.push({ role: "assistant", content: raw?.provider === "anthropic" ? raw.value : assistantContent(message) });
+    } else out.push(anthropic.formatToolResults(message.results, calls));
+  }
+  return out;
+}
+
+function assistantContent(message: Extract<TranscriptMessage, { role: "assistant" }>): unknown[] {
+  const content: unknown[] = message.text === "" ? [] : [{ type: "text", text: message.text }];
+  for (const call of message.toolCalls) {
+    content.push({ type: "tool_use", id: call.id, name: call.name, input: isRecord(call.input) ? call.input : {} });
+  }
+  return content;
+}
+
+const STOP_REASONS: Readonly<Record<string, ModelStopReason>> = {
+  end_turn: "end",
+  stop_sequence: "end",
+  tool_use: "tool_use",
+  max_tokens: "max_tokens",
+  refusal: "refusal",
+};
+
+/** A Messages API response body as a model turn. Throws `ModelError` (`invalid-response`) when it is not one. */
+export function readAnthropicMessage(message: unknown, model: string): ModelTurn {
+  if (!isRecord(message) || !Array.isArray(message.content)) {
+    throw new ModelError("invalid-response", model, `Model ${model} answered with something that is not a message`);
+  }
+  const text = message.content
+    .filter((block): block is { type: "text"; text: string } => isRecord(block) && block.type === "text")
+    .map((block) => block.text)
+    .join("");
+  const rawStopReason = typeof message.stop_reason === "string" ? message.stop_reason : undefined;
+  const usage: ModelUsage | undefined = isRecord(message.usage)
+    ? {
+        inputTokens: count(message.usage, "input_tokens"),
+        outputTokens: count(message.usage, "output_tokens"),
+        cacheReadTokens: count(message.usage, "cache_read_input_tokens"),
+        cacheWriteTokens: count(message.usage, "cache_creation_input_tokens"),
+      }
+    : undefined;
+  return {
+    text,
+    toolCalls: anthropic.parseToolCalls(message),
+    stopReason: (rawStopReason && STOP_REASONS[rawStopReason]) || "other",
+    ...(rawStopReason === undefined ? {} : { rawStopReason }),
+    ...(usage === undefined ? {} : { usage }),
+    providerMessage: { provider: "anthropic", value: message.content },
+  };
+}

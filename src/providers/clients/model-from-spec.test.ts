@@ -1,0 +1,51 @@
+// Model specs as a CLI gives them: each form builds its client, anything else is a precise error.
+import { afterEach, describe, expect, it } from "vitest";
+import { createNoteWorkspace, drain } from "../../../test/support/agent-harness.js";
+import { type FakeProviderServer, startFakeProvider } from "../../../test/support/fake-provider-server.js";
+import { runAgent } from "../../loop/run-agent.js";
+import { ModelError } from "../errors.js";
+import { createModelFromSpec } from "./model-from-spec.js";
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+describe("createModelFromSpec", () => {
+  it("names each client after its spec", () => {
+    expect(createModelFromSpec("scripted:turns.json").name).toBe("scripted:turns.json");
+    expect(createModelFromSpec("anthropic:claude-test").name).toBe("anthropic:claude-test");
+    expect(createModelFromSpec("openai:llama3.1", { baseURL: "http://127.0.0.1:1/v1" }).name).toBe("openai:llama3.1");
+    expect(createModelFromSpec("openai-responses:gpt-test").name).toBe("openai-responses:gpt-test");
+  });
+
+  it("talks to the server given as baseURL", async () => {
+    const server: FakeProviderServer = await startFakeProvider({
+      "/v1/chat/completions": [
+        { json: { choices: [{ index: 0, finish_reason: "stop", message: { role: "assistant", content: "hi" } }] } },
+      ],
+    });
+    const workspace = await createNoteWorkspace();
+    cleanups.push(server.close, workspace.cleanup);
+    const model = createModelFromSpec("openai:qwen", { baseURL: `${server.url}/v1`, apiKey: "k" });
+    const { done } = await drain(runAgent({ session: workspace.session, model, prompt: "hello" }));
+    expect(done.reason).toBe("completed");
+    expect(server.requests[0]?.body.model).toBe("qwen");
+  });
+
+  it("refuses an unknown or incomplete spec with invalid-model-spec", () => {
+    for (const spec of ["gpt-4", "anthropic:", "mistral:large", ":x", ""]) {
+      let caught: unknown;
+      try {
+        createModelFromSpec(spec);
+      } catch (error) {
+        caught = error;
+      }
+      expect(caught).toBeInstanceOf(ModelError);
+      expect(caught).toMatchObject({
+        code: "invalid-model-spec",
+        message: `Unknown model ${JSON.stringify(spec)}: expected one of scripted:FILE, anthropic:MODEL, openai:MODEL, openai-responses:MODEL`,
+      });
+    }
+  });
+});

@@ -1,0 +1,298 @@
+// The OpenAI-compatible client through the real SDK against a loopback server: Chat Completions and Responses.
+import { afterEach, describe, expect, it } from "vitest";
+import { createNoteWorkspace, drain, eventTrace } from "../../../test/support/agent-harness.js";
+import {
+  chatCompletionChunks,
+  type FakeProviderServer,
+  startFakeProvider,
+} from "../../../test/support/fake-provider-server.js";
+import { readProviderFixture } from "../../../test/support/provider-fixtures.js";
+import { runAgent } from "../../loop/run-agent.js";
+import { ModelError } from "../errors.js";
+import { openaiChat } from "../openai-chat.js";
+import { openaiResponses } from "../openai-responses.js";
+import { createOpenAIModel, readChatCompletion } from "./openai-model.js";
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+async function setup(replies: Parameters<typeof startFakeProvider>[0]) {
+  const server: FakeProviderServer = await startFakeProvider(replies);
+  const workspace = await createNoteWorkspace();
+  cleanups.push(server.close, workspace.cleanup);
+  return { server, ...workspace };
+}
+
+/** The fixture's completion, its two calls turned into a good and a malformed call of our real tool. */
+function chatToolCallsReply() {
+  const { response } = readProviderFixture("openai-chat.tool-calls-response.json");
+  const [good, bad] = response.choices[0].message.tool_calls;
+  good.function = { name: "read_note", arguments: '{"path":"note.txt"}' };
+  bad.function = { name: "read_note", arguments: '{"path": "note.txt"' };
+  return response;
+}
+
+function chatFinalReply(text: string) {
+  return {
+    id: "chatcmpl-2",
+    object: "chat.completion",
+    created: 1741294022,
+    model: "gpt-test",
+    choices: [
+      { index: 0, finish_reason: "stop", logprobs: null, message: { role: "assistant", content: text, refusal: null } },
+    ],
+    usage: {
+      prompt_tokens: 120,
+      completion_tokens: 9,
+      total_tokens: 129,
+      prompt_tokens_details: { cached_tokens: 64 },
+    },
+  };
+}
+
+describe("createOpenAIModel (Chat Completions)", () => {
+  it("runs the calls through the session and answers each with a tool message, errors prefixed", async () => {
+    const { server, session } = await setup({
+      "/v1/chat/completions": [{ json: chatToolCallsReply() }, { json: chatFinalReply("It says ship v1 on Friday.") }],
+    });
+    const model = createOpenAIModel({
+      apiKey: "sk-test",
+      model: "gpt-test",
+      baseURL: `${server.url}/v1`,
+      maxRetries: 0,
+    });
+    const { events, done } = await drain(runAgent({ session, model, prompt: "Read my note." }));
+    expect(eventTrace(events)).toEqual([
+      "turn_start",
+      "usage",
+      "tool_call:read_note",
+      "tool_call:read_note",
+      "tool_result:ok",
+      "tool_result:error",
+      "turn_end",
+      "turn_start",
+      "model_text_delta",
+      "model_text",
+      "usage",
+      "turn_end",
+      "done:completed",
+    ]);
+    expect(done.usage).toEqual({ inputTokens: 202, outputTokens: 60, cacheReadTokens: 64 });
+
+    const [first, second] = server.requests;
+    expect(first?.headers.authorization).toBe("Bearer sk-test");
+    expect(first?.body).toEqual({
+      model: "gpt-test",
+      messages: [
+        { role: "system", content: session.systemPrompt },
+        { role: "user", content: "Read my note." },
+      ],
+      tools: openaiChat.formatTools([...session.activeTools.values()]),
+    });
+    const [, , assistant, okMessage, errorMessage] = second?.body.messages ?? [];
+    // The assistant message is echoed with the arguments text exactly as the model wrote it, even when broken.
+    expect(assistant).toEqual({
+      role: "assistant",
+      content: null,
+      tool_calls: [
+        { id: "call_12345xyz", type: "function", function: { name: "read_note", arguments: '{"path":"note.txt"}' } },
+        { id: "call_67890abc", type: "function", function: { name: "read_note", arguments: '{"path": "note.txt"' } },
+      ],
+    });
+    expect(okMessage).toEqual({ role: "tool", tool_call_id: "call_12345xyz", content: "ship v1 on Friday\n" });
+    expect(errorMessage).toMatchObject({ role: "tool", tool_call_id: "call_67890abc" });
+    expect(errorMessage.content).toMatch(/^Error: Invalid input for tool read_note: the input is not valid JSON/);
+    expect(JSON.stringify(second?.body.tools)).toBe(JSON.stringify(first?.body.tools));
+  });
+
+  it("streams text deltas and assembles streamed tool calls when asked to", async () => {
+    const toolCalls = chatToolCallsReply();
+    toolCalls.choices[0].message.content = "Reading.";
+    const { server, session } = await setup({
+      "/v1/chat/completions": [
+        { sse: chatCompletionChunks(toolCalls) },
+        { sse: chatCompletionChunks(chatFinalReply("Friday.")) },
+      ],
+    });
+    const model = createOpenAIModel({
+      apiKey: "k",
+      model: "gpt-test",
+      baseURL: `${server.url}/v1`,
+      stream: true,
+      maxRetries: 0,
+    });
+    const { events, done } = await drain(runAgent({ session, model, prompt: "When?" }));
+    const deltas = events.filter((event) => event.type === "model_text_delta").map((event) => event.text);
+    expect(deltas).toEqual(["Read", "ing.", "Frid", "ay."]);
+    expect(done).toMatchObject({ reason: "completed", usage: { inputTokens: 202, outputTokens: 60 } });
+    expect(server.requests[0]?.body).toMatchObject({ stream: true, stream_options: { include_usage: true } });
+    // The calls were assembled from their pieces and echoed with the arguments text as streamed.
+    const [, , assistant, okMessage, errorMessage] = server.requests[1]?.body.messages ?? [];
+    expect(assistant.tool_calls.map((call: { function: { arguments: string } }) => call.function.arguments)).toEqual([
+      '{"path":"note.txt"}',
+      '{"path": "note.txt"',
+    ]);
+    expect(okMessage.content).toBe("ship v1 on Friday\n");
+    expect(errorMessage.content).toMatch(/^Error: Invalid input/);
+  });
+
+  it("sends strict tools when strict mode is on", async () => {
+    const { server, session } = await setup({ "/v1/chat/completions": [{ json: chatFinalReply("ok") }] });
+    const model = createOpenAIModel({
+      apiKey: "k",
+      model: "gpt-test",
+      baseURL: `${server.url}/v1`,
+      strict: true,
+      maxRetries: 0,
+    });
+    await drain(runAgent({ session, model, prompt: "hi" }));
+    expect(server.requests[0]?.body.tools).toEqual([
+      {
+        type: "function",
+        function: {
+          name: "read_note",
+          description: "Read a note file from the workspace.",
+          parameters: {
+            type: "object",
+            properties: { path: { type: "string", description: "File name inside the workspace" } },
+            required: ["path"],
+            additionalProperties: false,
+          },
+          strict: true,
+        },
+      },
+    ]);
+  });
+
+  it("works against a local server without an API key", async () => {
+    const saved = process.env.OPENAI_API_KEY;
+    delete process.env.OPENAI_API_KEY;
+    try {
+      const { server, session } = await setup({ "/v1/chat/completions": [{ json: chatFinalReply("hello") }] });
+      const model = createOpenAIModel({ model: "llama3.1", baseURL: `${server.url}/v1`, maxRetries: 0 });
+      const { done } = await drain(runAgent({ session, model, prompt: "hi" }));
+      expect(done.reason).toBe("completed");
+      expect(server.requests[0]?.body.model).toBe("llama3.1");
+    } finally {
+      if (saved !== undefined) process.env.OPENAI_API_KEY = saved;
+    }
+  });
+
+  it("reports a server error as model_error with its status", async () => {
+    const { server, session } = await setup({
+      "/v1/chat/completions": [{ status: 503, json: { error: { message: "overloaded", type: "server_error" } } }],
+    });
+    const model = createOpenAIModel({ apiKey: "k", model: "gpt-test", baseURL: `${server.url}/v1`, maxRetries: 0 });
+    const { done } = await drain(runAgent({ session, model, prompt: "hi" }));
+    expect(done.reason).toBe("model_error");
+    expect(done.error).toBeInstanceOf(ModelError);
+    expect(done.error).toMatchObject({ code: "request-failed", status: 503, model: "openai:gpt-test" });
+  });
+
+  it("reports a body that is not a completion as invalid-response", async () => {
+    const { server, session } = await setup({ "/v1/chat/completions": [{ json: { choices: [] } }] });
+    const model = createOpenAIModel({ apiKey: "k", model: "gpt-test", baseURL: `${server.url}/v1`, maxRetries: 0 });
+    const { done } = await drain(runAgent({ session, model, prompt: "hi" }));
+    expect(done.error).toMatchObject({ code: "invalid-response" });
+  });
+});
+
+describe("readChatCompletion", () => {
+  it("echoes only the function calls it parsed, so every echoed call gets a result", () => {
+    const turn = readChatCompletion(
+      {
+        choices: [
+          {
+            finish_reason: "tool_calls",
+            message: {
+              role: "assistant",
+              content: null,
+              tool_calls: [
+                { id: "c1", type: "custom", custom: { name: "grammar_tool", input: "x" } },
+                { id: "c2", type: "function", function: { name: "read_note", arguments: "{}" } },
+              ],
+            },
+          },
+        ],
+      },
+      "test",
+    );
+    expect(turn.toolCalls).toEqual([{ id: "c2", name: "read_note", input: {} }]);
+    expect(turn.providerMessage?.value).toEqual({
+      role: "assistant",
+      content: null,
+      tool_calls: [{ id: "c2", type: "function", function: { name: "read_note", arguments: "{}" } }],
+    });
+  });
+});
+
+describe("createOpenAIModel (Responses)", () => {
+  function responsesToolCallReply() {
+    const { response } = readProviderFixture("openai-responses.function-call-response.json");
+    response.output = [
+      { type: "reasoning", id: "rs_1", summary: [] },
+      {
+        type: "function_call",
+        id: "fc_1",
+        call_id: "call_1",
+        name: "read_note",
+        arguments: '{"path":"note.txt"}',
+        status: "completed",
+      },
+    ];
+    response.usage = { input_tokens: 50, output_tokens: 20, total_tokens: 70 };
+    return response;
+  }
+  function responsesFinalReply(text: string) {
+    return {
+      id: "resp_2",
+      object: "response",
+      status: "completed",
+      model: "gpt-test",
+      output: [
+        {
+          type: "message",
+          id: "msg_1",
+          role: "assistant",
+          status: "completed",
+          content: [{ type: "output_text", text, annotations: [] }],
+        },
+      ],
+      usage: { input_tokens: 90, output_tokens: 8, total_tokens: 98 },
+    };
+  }
+
+  it("echoes the output items and answers the call with a function_call_output", async () => {
+    const { server, session } = await setup({
+      "/v1/responses": [{ json: responsesToolCallReply() }, { json: responsesFinalReply("Ship v1 on Friday.") }],
+    });
+    const model = createOpenAIModel({
+      apiKey: "k",
+      model: "gpt-test",
+      baseURL: `${server.url}/v1`,
+      api: "responses",
+      maxRetries: 0,
+    });
+    const { events, done } = await drain(runAgent({ session, model, prompt: "Read my note." }));
+    expect(eventTrace(events).filter((type) => type.startsWith("tool"))).toEqual([
+      "tool_call:read_note",
+      "tool_result:ok",
+    ]);
+    expect(done).toMatchObject({ reason: "completed", usage: { inputTokens: 140, outputTokens: 28 } });
+    const [first, second] = server.requests;
+    expect(first?.body).toEqual({
+      model: "gpt-test",
+      instructions: session.systemPrompt,
+      input: [{ role: "user", content: "Read my note." }],
+      tools: openaiResponses.formatTools([...session.activeTools.values()]),
+    });
+    expect(first?.body.tools[0].strict).toBe(false);
+    expect(second?.body.input).toEqual([
+      { role: "user", content: "Read my note." },
+      ...responsesToolCallReply().output,
+      { type: "function_call_output", call_id: "call_1", output: "ship v1 on Friday\n" },
+    ]);
+  });
+});

@@ -1,0 +1,273 @@
+// A model client for OpenAI-compatible servers (OpenAI, Ollama, vLLM, llama.cpp) through the official SDK.
+import { isRecord } from "../../core/json.js";
+import { ModelError } from "../errors.js";
+import { chatMessageOf, openaiChat } from "../openai-chat.js";
+import { openaiResponses } from "../openai-responses.js";
+import type { ToolCall } from "../types.js";
+import { count, loadSdk, sdkClientOptions, toModelError } from "./sdk-support.js";
+import type {
+  ModelClient,
+  ModelConnectionOptions,
+  ModelRequest,
+  ModelStopReason,
+  ModelTurn,
+  TranscriptMessage,
+} from "./types.js";
+
+/**
+ * Options of `createOpenAIModel`. With a `baseURL` (e.g. `http://127.0.0.1:11434/v1` for Ollama) and no key
+ * anywhere, a placeholder key is sent: local servers need none.
+ */
+export interface OpenAIModelOptions extends ModelConnectionOptions {
+  /** e.g. `gpt-4.1`, or the model name a local server knows (`llama3.1`). */
+  readonly model: string;
+  /** `chat` (Chat Completions, what compatible servers serve) or `responses`. Default `chat`. */
+  readonly api?: "chat" | "responses";
+  /** Strict function calling: `strict: true` tools with adapted schemas. Default false. */
+  readonly strict?: boolean;
+  /** `max_tokens` / `max_output_tokens`. Default: the server's. */
+  readonly maxTokens?: number;
+  /** Chat Completions only: stream the reply, calling `onTextDelta` as text arrives. Default false. */
+  readonly stream?: boolean;
+}
+
+type OpenAISdk = typeof import("openai");
+type OpenAIClient = InstanceType<OpenAISdk["default"]>;
+
+/**
+ * A `ModelClient` for any OpenAI-compatible server (`openai`, loaded on the first turn), over Chat Completions or
+ * the Responses API. Tool calls are echoed back with their `arguments` text exactly as the model wrote it.
+ */
+export function createOpenAIModel(options: OpenAIModelOptions): ModelClient {
+  const api = options.api ?? "chat";
+  const name = `openai${api === "responses" ? "-responses" : ""}:${options.model}`;
+  let client: Promise<OpenAIClient> | undefined;
+  const getClient = () => {
+    client ??= loadSdk(() => import("openai"), "openai", name).then((sdk) => {
+      const apiKey =
+        options.apiKey ?? process.env.OPENAI_API_KEY ?? (options.baseURL === undefined ? undefined : "unused");
+      return new sdk.default(sdkClientOptions(options, apiKey));
+    });
+    return client;
+  };
+  const run = api === "responses" ? completeWithResponses : completeWithChat;
+  return {
+    name,
+    async complete(request) {
+      try {
+        const turn = await run(await getClient(), options, request, name);
+        const streamed = options.stream === true && api === "chat";
+        if (!streamed && turn.text !== "") request.onTextDelta?.(turn.text);
+        return turn;
+      } catch (error) {
+        throw toModelError(error, name, request.signal);
+      }
+    },
+  };
+}
+
+// ---------------------------------------------------------------- Chat Completions
+
+async function completeWithChat(
+  client: OpenAIClient,
+  options: OpenAIModelOptions,
+  request: ModelRequest,
+  name: string,
+): Promise<ModelTurn> {
+  const tools = openaiChat.formatTools(request.tools, { strict: options.strict === true });
+  const messages = [
+    ...(request.systemPrompt === "" ? [] : [{ role: "system", content: request.systemPrompt }]),
+    ...toChatMessages(request.messages),
+  ];
+  const body = {
+    model: options.model,
+    messages,
+    ...(tools.length === 0 ? {} : { tools }),
+    ...(options.maxTokens === undefined ? {} : { max_tokens: options.maxTokens }),
+  } as unknown as Parameters<OpenAIClient["chat"]["completions"]["create"]>[0] & { stream?: false };
+  let completion: unknown;
+  if (options.stream === true) {
+    const streamBody = { ...body, stream_options: { include_usage: true } } as unknown as Parameters<
+      OpenAIClient["chat"]["completions"]["stream"]
+    >[0];
+    const stream = client.chat.completions.stream(streamBody, { signal: request.signal });
+    const { onTextDelta } = request;
+    if (onTextDelta !== undefined) stream.on("content.delta", ({ delta }) => onTextDelta(delta));
+    completion = await stream.finalChatCompletion();
+  } else {
+    completion = await client.chat.completions.create(body, { signal: request.signal });
+  }
+  return readChatCompletion(completion, name);
+}
+
+/** The transcript as Chat Completions messages (without the system message). */
+export function toChatMessages(messages: readonly TranscriptMessage[]): unknown[] {
+  const out: unknown[] = [];
+  let calls: readonly ToolCall[] = [];
+  for (const message of messages) {
+    if (message.role === "user") out.push({ role: "user", content: message.text });
+    else if (message.role === "assistant") {
+      calls = message.toolCalls;
+      const raw = message.providerMessage;
+      out.push(raw?.provider === "openai-chat" ? raw.value : chatAssistantMessage(message.text, calls));
+    } else out.push(...(openaiChat.formatToolResults(message.results, calls) as unknown[]));
+  }
+  return out;
+}
+
+function chatAssistantMessage(text: string, calls: readonly ToolCall[]): unknown {
+  const message: Record<string, unknown> = { role: "assistant", content: text === "" ? null : text };
+  if (calls.length > 0) {
+    message.tool_calls = calls.map((call) => ({
+      id: call.id,
+      type: "function",
+      function: { name: call.name, arguments: argumentsText(call.input) },
+    }));
+  }
+  return message;
+}
+
+function argumentsText(input: unknown): string {
+  return typeof input === "string" ? input : JSON.stringify(input ?? {});
+}
+
+const CHAT_STOP_REASONS: Readonly<Record<string, ModelStopReason>> = {
+  stop: "end",
+  tool_calls: "tool_use",
+  function_call: "tool_use",
+  length: "max_tokens",
+  content_filter: "refusal",
+};
+
+/** A chat completion body as a model turn. Throws `ModelError` (`invalid-response`) when it is not one. */
+export function readChatCompletion(completion: unknown, model: string): ModelTurn {
+  const message = isRecord(completion) && Array.isArray(completion.choices) ? chatMessageOf(completion) : undefined;
+  if (message === undefined) {
+    throw new ModelError("invalid-response", model, `Model ${model} answered with no choices[0].message`);
+  }
+  const choice = (completion as { choices: Record<string, unknown>[] }).choices[0] as Record<string, unknown>;
+  const text = typeof message.content === "string" ? message.content : "";
+  const toolCalls = openaiChat.parseToolCalls(completion);
+  // Echo only what every compatible server accepts, with the arguments text exactly as the model wrote it.
+  const echo = chatAssistantMessage(text, []) as Record<string, unknown>;
+  if (Array.isArray(message.tool_calls) && toolCalls.length > 0) {
+    // The same entries parseToolCalls reads, so every echoed call gets its result.
+    echo.tool_calls = message.tool_calls.flatMap((call) =>
+      isRecord(call) && isRecord(call.function)
+        ? [
+            {
+              id: call.id,
+              type: "function",
+              function: { name: call.function.name, arguments: argumentsText(call.function.arguments) },
+            },
+          ]
+        : [],
+    );
+  }
+  const rawStopReason = typeof choice.finish_reason === "string" ? choice.finish_reason : undefined;
+  const usage = isRecord(completion) && isRecord(completion.usage) ? completion.usage : undefined;
+  return {
+    text,
+    toolCalls,
+    stopReason: (rawStopReason && CHAT_STOP_REASONS[rawStopReason]) || "other",
+    ...(rawStopReason === undefined ? {} : { rawStopReason }),
+    ...(usage === undefined
+      ? {}
+      : {
+          usage: {
+            inputTokens: count(usage, "prompt_tokens"),
+            outputTokens: count(usage, "completion_tokens"),
+            cacheReadTokens: count(usage.prompt_tokens_details, "cached_tokens"),
+          },
+        }),
+    providerMessage: { provider: "openai-chat", value: echo },
+  };
+}
+
+// ---------------------------------------------------------------- Responses
+
+async function completeWithResponses(
+  client: OpenAIClient,
+  options: OpenAIModelOptions,
+  request: ModelRequest,
+  name: string,
+): Promise<ModelTurn> {
+  const tools = openaiResponses.formatTools(request.tools, { strict: options.strict === true });
+  const body = {
+    model: options.model,
+    ...(request.systemPrompt === "" ? {} : { instructions: request.systemPrompt }),
+    input: toResponsesInput(request.messages),
+    ...(tools.length === 0 ? {} : { tools }),
+    ...(options.maxTokens === undefined ? {} : { max_output_tokens: options.maxTokens }),
+  } as unknown as Parameters<OpenAIClient["responses"]["create"]>[0] & { stream?: false };
+  const response: unknown = await client.responses.create(body, { signal: request.signal });
+  return readResponse(response, name);
+}
+
+/** The transcript as Responses input items: output items echoed as sent, results as function_call_output items. */
+export function toResponsesInput(messages: readonly TranscriptMessage[]): unknown[] {
+  const out: unknown[] = [];
+  let calls: readonly ToolCall[] = [];
+  for (const message of messages) {
+    if (message.role === "user") out.push({ role: "user", content: message.text });
+    else if (message.role === "assistant") {
+      calls = message.toolCalls;
+      const raw = message.providerMessage;
+      if (raw?.provider === "openai-responses" && Array.isArray(raw.value)) out.push(...raw.value);
+      else {
+        if (message.text !== "") out.push({ role: "assistant", content: message.text });
+        for (const call of calls) {
+          out.push({ type: "function_call", call_id: call.id, name: call.name, arguments: argumentsText(call.input) });
+        }
+      }
+    } else out.push(...(openaiResponses.formatToolResults(message.results, calls) as unknown[]));
+  }
+  return out;
+}
+
+/** A Responses API body as a model turn. Throws `ModelError` (`invalid-response`) when it is not one. */
+export function readResponse(response: unknown, model: string): ModelTurn {
+  if (!isRecord(response) || !Array.isArray(response.output)) {
+    throw new ModelError("invalid-response", model, `Model ${model} answered with no output list`);
+  }
+  let text = "";
+  let refused = false;
+  for (const item of response.output) {
+    if (!isRecord(item) || item.type !== "message" || !Array.isArray(item.content)) continue;
+    for (const part of item.content) {
+      if (isRecord(part) && part.type === "output_text" && typeof part.text === "string") text += part.text;
+      if (isRecord(part) && part.type === "refusal") refused = true;
+    }
+  }
+  const toolCalls = openaiResponses.parseToolCalls(response);
+  const incomplete = isRecord(response.incomplete_details) ? response.incomplete_details.reason : undefined;
+  const status = typeof response.status === "string" ? response.status : undefined;
+  const stopReason: ModelStopReason =
+    toolCalls.length > 0
+      ? "tool_use"
+      : incomplete === "max_output_tokens"
+        ? "max_tokens"
+        : refused || incomplete === "content_filter"
+          ? "refusal"
+          : status === "completed"
+            ? "end"
+            : "other";
+  const usage = isRecord(response.usage) ? response.usage : undefined;
+  const rawStopReason = typeof incomplete === "string" ? incomplete : status;
+  return {
+    text,
+    toolCalls,
+    stopReason,
+    ...(rawStopReason === undefined ? {} : { rawStopReason }),
+    ...(usage === undefined
+      ? {}
+      : {
+          usage: {
+            inputTokens: count(usage, "input_tokens"),
+            outputTokens: count(usage, "output_tokens"),
+            cacheReadTokens: count(usage.input_tokens_details, "cached_tokens"),
+          },
+        }),
+    providerMessage: { provider: "openai-responses", value: response.output },
+  };
+}

@@ -1,0 +1,52 @@
+// What the SDK-backed clients share: client options, lazy loading, and how a failed call becomes a ModelError.
+import { describeThrown } from "../../core/errors.js";
+import { isRecord } from "../../core/json.js";
+import { ModelError } from "../errors.js";
+import type { ModelConnectionOptions } from "./types.js";
+
+/** The constructor options both provider SDKs take, from ours; an absent option keeps the SDK's default. */
+export function sdkClientOptions(options: ModelConnectionOptions, apiKey = options.apiKey) {
+  return {
+    ...(apiKey === undefined ? {} : { apiKey }),
+    ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),
+    ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
+    ...(options.timeoutMs === undefined ? {} : { timeout: options.timeoutMs }),
+    ...(options.headers === undefined ? {} : { defaultHeaders: { ...options.headers } }),
+  };
+}
+
+/**
+ * What a client rejects with when its request failed: the abort reason when the caller aborted, a `ModelError`
+ * as it is, else a `ModelError` (`request-failed`) carrying the HTTP status when there was one.
+ */
+export function toModelError(error: unknown, model: string, signal: AbortSignal | undefined): unknown {
+  if (signal?.aborted) return signal.reason ?? error;
+  if (error instanceof ModelError) return error;
+  const status = isRecord(error) && typeof error.status === "number" ? error.status : undefined;
+  const where = status === undefined ? "" : ` (HTTP ${status})`;
+  return new ModelError("request-failed", model, `Model ${model} request failed${where}: ${describeThrown(error)}`, {
+    cause: error,
+    ...(status === undefined ? {} : { status }),
+  });
+}
+
+/** Loads an SDK module lazily, so importing toolwire never pays for it; a missing package is a `sdk-missing` error. */
+export async function loadSdk<T>(load: () => Promise<T>, packageName: string, model: string): Promise<T> {
+  try {
+    return await load();
+  } catch (error) {
+    throw new ModelError(
+      "sdk-missing",
+      model,
+      `Model ${model} needs the ${packageName} package, which could not be loaded (${describeThrown(error)}). Install it: npm i ${packageName}`,
+      { cause: error },
+    );
+  }
+}
+
+/** A number field of an untrusted record, or 0. */
+export function count(record: unknown, key: string): number {
+  if (!isRecord(record)) return 0;
+  const value = record[key];
+  return typeof value === "number" && Number.isFinite(value) ? value : 0;
+}

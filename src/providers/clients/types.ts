@@ -1,0 +1,81 @@
+// The model client contract: one assistant turn from a system prompt, a transcript and tools.
+import type { AgentTool, ToolDescriptor, ToolResultBlock } from "../../core/types.js";
+import type { ToolCall } from "../types.js";
+
+/** The assistant's message as its provider sent it, kept so the next request can echo it exactly. */
+export interface ProviderMessage {
+  /** Which client wrote it (`anthropic`, `openai-chat`, `openai-responses`, `scripted`); other clients ignore it. */
+  readonly provider: string;
+  readonly value: unknown;
+}
+
+/** One message of a provider-neutral transcript. */
+export type TranscriptMessage =
+  | { readonly role: "user"; readonly text: string }
+  | {
+      readonly role: "assistant";
+      readonly text: string;
+      readonly toolCalls: readonly ToolCall[];
+      readonly providerMessage?: ProviderMessage;
+    }
+  | { readonly role: "tool"; readonly results: readonly ToolResultBlock[] };
+
+/** Tokens a turn used, as the provider counted them. */
+export interface ModelUsage {
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  /** Input tokens read from the provider's prompt cache, when it says. */
+  readonly cacheReadTokens?: number;
+  /** Input tokens written to the provider's prompt cache, when it says. */
+  readonly cacheWriteTokens?: number;
+}
+
+/**
+ * Why the model ended its turn: `end` (it is done), `tool_use` (it called tools), `max_tokens` (cut off),
+ * `refusal`, or `other` (see `rawStopReason`).
+ */
+export type ModelStopReason = "end" | "tool_use" | "max_tokens" | "refusal" | "other";
+
+/** What a model client gets for one turn. */
+export interface ModelRequest {
+  readonly systemPrompt: string;
+  readonly messages: readonly TranscriptMessage[];
+  readonly tools: readonly (AgentTool | ToolDescriptor)[];
+  readonly signal?: AbortSignal;
+  /** Called with each piece of text as it streams in (clients that do not stream call it once with the whole text). */
+  readonly onTextDelta?: (text: string) => void;
+}
+
+/** One assistant turn. */
+export interface ModelTurn {
+  readonly text: string;
+  readonly toolCalls: readonly ToolCall[];
+  readonly usage?: ModelUsage;
+  readonly stopReason: ModelStopReason;
+  /** The provider's own stop reason, as sent. */
+  readonly rawStopReason?: string;
+  readonly providerMessage?: ProviderMessage;
+}
+
+/**
+ * A model behind any provider. `complete` runs one turn; it rejects with `ModelError` (a code and the HTTP status
+ * when there was one) and, when the signal aborts, with the signal's reason or an `AbortError`.
+ */
+export interface ModelClient {
+  /** For diagnostics, e.g. `anthropic:claude-sonnet-4-5`, `scripted:turns.json`. */
+  readonly name: string;
+  complete(request: ModelRequest): Promise<ModelTurn>;
+}
+
+/** How an SDK-backed client reaches its server. Every field is optional; an absent one keeps the SDK's default. */
+export interface ModelConnectionOptions {
+  /** Default: the SDK's environment variable (`ANTHROPIC_API_KEY`, `OPENAI_API_KEY`). */
+  readonly apiKey?: string;
+  /** Default: the provider's own API. */
+  readonly baseURL?: string;
+  /** Retries of failed requests (429, 5xx, connection errors). Default: the SDK's (2). */
+  readonly maxRetries?: number;
+  /** Per request. Default: the SDK's. */
+  readonly timeoutMs?: number;
+  readonly headers?: Readonly<Record<string, string>>;
+}

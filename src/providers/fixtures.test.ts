@@ -1,0 +1,237 @@
+// Every provider fixture round-trips: tools out, calls in, the assistant turn echoed, results out, as the wire shows.
+import { describe, expect, it } from "vitest";
+import { providerFixtureNames, readProviderFixture } from "../../test/support/provider-fixtures.js";
+import type { JsonObject, ToolDescriptor, ToolResultBlock } from "../core/types.js";
+import { anthropic } from "./anthropic.js";
+import { readAnthropicMessage, toAnthropicMessages } from "./clients/anthropic-model.js";
+import { readChatCompletion, readResponse, toChatMessages, toResponsesInput } from "./clients/openai-model.js";
+import type { TranscriptMessage } from "./clients/types.js";
+import { gemini } from "./gemini.js";
+import { openaiChat } from "./openai-chat.js";
+import { openaiResponses } from "./openai-responses.js";
+
+function descriptor(name: string, description: string, inputSchema: JsonObject): ToolDescriptor {
+  return Object.freeze({ name, description, inputSchema, owner: { kind: "core" as const } });
+}
+
+function textResult(id: string, text: string, isError = false): ToolResultBlock {
+  return isError
+    ? { type: "tool_result", tool_use_id: id, content: [{ type: "text", text }], is_error: true }
+    : { type: "tool_result", tool_use_id: id, content: [{ type: "text", text }] };
+}
+
+function withoutKey(value: Record<string, unknown>, key: string): Record<string, unknown> {
+  const { [key]: _dropped, ...rest } = value;
+  return rest;
+}
+
+/** What each fixture proves; a fixture not listed here fails the coverage test below. */
+const ROUND_TRIPS: Record<string, () => void> = {
+  "anthropic-messages.tool-use-response.json": () => {
+    const { response } = readProviderFixture("anthropic-messages.tool-use-response.json");
+    const calls = anthropic.parseToolCalls(response);
+    expect(calls).toEqual([
+      {
+        id: "toolu_01A09q90qw90lq917835lq9",
+        name: "get_weather",
+        input: { location: "San Francisco, CA", unit: "celsius" },
+      },
+    ]);
+    const turn = readAnthropicMessage(response, "test");
+    expect(turn).toMatchObject({ text: response.content[0].text, stopReason: "tool_use", rawStopReason: "tool_use" });
+    expect(turn.usage).toMatchObject({ inputTokens: 384, outputTokens: 70 });
+    // The next request echoes the assistant content exactly as sent.
+    const [, assistant] = toAnthropicMessages([
+      { role: "user", text: "hi" },
+      { role: "assistant", text: turn.text, toolCalls: turn.toolCalls, providerMessage: turn.providerMessage },
+    ]);
+    expect(assistant).toEqual({ role: "assistant", content: response.content });
+  },
+
+  "anthropic-messages.tool-result-request.json": () => {
+    const fixture = readProviderFixture("anthropic-messages.tool-result-request.json");
+    const { request } = fixture;
+    const tool = request.tools[0];
+    expect(anthropic.formatTools([descriptor(tool.name, tool.description, tool.input_schema)])).toEqual(request.tools);
+    const assistant = request.messages[1];
+    const calls = anthropic.parseToolCalls(assistant);
+    const results = [textResult(calls[0]?.id ?? "", "15 degrees, partly cloudy")];
+    const transcript: TranscriptMessage[] = [
+      { role: "user", text: request.messages[0].content },
+      { role: "assistant", text: assistant.content[0].text, toolCalls: calls },
+      { role: "tool", results },
+    ];
+    const messages = toAnthropicMessages(transcript) as { role: string; content: unknown[] }[];
+    expect(messages.slice(0, 2)).toEqual(request.messages.slice(0, 2)); // rebuilt from text and calls alone
+    // The fixture's user message adds a text block after the tool_result; toolwire sends the tool_result itself.
+    expect(messages[2]).toEqual({ role: "user", content: [request.messages[2].content[0]] });
+    const [asString, asTextList, , withoutContent] = fixture.variants_of_tool_result_content;
+    const formatted = anthropic.formatToolResults([textResult(asString.tool_use_id, asString.content)], calls) as {
+      content: unknown[];
+    };
+    expect(formatted.content[0]).toEqual(asTextList);
+    const empty = anthropic.formatToolResults(
+      [{ type: "tool_result", tool_use_id: withoutContent.tool_use_id, content: [] }],
+      calls,
+    ) as { content: unknown[] };
+    expect(empty.content[0]).toEqual(withoutContent);
+  },
+
+  "anthropic-messages.parallel-tool-use.json": () => {
+    const { assistant_turn, next_user_turn } = readProviderFixture("anthropic-messages.parallel-tool-use.json");
+    const calls = anthropic.parseToolCalls(assistant_turn);
+    expect(calls.map((call) => call.id)).toEqual(["toolu_01", "toolu_02", "toolu_03"]);
+    // Results arrive in another order; the message answers the calls in their order, errors flagged.
+    const expected = next_user_turn.content as { tool_use_id: string; content: string; is_error?: boolean }[];
+    const results = [...expected]
+      .reverse()
+      .map((block) => textResult(block.tool_use_id, block.content, block.is_error === true));
+    const message = anthropic.formatToolResults(results, calls);
+    // The fixture sends content as a string; toolwire always sends the equivalent list of text blocks.
+    expect(message).toEqual({
+      role: "user",
+      content: expected.map((block) => ({ ...block, content: [{ type: "text", text: block.content }] })),
+    });
+  },
+
+  "anthropic-messages.tool-choice.json": () => {
+    // tool_choice is a request option the adapters do not set; what they must not break is that every listed
+    // value names a tool by the name formatTools sends.
+    const { tool_choice_values } = readProviderFixture("anthropic-messages.tool-choice.json");
+    const [tool] = anthropic.formatTools([descriptor("get_weather", "Weather", { type: "object" })]) as {
+      name: string;
+    }[];
+    for (const choice of tool_choice_values as { type: string; name?: string }[]) {
+      if (choice.type === "tool") expect(choice.name).toBe(tool?.name);
+    }
+  },
+
+  "openai-chat.tool-calls-response.json": () => {
+    const { response } = readProviderFixture("openai-chat.tool-calls-response.json");
+    const calls = openaiChat.parseToolCalls(response);
+    expect(calls).toEqual([
+      { id: "call_12345xyz", name: "get_weather", input: { location: "Paris, France" } },
+      { id: "call_67890abc", name: "get_weather", input: { location: "Bogotá, Colombia" } },
+    ]);
+    const turn = readChatCompletion(response, "test");
+    expect(turn).toMatchObject({ text: "", stopReason: "tool_use", usage: { inputTokens: 82, outputTokens: 51 } });
+    const { request } = readProviderFixture("openai-chat.tool-result-request.json");
+    const [, assistant] = toChatMessages([
+      { role: "user", text: "hi" },
+      { role: "assistant", text: turn.text, toolCalls: turn.toolCalls, providerMessage: turn.providerMessage },
+    ]);
+    expect(assistant).toEqual(request.messages[1]);
+  },
+
+  "openai-chat.tool-result-request.json": () => {
+    const { request } = readProviderFixture("openai-chat.tool-result-request.json");
+    const fn = request.tools[0].function;
+    // Strict mode adds what the fixture's schema has: additionalProperties false, every property required.
+    const loose = descriptor(fn.name, fn.description, withoutKey(fn.parameters, "additionalProperties") as JsonObject);
+    expect(openaiChat.formatTools([loose], { strict: true })).toEqual(request.tools);
+    const calls = openaiChat.parseToolCalls(request.messages[1]);
+    const transcript: TranscriptMessage[] = [
+      { role: "user", text: request.messages[0].content },
+      { role: "assistant", text: "", toolCalls: calls },
+      {
+        role: "tool",
+        results: [
+          textResult(calls[0]?.id ?? "", "14"),
+          textResult(calls[1]?.id ?? "", "weather service timed out", true),
+        ],
+      },
+    ];
+    expect(toChatMessages(transcript)).toEqual(request.messages); // rebuilt from text and calls alone
+  },
+
+  "openai-responses.function-call-response.json": () => {
+    const { response } = readProviderFixture("openai-responses.function-call-response.json");
+    const calls = openaiResponses.parseToolCalls(response);
+    expect(calls).toEqual([
+      { id: "call_12345xyz", name: "get_weather", input: { location: "Paris, France" } },
+      { id: "call_67890abc", name: "get_weather", input: { location: "Bogotá, Colombia" } },
+    ]);
+    const fn = response.tools[0];
+    const loose = descriptor(fn.name, fn.description, withoutKey(fn.parameters, "additionalProperties") as JsonObject);
+    expect(openaiResponses.formatTools([loose], { strict: true })).toEqual(response.tools);
+    const turn = readResponse(response, "test");
+    expect(turn.stopReason).toBe("tool_use");
+    const { request } = readProviderFixture("openai-responses.function-call-output-request.json");
+    const input = toResponsesInput([
+      { role: "user", text: request.input[0].content },
+      { role: "assistant", text: turn.text, toolCalls: turn.toolCalls, providerMessage: turn.providerMessage },
+    ]) as Record<string, unknown>[];
+    // The output items are echoed as sent; the fixture's request shows them without their `status`.
+    expect(input.map((item) => withoutKey(item, "status"))).toEqual(request.input.slice(0, 3));
+  },
+
+  "openai-responses.function-call-output-request.json": () => {
+    const { request } = readProviderFixture("openai-responses.function-call-output-request.json");
+    const fn = request.tools[0];
+    expect(openaiResponses.formatTools([descriptor(fn.name, fn.description, fn.parameters)], { strict: true })).toEqual(
+      request.tools,
+    );
+    const calls = openaiResponses.parseToolCalls(request.input);
+    const transcript: TranscriptMessage[] = [
+      { role: "user", text: request.input[0].content },
+      { role: "assistant", text: "", toolCalls: calls },
+      {
+        role: "tool",
+        results: [textResult("call_12345xyz", "14"), textResult("call_67890abc", "weather service timed out", true)],
+      },
+    ];
+    const input = toResponsesInput(transcript) as Record<string, unknown>[];
+    // Rebuilt calls carry no item id (`fc_...`); the output is text, the fixture's second one a list of input_text.
+    expect(input.slice(1, 3)).toEqual(
+      request.input.slice(1, 3).map((item: Record<string, unknown>) => withoutKey(item, "id")),
+    );
+    expect(input[3]).toEqual(request.input[3]);
+    const [{ text }] = request.input[4].output;
+    expect(input[4]).toEqual({ type: "function_call_output", call_id: "call_67890abc", output: text });
+  },
+
+  "gemini.function-call-response.json": () => {
+    const { response } = readProviderFixture("gemini.function-call-response.json");
+    const calls = gemini.parseToolCalls(response);
+    expect(calls.map(({ name, input }) => ({ name, input }))).toEqual([
+      { name: "get_weather", input: { location: "Paris, France" } },
+      { name: "get_weather", input: { location: "Bogotá, Colombia" } },
+    ]);
+    expect(new Set(calls.map((call) => call.id)).size).toBe(2); // made up, unique within the response
+  },
+
+  "gemini.function-response-request.json": () => {
+    const { request } = readProviderFixture("gemini.function-response-request.json");
+    const declaration = request.tools[0].functionDeclarations[0];
+    expect(gemini.formatTools([descriptor(declaration.name, declaration.description, declaration.parameters)])).toEqual(
+      request.tools,
+    );
+    const calls = gemini.parseToolCalls(request.contents[1]);
+    const [first, second] = calls;
+    const message = gemini.formatToolResults(
+      [
+        textResult(first?.id ?? "", JSON.stringify({ temperature_c: 14 })),
+        textResult(second?.id ?? "", "weather service timed out", true),
+      ],
+      calls,
+    ) as { role: string; parts: { functionResponse: { response: { output?: string } } }[] };
+    const expected = request.contents[2];
+    expect(message.role).toBe(expected.role);
+    // No id: Gemini gave none. The error part is exact; toolwire's output is the tool's text (here JSON text).
+    expect(message.parts[1]).toEqual(expected.parts[1]);
+    const output = message.parts[0]?.functionResponse.response.output ?? "";
+    expect({
+      functionResponse: { ...message.parts[0]?.functionResponse, response: { output: JSON.parse(output) } },
+    }).toEqual(expected.parts[0]);
+  },
+};
+
+describe("provider fixtures", () => {
+  it("has a round trip for every provider fixture", () => {
+    expect(Object.keys(ROUND_TRIPS).sort()).toEqual(providerFixtureNames());
+  });
+
+  for (const [name, check] of Object.entries(ROUND_TRIPS)) {
+    it(`round-trips ${name}`, check);
+  }
+});

@@ -1,0 +1,37 @@
+// The provider layer's public API: the four wire-format adapters, schema adaptation, and the model clients.
+export { type AnthropicResultContent, type AnthropicToolResult, anthropic } from "./anthropic.js";
+export { type AnthropicModelOptions, createAnthropicModel } from "./clients/anthropic-model.js";
+export { createModelFromSpec, MODEL_SPEC_FORMS, type ModelSpecOptions } from "./clients/model-from-spec.js";
+export { createOpenAIModel, type OpenAIModelOptions } from "./clients/openai-model.js";
+export {
+  createScriptedModel,
+  loadScriptedModel,
+  type ScriptedExpectation,
+  type ScriptedScript,
+  type ScriptedTurn,
+} from "./clients/scripted-model.js";
+export type {
+  ModelClient,
+  ModelConnectionOptions,
+  ModelRequest,
+  ModelStopReason,
+  ModelTurn,
+  ModelUsage,
+  ProviderMessage,
+  TranscriptMessage,
+} from "./clients/types.js";
+export {
+  ModelError,
+  type ModelErrorCode,
+  ProviderFormatError,
+  type ProviderFormatErrorCode,
+} from "./errors.js";
+export { GEMINI_MADE_UP_ID_PREFIX, type GeminiFunctionResponsePart, gemini } from "./gemini.js";
+export { type OpenAIChatToolMessage, openaiChat } from "./openai-chat.js";
+export {
+  type OpenAIResponsesOutputPart,
+  type OpenAIResponsesToolOutput,
+  openaiResponses,
+} from "./openai-responses.js";
+export { adaptSchema, type SchemaVariant, toGeminiSchema, toStrictSchema } from "./schema-adapt.js";
+export type { FormatToolsOptions, ProviderAdapter, ProviderName, ToolCall } from "./types.js";

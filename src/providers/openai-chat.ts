@@ -1,0 +1,77 @@
+// OpenAI Chat Completions: { type: "function", function } tools, message.tool_calls in, role "tool" messages out.
+import { isRecord } from "../core/json.js";
+import { adaptSchema } from "./schema-adapt.js";
+import {
+  cachedToolEntry,
+  contentAsText,
+  descriptorOf,
+  errorPrefixed,
+  pairResultsWithCalls,
+  parseArgumentsText,
+  stringField,
+} from "./shared.js";
+import type { ProviderAdapter, ToolCall } from "./types.js";
+
+/** A tool message as Chat Completions reads it. */
+export interface OpenAIChatToolMessage {
+  role: "tool";
+  tool_call_id: string;
+  content: string;
+}
+
+/**
+ * The OpenAI Chat Completions adapter (also what Ollama, vLLM and llama.cpp serve). `arguments` text is parsed
+ * (raw text kept when invalid, `{}` when blank); results are `role: "tool"` messages of text, errors prefixed
+ * `Error: `, images described in words. `strict: true` sets `strict` and sends the strict-mode schema.
+ */
+export const openaiChat: ProviderAdapter = {
+  name: "openai-chat",
+  formatTools(tools, options) {
+    const strict = options?.strict === true;
+    return tools.map((tool) => {
+      const descriptor = descriptorOf(tool);
+      return cachedToolEntry(descriptor, strict ? "openai-chat-strict" : "openai-chat", () => ({
+        type: "function",
+        function: strict
+          ? {
+              name: descriptor.name,
+              description: descriptor.description,
+              parameters: adaptSchema(descriptor.inputSchema, "openai-strict"),
+              strict: true,
+            }
+          : { name: descriptor.name, description: descriptor.description, parameters: descriptor.inputSchema },
+      }));
+    });
+  },
+  parseToolCalls(response) {
+    const message = chatMessageOf(response);
+    if (message === undefined || !Array.isArray(message.tool_calls)) return [];
+    const calls: ToolCall[] = [];
+    for (const call of message.tool_calls) {
+      if (!isRecord(call) || !isRecord(call.function)) continue;
+      calls.push({
+        id: stringField(call, "id"),
+        name: stringField(call.function, "name"),
+        input: parseArgumentsText(call.function.arguments),
+      });
+    }
+    return calls;
+  },
+  formatToolResults(results, calls): OpenAIChatToolMessage[] {
+    return pairResultsWithCalls(results, calls).map(({ result }) => ({
+      role: "tool",
+      tool_call_id: result.tool_use_id,
+      content: errorPrefixed(contentAsText(result.content), result.is_error),
+    }));
+  },
+};
+
+/** The assistant message of a chat completion (its first choice), or the message itself when given one. */
+export function chatMessageOf(response: unknown): Record<string, unknown> | undefined {
+  if (!isRecord(response)) return undefined;
+  if (Array.isArray(response.choices)) {
+    const choice = response.choices[0];
+    return isRecord(choice) && isRecord(choice.message) ? choice.message : undefined;
+  }
+  return response;
+}

@@ -1,0 +1,107 @@
+// Helpers the four adapters share: reading tools, parsing arguments text, pairing results with calls, flattening content.
+import { isRecord } from "../core/json.js";
+import type { AgentTool, ContentBlock, ImageContent, ToolDescriptor, ToolResultBlock } from "../core/types.js";
+import { ProviderFormatError } from "./errors.js";
+import type { ToolCall } from "./types.js";
+
+/** The descriptor of a tool or descriptor. */
+export function descriptorOf(tool: ToolDescriptor | AgentTool): ToolDescriptor {
+  return "descriptor" in tool && isRecord(tool.descriptor) ? tool.descriptor : (tool as ToolDescriptor);
+}
+
+const entries = new WeakMap<ToolDescriptor, Map<string, unknown>>();
+
+/**
+ * One provider entry per descriptor and variant, built once and frozen, so `formatTools` returns the very same
+ * objects (and so the same bytes) on every turn. Descriptors are immutable (`defineTool` freezes them).
+ */
+export function cachedToolEntry<T>(descriptor: ToolDescriptor, variant: string, build: () => T): T {
+  let byVariant = entries.get(descriptor);
+  if (byVariant === undefined) {
+    byVariant = new Map();
+    entries.set(descriptor, byVariant);
+  }
+  let entry = byVariant.get(variant) as T | undefined;
+  if (entry === undefined) {
+    entry = Object.freeze(build());
+    byVariant.set(variant, entry);
+  }
+  return entry;
+}
+
+/**
+ * OpenAI's `arguments` text as a tool input: the parsed value, the raw text when it is not valid JSON (dispatch
+ * then tells the model what was wrong), `{}` for blank text. An object (some compatible servers send one) is kept.
+ */
+export function parseArgumentsText(text: unknown): unknown {
+  if (typeof text !== "string") return text ?? {};
+  if (text.trim() === "") return {};
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** A string field of an untrusted record, or `""`. */
+export function stringField(record: Record<string, unknown>, key: string): string {
+  const value = record[key];
+  return typeof value === "string" ? value : "";
+}
+
+/** The text a result without a match gets: the providers reject a call left unanswered. */
+export const MISSING_RESULT_TEXT = "No result: the call was not run.";
+
+/**
+ * The results paired with the calls, one per call in the calls' order (results matched by `tool_use_id`, in order
+ * among equal ids). A call without a result gets an error result. A result that matches no call throws
+ * `ProviderFormatError` (`unmatched-tool-result`). With no calls given, the results are taken as they are.
+ */
+export function pairResultsWithCalls(
+  results: readonly ToolResultBlock[],
+  calls: readonly ToolCall[],
+): { call: ToolCall | undefined; result: ToolResultBlock }[] {
+  if (calls.length === 0) return results.map((result) => ({ call: undefined, result }));
+  const pending = new Map<string, ToolResultBlock[]>();
+  for (const result of results) {
+    const queue = pending.get(result.tool_use_id);
+    if (queue === undefined) pending.set(result.tool_use_id, [result]);
+    else queue.push(result);
+  }
+  const paired = calls.map((call) => {
+    const result = pending.get(call.id)?.shift() ?? {
+      type: "tool_result" as const,
+      tool_use_id: call.id,
+      content: [{ type: "text" as const, text: MISSING_RESULT_TEXT }],
+      is_error: true,
+    };
+    return { call, result };
+  });
+  for (const queue of pending.values()) if (queue.length > 0) unmatched(queue[0] as ToolResultBlock);
+  return paired;
+}
+
+/** Throws `unmatched-tool-result` for a result that answers no known call. */
+export function unmatched(result: ToolResultBlock): never {
+  throw new ProviderFormatError(
+    "unmatched-tool-result",
+    `Tool result for ${JSON.stringify(result.tool_use_id)} matches no tool call of the turn: every result must answer one call (providers reject an unmatched result).`,
+  );
+}
+
+/** A text line standing in for an image, for providers whose tool results carry text only. */
+export function describeImage(image: ImageContent): string {
+  const padding = image.data.endsWith("==") ? 2 : image.data.endsWith("=") ? 1 : 0;
+  const bytes = Math.max(0, Math.floor((image.data.length * 3) / 4) - padding);
+  return `[image: ${image.mimeType}, about ${bytes} bytes; this provider cannot show tool images to the model]`;
+}
+
+/** The content as one text: text blocks as they are, images described, joined by newlines. */
+export function contentAsText(content: readonly ContentBlock[]): string {
+  return content.map((block) => (block.type === "image" ? describeImage(block) : block.text)).join("\n");
+}
+
+/** The result's text with the `Error: ` prefix OpenAI models read as a failure (they have no error flag). */
+export function errorPrefixed(text: string, isError: boolean | undefined): string {
+  return isError === true ? `Error: ${text}` : text;
+}
