@@ -1,6 +1,7 @@
 // The `edit` tool: replaces an exact, unique match in a file, refusing files changed since they were read.
 import { readFile } from "node:fs/promises";
 import { structuredPatch } from "diff";
+import { ToolCallError } from "../core/errors.js";
 import { defineTool } from "../core/register/define-tool.js";
 import type { AgentTool, ToolResult } from "../core/types.js";
 import { writeFileAtomic } from "./atomic-write.js";
@@ -103,7 +104,9 @@ export function createEditTool(context: BuiltinContext): AgentTool {
       try {
         await writeFileAtomic(target.real, outputBytes, signal);
       } catch (error) {
-        if (signal.aborted) throw error;
+        if (signal.aborted) {
+          throw new ToolCallError("aborted", "edit", `The edit was aborted; ${target.display} was left as it was.`);
+        }
         throw toolError(
           "edit",
           `Could not write ${target.display}: ${describeFsError(error, target.display)}. The file was left as it was.`,

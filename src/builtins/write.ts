@@ -1,6 +1,7 @@
 // The `write` tool: creates or overwrites a file atomically, creating missing parent folders inside the root.
 import { mkdir, rmdir, stat } from "node:fs/promises";
 import { dirname } from "node:path";
+import { ToolCallError } from "../core/errors.js";
 import { defineTool } from "../core/register/define-tool.js";
 import type { AgentTool, ToolResult } from "../core/types.js";
 import { writeFileAtomic } from "./atomic-write.js";
@@ -56,7 +57,9 @@ export function createWriteTool(context: BuiltinContext): AgentTool {
         await writeFileAtomic(target.real, bytes, signal);
       } catch (error) {
         if (createdFolder !== undefined) await removeEmptyFolders(dirname(target.real), createdFolder);
-        if (signal.aborted) throw error;
+        if (signal.aborted) {
+          throw new ToolCallError("aborted", "write", `The write was aborted; ${target.display} was left as it was.`);
+        }
         throw toolError(
           "write",
           `Could not write ${target.display}: ${describeFsError(error, target.display)}. The file was left as it was.`,
