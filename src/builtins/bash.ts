@@ -224,7 +224,7 @@ async function runCommand(options: RunOptions): Promise<RunOutcome> {
   let strays = false;
   if (first.kind === "stop") {
     await endProcessGroup(groupId, options.killGraceMs);
-  } else if (await isGroupAlive(groupId)) {
+  } else if (isGroupAlive(groupId)) {
     strays = true;
     await endProcessGroup(groupId, options.killGraceMs);
   }

@@ -8,7 +8,9 @@ afterEach(async () => {
   await ws.cleanup();
 });
 
-const SOURCE = ["function greet(name) {", "  return 'hello ' + name;", "}", "", "greet('a');", "greet('b');", ""].join("\n");
+const SOURCE = ["function greet(name) {", "  return 'hello ' + name;", "}", "", "greet('a');", "greet('b');", ""].join(
+  "\n",
+);
 const content = (path: string) => readFile(join(ws.root, path), "utf8");
 
 describe("edit", () => {
@@ -42,7 +44,11 @@ describe("edit", () => {
 
   it("points at a near match that differs only in whitespace", async () => {
     ws = await makeWorkspace({ "g.js": SOURCE });
-    const error = await ws.fail("edit", { path: "g.js", oldText: "function greet(name) {\n    return 'hello ' + name;", newText: "x" });
+    const error = await ws.fail("edit", {
+      path: "g.js",
+      oldText: "function greet(name) {\n    return 'hello ' + name;",
+      newText: "x",
+    });
     expect(error.message).toContain("A similar text is at line 1, differing only in whitespace or indentation");
   });
 
@@ -105,7 +111,9 @@ describe("edit", () => {
     await other.ok("read", { path: "n.txt" });
     await ws.ok("read", { path: "n.txt" });
     await other.ok("edit", { path: "n.txt", oldText: "a", newText: "z" });
-    expect((await ws.fail("edit", { path: "n.txt", oldText: "b", newText: "y" })).message).toContain("changed since you last read it");
+    expect((await ws.fail("edit", { path: "n.txt", oldText: "b", newText: "y" })).message).toContain(
+      "changed since you last read it",
+    );
   });
 
   it("keeps CRLF line endings and a BOM", async () => {
@@ -118,8 +126,12 @@ describe("edit", () => {
     ws = await makeWorkspace({ "b.bin": Buffer.from([1, 0, 2]), "dir/x": "x" });
     expect((await ws.fail("edit", { path: "b.bin", oldText: "a", newText: "b" })).message).toContain("binary file");
     expect((await ws.fail("edit", { path: "dir", oldText: "a", newText: "b" })).code).toBe("invalid-input");
-    expect((await ws.fail("edit", { path: "none.txt", oldText: "a", newText: "b" })).message).toContain("File not found: none.txt");
-    expect((await ws.fail("edit", { path: "../x", oldText: "a", newText: "b" })).message).toContain("outside the workspace");
+    expect((await ws.fail("edit", { path: "none.txt", oldText: "a", newText: "b" })).message).toContain(
+      "File not found: none.txt",
+    );
+    expect((await ws.fail("edit", { path: "../x", oldText: "a", newText: "b" })).message).toContain(
+      "outside the workspace",
+    );
   });
 
   it("refuses oldText equal to newText", async () => {

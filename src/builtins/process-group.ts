@@ -1,5 +1,5 @@
 // Ending a whole process group: SIGTERM, a grace period, then SIGKILL; zombies count as gone.
-import { readdir, readFile } from "node:fs/promises";
+import { readdirSync, readFileSync } from "node:fs";
 
 /** Sends a signal to every process of a group; false when the group no longer exists. */
 export function signalGroup(groupId: number, signal: NodeJS.Signals | 0): boolean {
@@ -16,28 +16,29 @@ export function signalGroup(groupId: number, signal: NodeJS.Signals | 0): boolea
  * Whether a process group still has a live (non-zombie) member. A zombie whose parent has not
  * reaped it still answers `kill(-pgid, 0)`, so on Linux the members are looked up in /proc.
  */
-export async function isGroupAlive(groupId: number): Promise<boolean> {
+export function isGroupAlive(groupId: number): boolean {
   if (!signalGroup(groupId, 0)) return false;
   if (process.platform !== "linux") return true;
   let entries: string[];
   try {
-    entries = await readdir("/proc");
+    // Synchronous on purpose: /proc is in memory, and a thread-pool hop per file is far slower under load.
+    entries = readdirSync("/proc");
   } catch {
     return true;
   }
   for (const entry of entries) {
     if (!/^\d+$/.test(entry)) continue;
-    const state = await processState(Number(entry));
+    const state = processState(Number(entry));
     if (state !== undefined && state.groupId === groupId && state.state !== "Z" && state.state !== "X") return true;
   }
   return false;
 }
 
 /** A process's state letter and group id from /proc, or `undefined` when it is gone. */
-export async function processState(pid: number): Promise<{ state: string; groupId: number } | undefined> {
+export function processState(pid: number): { state: string; groupId: number } | undefined {
   let stat: string;
   try {
-    stat = await readFile(`/proc/${pid}/stat`, "utf8");
+    stat = readFileSync(`/proc/${pid}/stat`, "utf8");
   } catch {
     return undefined;
   }
@@ -50,7 +51,7 @@ export async function processState(pid: number): Promise<{ state: string; groupI
 export async function waitForGroupExit(groupId: number, ms: number): Promise<boolean> {
   const deadline = Date.now() + ms;
   for (let pause = 5; ; pause = Math.min(pause * 2, 50)) {
-    if (!(await isGroupAlive(groupId))) return true;
+    if (!isGroupAlive(groupId)) return true;
     if (Date.now() >= deadline) return false;
     await new Promise((resolve) => setTimeout(resolve, Math.min(pause, Math.max(1, deadline - Date.now()))));
   }

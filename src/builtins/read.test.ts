@@ -4,8 +4,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { makeWorkspace, type TestWorkspace, textOf } from "../../test/support/builtins.js";
 
-const PNG_1X1 =
-  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=";
+const PNG_1X1 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=";
 
 let ws: TestWorkspace;
 afterEach(async () => {
@@ -19,7 +18,14 @@ describe("read", () => {
     ws = await makeWorkspace({ "a.txt": "alpha\nbeta\n" });
     const result = await ws.ok("read", { path: "a.txt" });
     expect(textOf(result)).toBe(`${numbered(1, "alpha")}\n${numbered(2, "beta")}`);
-    expect(result.details).toMatchObject({ path: "a.txt", kind: "text", totalLines: 2, startLine: 1, endLine: 2, truncated: false });
+    expect(result.details).toMatchObject({
+      path: "a.txt",
+      kind: "text",
+      totalLines: 2,
+      startLine: 1,
+      endLine: 2,
+      truncated: false,
+    });
   });
 
   it("counts a last line without a final newline", async () => {

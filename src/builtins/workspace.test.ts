@@ -57,7 +57,11 @@ describe("workspace guard", () => {
 
   it("resolves a missing path under an existing folder as not existing, inside the root", async () => {
     const resolved = await workspace.resolve("write", "src/new/deeper/file.ts");
-    expect(resolved).toEqual({ real: join(root, "src", "new", "deeper", "file.ts"), display: "src/new/deeper/file.ts", exists: false });
+    expect(resolved).toEqual({
+      real: join(root, "src", "new", "deeper", "file.ts"),
+      display: "src/new/deeper/file.ts",
+      exists: false,
+    });
   });
 
   it("refuses a path that climbs out through '..'", async () => {
@@ -79,7 +83,9 @@ describe("workspace guard", () => {
   it("accepts an absolute path inside the root, given through the real root or an alias of it", async () => {
     expect((await workspace.resolve("read", join(root, "src", "a.ts"))).display).toBe("src/a.ts");
     const viaAlias = createWorkspace(join(base, "root-alias"));
-    expect((await viaAlias.resolve("read", join(base, "root-alias", "src", "a.ts"))).real).toBe(join(root, "src", "a.ts"));
+    expect((await viaAlias.resolve("read", join(base, "root-alias", "src", "a.ts"))).real).toBe(
+      join(root, "src", "a.ts"),
+    );
     expect((await viaAlias.resolve("read", join(root, "src", "a.ts"))).display).toBe("src/a.ts");
   });
 
@@ -117,7 +123,19 @@ describe("workspace guard", () => {
   });
 
   it("never resolves outside the root, whatever the path (property)", async () => {
-    const segment = fc.constantFrom("..", ".", "src", "deep", "a.ts", "etc-link", "secret-link", "outside-dir", "src-link", "dangling", "x");
+    const segment = fc.constantFrom(
+      "..",
+      ".",
+      "src",
+      "deep",
+      "a.ts",
+      "etc-link",
+      "secret-link",
+      "outside-dir",
+      "src-link",
+      "dangling",
+      "x",
+    );
     await fc.assert(
       fc.asyncProperty(fc.array(segment, { maxLength: 6 }), fc.boolean(), async (segments, absolute) => {
         const path = (absolute ? `${root}/` : "") + segments.join("/");

@@ -50,7 +50,10 @@ export async function makeWorkspace(
           signal: callOptions.signal ?? new AbortController().signal,
           onUpdate: callOptions.onUpdate ?? (() => undefined),
         });
-        return { kind: "result", result: typeof value === "string" ? { content: [{ type: "text", text: value }] } : value };
+        return {
+          kind: "result",
+          result: typeof value === "string" ? { content: [{ type: "text", text: value }] } : value,
+        };
       } catch (error) {
         if (error instanceof ToolCallError) return { kind: "error", error };
         throw error;
@@ -63,7 +66,8 @@ export async function makeWorkspace(
       call,
       async ok(name, input) {
         const outcome = await call(name, input);
-        if (outcome.kind === "error") throw new Error(`${name} failed: ${outcome.error.code}: ${outcome.error.message}`);
+        if (outcome.kind === "error")
+          throw new Error(`${name} failed: ${outcome.error.code}: ${outcome.error.message}`);
         return outcome.result;
       },
       async fail(name, input) {
@@ -102,7 +106,7 @@ export async function isProcessAlive(pid: number): Promise<boolean> {
   } catch {
     return false;
   }
-  const state = await processState(pid);
+  const state = processState(pid);
   if (state === undefined) return process.platform !== "linux";
   return state.state !== "Z" && state.state !== "X";
 }
