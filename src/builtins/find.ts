@@ -1,9 +1,9 @@
 // The `find` tool: paths matching a glob under a folder, .gitignore respected, links never followed out of the root.
 import { stat } from "node:fs/promises";
-import picomatch from "picomatch";
 import { defineTool } from "../core/register/define-tool.js";
 import type { AgentTool, ToolResult } from "../core/types.js";
 import { type BuiltinContext, toolError } from "./builtin-context.js";
+import { compileGlob } from "./glob.js";
 import { MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES, truncateHead } from "./truncate.js";
 import { type WalkReport, walkWorkspace } from "./walk.js";
 
@@ -67,10 +67,9 @@ export function createFindTool(context: BuiltinContext): AgentTool {
           "invalid-input",
         );
       }
-      const pattern = input.pattern.trim().replace(/^\.\//, "").replace(/^\/+/, "");
       let matches: (path: string) => boolean;
       try {
-        matches = picomatch(pattern, { dot: true, basename: true });
+        matches = compileGlob(input.pattern);
       } catch (error) {
         throw toolError(
           "find",

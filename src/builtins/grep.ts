@@ -1,10 +1,10 @@
 // The `grep` tool: a regular expression over the workspace's text files, ripgrep-like, .gitignore respected.
 import { readFile, stat } from "node:fs/promises";
-import picomatch from "picomatch";
 import { defineTool } from "../core/register/define-tool.js";
 import type { AgentTool, ToolResult } from "../core/types.js";
 import { type BuiltinContext, toolError } from "./builtin-context.js";
 import { looksBinary, SNIFF_BYTES } from "./file-kind.js";
+import { compileGlob } from "./glob.js";
 import { formatSize, MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES, shortenLine, truncateHead } from "./truncate.js";
 import { type WalkReport, walkWorkspace } from "./walk.js";
 
@@ -95,7 +95,7 @@ export function createGrepTool(context: BuiltinContext): AgentTool {
       let matchesGlob: ((path: string) => boolean) | undefined;
       if (input.glob !== undefined && input.glob.trim() !== "") {
         try {
-          matchesGlob = picomatch(input.glob.trim().replace(/^\.\//, ""), { dot: true, basename: true });
+          matchesGlob = compileGlob(input.glob);
         } catch (error) {
           throw toolError(
             "grep",
