@@ -197,4 +197,11 @@ describe("bash", () => {
     expect(outcome.kind === "error" && outcome.error.code).toBe("aborted");
     expect(existsSync(join(ws.root, "ran"))).toBe(false);
   });
+
+  it("fails precisely when the shell cannot be started", async () => {
+    ws = await makeWorkspace({}, { shell: "/nonexistent/shell" });
+    const error = await ws.fail("bash", { command: "true" });
+    expect(error.code).toBe("execution-failed");
+    expect(error.message).toContain("Could not start /nonexistent/shell");
+  });
 });

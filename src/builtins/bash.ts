@@ -75,7 +75,9 @@ export function createBashTool(context: BuiltinContext): AgentTool {
     async execute(input, { signal, onUpdate }): Promise<ToolResult<BashDetails>> {
       if (signal.aborted)
         throw new ToolCallError("aborted", "bash", "The command was not started: the call was aborted.");
-      const timeoutMs = input.timeoutMs ?? context.bashTimeoutMs;
+      const asked = input.timeoutMs;
+      const timeoutMs =
+        typeof asked === "number" && asked > 0 ? Math.min(asked, MAX_BASH_TIMEOUT_MS) : context.bashTimeoutMs;
       const started = performance.now();
       const run = await runCommand({
         shell: context.shell,

@@ -153,4 +153,11 @@ describe("edit", () => {
     expect(textOf(result)).toContain("[Diff cut at 120 of");
     expect((result.details as { diff: string }).diff.split("\n").length).toBeGreaterThan(800);
   });
+
+  it("refuses an empty oldText even when called without schema validation", async () => {
+    ws = await makeWorkspace({ "n.txt": "a\n" });
+    const error = await ws.fail("edit", { path: "n.txt", oldText: "", newText: "b" });
+    expect(error.code).toBe("invalid-input");
+    expect(await content("n.txt")).toBe("a\n");
+  });
 });

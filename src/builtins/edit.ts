@@ -79,6 +79,14 @@ export function createEditTool(context: BuiltinContext): AgentTool {
           `${target.display} changed since you last read it (something other than these tools modified it). Nothing was changed. Read it again with read, then retry the edit with text from its current content.`,
         );
       }
+      if (input.oldText === "") {
+        // The schema says so too; this guards direct calls that skip validation.
+        throw toolError(
+          "edit",
+          "oldText is empty. Give the exact text to replace; to create a file, use write.",
+          "invalid-input",
+        );
+      }
       if (input.oldText === input.newText) {
         throw toolError("edit", "oldText and newText are the same, so there is nothing to change.", "invalid-input");
       }

@@ -64,8 +64,9 @@ export function createReadTool(context: BuiltinContext): AgentTool {
     async execute(input, { signal }): Promise<ToolResult<ReadDetails>> {
       const target = await workspace.resolve("read", input.path);
       const stats = await requireFile("read", target);
-      const offset = input.offset ?? 1;
-      const limit = Math.min(input.limit ?? MAX_OUTPUT_LINES, MAX_OUTPUT_LINES);
+      // The schema bounds both; clamping guards direct calls that skip validation.
+      const offset = Math.max(1, Math.floor(input.offset ?? 1));
+      const limit = Math.max(1, Math.min(Math.floor(input.limit ?? MAX_OUTPUT_LINES), MAX_OUTPUT_LINES));
       const handle = await open(target.real, "r");
       try {
         const head = Buffer.alloc(Math.min(SNIFF_BYTES, stats.size));

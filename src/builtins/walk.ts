@@ -84,6 +84,7 @@ export async function walkWorkspace(
     }
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const entry of entries) {
+      options.signal.throwIfAborted();
       if (entry.name === ".git") continue;
       const path = join(folder, entry.name);
       let real = path;
