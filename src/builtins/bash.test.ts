@@ -204,4 +204,18 @@ describe("bash", () => {
     expect(error.code).toBe("execution-failed");
     expect(error.message).toContain("Could not start /nonexistent/shell");
   });
+
+  it("survives an onUpdate listener that throws", async () => {
+    ws = await makeWorkspace();
+    const outcome = await ws.call(
+      "bash",
+      { command: "echo one" },
+      {
+        onUpdate: () => {
+          throw new Error("listener fault");
+        },
+      },
+    );
+    expect(outcome.kind === "result" && textOf(outcome.result)).toBe("one");
+  });
 });

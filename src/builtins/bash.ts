@@ -184,14 +184,19 @@ async function runCommand(options: RunOptions): Promise<RunOutcome> {
   const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
     child.once("exit", (code, signal) => resolve({ code, signal })),
   );
-  const failed = new Promise<Error>((resolve) => child.once("error", resolve));
+  // Kept for the child's whole life: an 'error' event without a listener would crash the host.
+  const failed = new Promise<Error>((resolve) => child.on("error", resolve));
 
   let lastUpdate = 0;
   let updateTimer: NodeJS.Timeout | undefined;
   const sendUpdate = () => {
     updateTimer = undefined;
     lastUpdate = performance.now();
-    options.onOutput({ content: [{ type: "text", text: output.render().text }] });
+    try {
+      options.onOutput({ content: [{ type: "text", text: output.render().text }] });
+    } catch {
+      // A listener's fault must not crash the host from inside a stream handler; the final result still comes.
+    }
   };
   const onData = (chunk: Buffer) => {
     output.push(chunk);

@@ -143,4 +143,10 @@ describe("grep", () => {
     expect((await ws.fail("grep", { pattern: "x", path: "/etc" })).message).toContain("outside the workspace");
     expect((await ws.fail("grep", { pattern: "x", path: "nope" })).message).toContain("Not found: nope");
   });
+
+  it("understands Unicode property escapes, and patterns valid only without the u flag", async () => {
+    ws = await makeWorkspace({ "f.txt": "plain\ncafé ünïcode\na-b\n" });
+    expect(textOf(await ws.ok("grep", { pattern: "\\p{L}+\\s\\p{L}*ü" }))).toBe("f.txt:2: café ünïcode");
+    expect(textOf(await ws.ok("grep", { pattern: "a\\-b" }))).toBe("f.txt:3: a-b");
+  });
 });

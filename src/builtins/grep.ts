@@ -81,9 +81,9 @@ export function createGrepTool(context: BuiltinContext): AgentTool {
     async execute(input, { signal }): Promise<ToolResult<GrepDetails>> {
       let regex: RegExp;
       try {
-        regex = new RegExp(
+        regex = compileRegex(
           input.literal === true ? input.pattern.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&") : input.pattern,
-          input.ignoreCase === true ? "i" : "",
+          input.ignoreCase === true,
         );
       } catch (error) {
         throw toolError(
@@ -238,4 +238,16 @@ function createSearch(regex: RegExp, contextLines: number, limit: number) {
       return { content: [{ type: "text", text }], details };
     },
   };
+}
+
+/**
+ * A pattern as a Unicode-aware regular expression (so `\\p{L}` and astral characters work), or, when
+ * it is only valid without the `u` flag (such as `\\-` outside a class), as a plain one.
+ */
+function compileRegex(pattern: string, ignoreCase: boolean): RegExp {
+  try {
+    return new RegExp(pattern, ignoreCase ? "iu" : "u");
+  } catch {
+    return new RegExp(pattern, ignoreCase ? "i" : "");
+  }
 }
