@@ -207,11 +207,12 @@ function findLooseMatch(content: string, oldLines: readonly string[]): number | 
 }
 
 /** The change as unified-diff hunks, cut at `MAX_DIFF_LINES` for the model. */
-function formatDiff(before: string, after: string): { text: string; full: string } {
-  const patch = structuredPatch("a", "b", before, after, undefined, undefined, { context: 3 });
+export function formatDiff(before: string, after: string): { text: string; full: string } {
+  const { start, oldPart, newPart } = changedRegion(before, after, 3);
+  const patch = structuredPatch("a", "b", oldPart, newPart, undefined, undefined, { context: 3 });
   const lines: string[] = [];
   for (const hunk of patch.hunks) {
-    lines.push(`@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`);
+    lines.push(`@@ -${hunk.oldStart + start},${hunk.oldLines} +${hunk.newStart + start},${hunk.newLines} @@`);
     for (const line of hunk.lines) lines.push(line);
   }
   const full = lines.join("\n");
@@ -221,4 +222,58 @@ function formatDiff(before: string, after: string): { text: string; full: string
     text: `${shown.join("\n")}\n[Diff cut at ${MAX_DIFF_LINES} of ${lines.length} lines; read the file to see the rest.]`,
     full,
   };
+}
+
+/**
+ * The smallest slices of both texts, on line boundaries and with `context` lines around them, that
+ * hold every difference, and how many lines precede them. Diffing only these keeps an edit of a
+ * large file fast (the diff library costs microseconds per line of input).
+ */
+function changedRegion(
+  before: string,
+  after: string,
+  context: number,
+): { start: number; oldPart: string; newPart: string } {
+  const oldStarts = lineStarts(before);
+  const newStarts = lineStarts(after);
+  let prefix = 0; // whole equal lines at the start
+  while (
+    prefix < oldStarts.length - 1 &&
+    prefix < newStarts.length - 1 &&
+    lineOf(before, oldStarts, prefix) === lineOf(after, newStarts, prefix)
+  ) {
+    prefix++;
+  }
+  let suffix = 0; // whole equal lines at the end, not overlapping the prefix
+  while (
+    suffix < oldStarts.length - 1 - prefix &&
+    suffix < newStarts.length - 1 - prefix &&
+    lineOf(before, oldStarts, oldStarts.length - 2 - suffix) === lineOf(after, newStarts, newStarts.length - 2 - suffix)
+  ) {
+    suffix++;
+  }
+  const start = Math.max(0, prefix - context);
+  const keepSuffix = Math.max(0, suffix - context);
+  const oldEnd = oldStarts.length - 1 - keepSuffix;
+  const newEnd = newStarts.length - 1 - keepSuffix;
+  return {
+    start,
+    oldPart: before.slice(oldStarts[start], oldStarts[oldEnd]),
+    newPart: after.slice(newStarts[start], newStarts[newEnd]),
+  };
+}
+
+/** Offsets where each line starts, plus the text's length as a last entry. */
+function lineStarts(text: string): number[] {
+  const starts = [0];
+  for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) {
+    if (at + 1 < text.length) starts.push(at + 1);
+  }
+  starts.push(text.length);
+  return starts;
+}
+
+/** Line `index` with its newline, if any. */
+function lineOf(text: string, starts: readonly number[], index: number): string {
+  return text.slice(starts[index], starts[index + 1]);
 }
