@@ -160,4 +160,12 @@ describe("edit", () => {
     expect(error.code).toBe("invalid-input");
     expect(await content("n.txt")).toBe("a\n");
   });
+
+  it("refuses a file over 10 MB, pointing to bash", async () => {
+    ws = await makeWorkspace({ "big.txt": "a".repeat(10 * 1024 * 1024 + 1) });
+    const error = await ws.fail("edit", { path: "big.txt", oldText: "a", newText: "b" });
+    expect(error.message).toBe(
+      "big.txt is 10.0 MB, over the 10.0 MB limit for edit. Change it with bash (for example sed) instead.",
+    );
+  });
 });

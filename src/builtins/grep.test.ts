@@ -149,4 +149,10 @@ describe("grep", () => {
     expect(textOf(await ws.ok("grep", { pattern: "\\p{L}+\\s\\p{L}*ü" }))).toBe("f.txt:2: café ünïcode");
     expect(textOf(await ws.ok("grep", { pattern: "a\\-b" }))).toBe("f.txt:3: a-b");
   });
+
+  it("skips files over 10 MB and counts them", async () => {
+    ws = await makeWorkspace({ "big.txt": `needle\n${"a".repeat(10 * 1024 * 1024)}`, "small.txt": "needle\n" });
+    const result = await ws.ok("grep", { pattern: "needle" });
+    expect(textOf(result)).toBe("small.txt:1: needle\n\n[Skipped: 1 file over 10.0 MB.]");
+  });
 });

@@ -155,4 +155,11 @@ describe("read", () => {
     expect((await ws.fail("read", { path: "outside/passwd" })).message).toContain("outside the workspace");
     expect((await ws.fail("read", { path: "../../etc/passwd" })).message).toContain("outside the workspace");
   });
+
+  it("refuses an image over 5 MB, suggesting a smaller copy", async () => {
+    const header = Buffer.from(PNG_1X1, "base64").subarray(0, 16);
+    ws = await makeWorkspace({ "huge.png": Buffer.concat([header, Buffer.alloc(6 * 1024 * 1024)]) });
+    const error = await ws.fail("read", { path: "huge.png" });
+    expect(error.message).toContain("huge.png is an image of 6.0 MB, over the 5.0 MB limit for images.");
+  });
 });
