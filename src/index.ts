@@ -86,3 +86,65 @@ export { isWrappedTool, type ToolOutcome, type WrappedTool, wrapTool } from "./c
 export { createWriteLock } from "./core/wrap/write-lock.js";
 export { createAgentSession } from "./create-agent-session.js";
 export { createAjvValidator } from "./validation/ajv-validator.js";
+
+// Policy and skills (SPEC 7)
+export {
+  resolveSkillDispatchTools,
+  type SkillDispatchRequest,
+} from "./core/filter/resolve-skill-dispatch-tools.js";
+export { type FormatSkillsPromptOptions, formatSkillsPrompt } from "./skills/format-skills-prompt.js";
+export {
+  type LoadedSkills,
+  loadSkills,
+  MAX_SKILL_FILE_BYTES,
+  SKILL_FILE_NAME,
+  type Skill,
+  type SkillProblem,
+} from "./skills/load-skills.js";
+
+// Plugins (SPEC 8)
+export {
+  definePlugin,
+  isPlugin,
+  PLUGIN_ID_PATTERN,
+  type Plugin,
+  type PluginContext,
+  type PluginDefinition,
+  PluginError,
+  type PluginErrorCode,
+  type PluginTools,
+} from "./plugins/define-plugin.js";
+export {
+  createPluginHost,
+  type LoadedPlugin,
+  type PluginEntry,
+  type PluginHost,
+  type PluginHostOptions,
+  type PluginProblem,
+} from "./plugins/plugin-host.js";
+
+// The config file
+export {
+  type BuildFromConfigOptions,
+  type BuiltConfig,
+  buildFromConfig,
+  type ConfigProblem,
+  type McpServerPlan,
+} from "./config/apply-config.js";
+export {
+  type AvailabilityConfig,
+  CONFIG_FILE_NAME,
+  ConfigError,
+  type ConfigErrorCode,
+  type ConfigIssue,
+  type LoadedConfig,
+  loadConfig,
+  type McpHttpServerConfig,
+  type McpServerConfig,
+  type McpStdioServerConfig,
+  type PluginConfig,
+  parseConfig,
+  readConfigSchema,
+  type ToolwireConfig,
+  validateConfig,
+} from "./config/load-config.js";

@@ -6,13 +6,15 @@ import type {
   AgentTool,
   BeforeToolCall,
   JsonObject,
+  ToolCallContext,
   ToolResult,
   ToolResultBlock,
   ToolUse,
   WriteLock,
 } from "../types.js";
-import { runAfterHooks, runBeforeHooks } from "../wrap/hooks.js";
+import { type BeforeChainOutcome, runAfterHooks, runBeforeHooks } from "../wrap/hooks.js";
 import { type ToolOutcome, type WrappedTool, wrapTool } from "../wrap/wrap-tool.js";
+import { runLocked } from "../wrap/write-lock.js";
 import type { SessionEmitter } from "./events.js";
 import { parseToolInput } from "./parse-input.js";
 import { errorResult, normalizeToolResult } from "./result.js";
@@ -56,12 +58,15 @@ export function startToolCall(runtime: CallRuntime, toolUse: ToolUse): CallInfo 
   return info;
 }
 
-/** Looks the tool up, parses and validates the input, and runs the before hooks inside the lock. */
-export async function prepareToolCall(
+/**
+ * Looks the tool up, parses and validates the input, and runs the before hooks inside the lock.
+ * Synchronous when there are no hooks or they all return plain values.
+ */
+export function prepareToolCall(
   runtime: CallRuntime,
   info: CallInfo,
   signal: AbortSignal | undefined,
-): Promise<PreparedCall> {
+): PreparedCall | Promise<PreparedCall> {
   const refuse = (error: ToolCallError): PreparedCall => ({ kind: "refused", info, error });
   const active = runtime.activeTools();
   const found = active.get(info.name);
@@ -74,7 +79,24 @@ export async function prepareToolCall(
   if (input instanceof ToolCallError) return refuse(input);
   if (runtime.beforeHooks.length === 0) return { kind: "ready", info, tool, input };
   let rewriteError: ToolCallError | undefined;
-  const outcome = await runtime.lock(() =>
+  const decide = (outcome: BeforeChainOutcome): PreparedCall => {
+    switch (outcome.kind) {
+      case "allow":
+        return { kind: "ready", info, tool, input: outcome.input };
+      case "block":
+        return refuse(new ToolCallError("blocked-by-hook", info.name, `Tool call blocked: ${outcome.reason}`));
+      case "invalid-rewrite":
+        return refuse(
+          rewriteError ??
+            new ToolCallError(
+              "invalid-input",
+              info.name,
+              `Invalid input from a beforeToolCall hook for tool ${info.name}: expected an object, got ${describeThrown(outcome.value)}`,
+            ),
+        );
+    }
+  };
+  const outcome = runLocked(runtime.lock, () =>
     runBeforeHooks(
       runtime.beforeHooks,
       { toolName: info.name, toolCallId: info.id, input, descriptor: tool.descriptor },
@@ -89,21 +111,7 @@ export async function prepareToolCall(
       },
     ),
   );
-  switch (outcome.kind) {
-    case "allow":
-      return { kind: "ready", info, tool, input: outcome.input };
-    case "block":
-      return refuse(new ToolCallError("blocked-by-hook", info.name, `Tool call blocked: ${outcome.reason}`));
-    case "invalid-rewrite":
-      return refuse(
-        rewriteError ??
-          new ToolCallError(
-            "invalid-input",
-            info.name,
-            `Invalid input from a beforeToolCall hook for tool ${info.name}: expected an object`,
-          ),
-      );
-  }
+  return outcome instanceof Promise ? outcome.then(decide) : decide(outcome);
 }
 
 function validateInput(
@@ -150,38 +158,27 @@ export function executePreparedToolCall(
   signal: AbortSignal | undefined,
 ): Promise<ToolOutcome> {
   const { tool, info } = call;
-  const controller = new AbortController();
-  let finished = false;
-  const context = {
-    toolCallId: info.id,
-    signal: controller.signal,
-    onUpdate: (partial: ToolResult) => {
-      if (finished || !runtime.emitter.has("tool_execution_update")) return;
-      const normalized = normalizeToolResult(partial);
-      if (typeof normalized === "string") return;
-      runtime.emitter.emit("tool_execution_update", { toolCallId: info.id, toolName: info.name, partial: normalized });
-    },
-  };
+  const context = new CallContext(runtime, info);
   const timeoutMs = tool.timeoutMs ?? runtime.toolTimeoutMs;
   if (timeoutMs === undefined && signal === undefined) {
     return tool.run(call.input, context).then((outcome) => {
-      finished = true;
+      context.finished = true;
       return outcome;
     });
   }
-  if (signal?.aborted) return Promise.resolve(stopped(abortedError(info.name, signal), info));
+  if (signal?.aborted) return Promise.resolve(stopped(abortedError(info.name, signal)));
   return new Promise<ToolOutcome>((resolve) => {
     const finish = (outcome: ToolOutcome) => {
-      if (finished) return;
-      finished = true;
+      if (context.finished) return;
+      context.finished = true;
       if (timer !== undefined) clearTimeout(timer);
       signal?.removeEventListener("abort", onAbort);
       resolve(outcome);
     };
     const onAbort = () => {
       const error = abortedError(info.name, signal as AbortSignal);
-      controller.abort(error);
-      finish(stopped(error, info));
+      context.abort(error);
+      finish(stopped(error));
     };
     const timer =
       timeoutMs === undefined
@@ -192,44 +189,80 @@ export function executePreparedToolCall(
               info.name,
               `Tool ${info.name} timed out after ${timeoutMs} ms and was stopped. Try a smaller request, or another way to get the result.`,
             );
-            controller.abort(error);
-            finish(stopped(error, info));
+            context.abort(error);
+            finish(stopped(error));
           }, timeoutMs);
     signal?.addEventListener("abort", onAbort, { once: true });
     tool.run(call.input, context).then(finish);
   });
 }
 
-function stopped(error: ToolCallError, info: CallInfo): ToolOutcome {
-  return {
-    result: errorResult(error.message),
-    errorCode: error.code,
-    error,
-    durationMs: performance.now() - info.started,
+/**
+ * The executor's context. Its AbortSignal is made on first read: most executors never read it, and
+ * an AbortController per call would cost more than the rest of dispatch together.
+ */
+class CallContext implements ToolCallContext {
+  finished = false;
+  readonly toolCallId: string;
+  #controller: AbortController | undefined;
+  #reason: unknown;
+  #aborted = false;
+
+  constructor(
+    private readonly runtime: CallRuntime,
+    private readonly info: CallInfo,
+  ) {
+    this.toolCallId = info.id;
+  }
+
+  get signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      this.#controller = new AbortController();
+      if (this.#aborted) this.#controller.abort(this.#reason);
+    }
+    return this.#controller.signal;
+  }
+
+  abort(reason: unknown): void {
+    this.#aborted = true;
+    this.#reason = reason;
+    this.#controller?.abort(reason);
+  }
+
+  onUpdate = (partial: ToolResult): void => {
+    const { runtime, info } = this;
+    if (this.finished || !runtime.emitter.has("tool_execution_update")) return;
+    const normalized = normalizeToolResult(partial);
+    if (typeof normalized === "string") return;
+    runtime.emitter.emit("tool_execution_update", { toolCallId: info.id, toolName: info.name, partial: normalized });
   };
 }
 
+function stopped(error: ToolCallError): ToolOutcome {
+  return { result: errorResult(error.message), errorCode: error.code, error };
+}
+
 /** Runs the after hooks inside the lock (only for calls that reached the executor) and ends the call. */
-export async function finalizeExecutedToolCall(
+export function finalizeExecutedToolCall(
   runtime: CallRuntime,
   call: Extract<PreparedCall, { kind: "ready" }>,
   outcome: ToolOutcome,
-): Promise<ToolResultBlock> {
-  let result = outcome.result;
-  if (runtime.afterHooks.length > 0) {
-    const { info } = call;
-    result = await runtime.lock(() =>
-      runAfterHooks(
-        runtime.afterHooks,
-        { toolName: info.name, toolCallId: info.id, input: call.input, durationMs: outcome.durationMs },
-        outcome.result,
-        runtime.hookTimeoutMs,
-        (error: SessionError) =>
-          runtime.emitter.emit("error", { code: error.code, error, toolCallId: info.id, toolName: info.name }),
-      ),
-    );
-  }
-  return endToolCall(runtime, call.info, result, result.isError === true ? outcome.errorCode : undefined);
+): ToolResultBlock | Promise<ToolResultBlock> {
+  const { info } = call;
+  const end = (result: ToolResult) =>
+    endToolCall(runtime, info, result, result.isError === true ? outcome.errorCode : undefined);
+  if (runtime.afterHooks.length === 0) return end(outcome.result);
+  const result = runLocked(runtime.lock, () =>
+    runAfterHooks(
+      runtime.afterHooks,
+      { toolName: info.name, toolCallId: info.id, input: call.input, durationMs: performance.now() - info.started },
+      outcome.result,
+      runtime.hookTimeoutMs,
+      (error: SessionError) =>
+        runtime.emitter.emit("error", { code: error.code, error, toolCallId: info.id, toolName: info.name }),
+    ),
+  );
+  return result instanceof Promise ? result.then(end) : end(result);
 }
 
 /** Ends a call refused before its executor. */

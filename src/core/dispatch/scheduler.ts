@@ -15,7 +15,7 @@ import {
 import { errorResult } from "./result.js";
 
 /** One call through its whole life. Never rejects. */
-export async function runToolCall(
+export function runToolCall(
   runtime: CallRuntime,
   toolUse: ToolUse,
   signal: AbortSignal | undefined,
@@ -23,15 +23,29 @@ export async function runToolCall(
   let info: CallInfo | undefined;
   try {
     info = startToolCall(runtime, toolUse);
-    return await completePrepared(runtime, await prepareToolCall(runtime, info, signal), signal);
+    const prepared = prepareToolCall(runtime, info, signal);
+    const done =
+      prepared instanceof Promise
+        ? prepared.then((call) => completePrepared(runtime, call, signal))
+        : completePrepared(runtime, prepared, signal);
+    const started = info;
+    return done instanceof Promise
+      ? done.catch((error: unknown) => internalFailure(runtime, started, toolUse, error))
+      : Promise.resolve(done);
   } catch (error) {
-    return internalFailure(runtime, info, toolUse, error);
+    return Promise.resolve(internalFailure(runtime, info, toolUse, error));
   }
 }
 
-async function completePrepared(runtime: CallRuntime, prepared: PreparedCall, signal: AbortSignal | undefined) {
+function completePrepared(
+  runtime: CallRuntime,
+  prepared: PreparedCall,
+  signal: AbortSignal | undefined,
+): ToolResultBlock | Promise<ToolResultBlock> {
   if (prepared.kind === "refused") return refuseToolCall(runtime, prepared);
-  return finalizeExecutedToolCall(runtime, prepared, await executePreparedToolCall(runtime, prepared, signal));
+  return executePreparedToolCall(runtime, prepared, signal).then((outcome) =>
+    finalizeExecutedToolCall(runtime, prepared, outcome),
+  );
 }
 
 /**
@@ -48,7 +62,8 @@ export async function runToolCallsInParallel(
     let info: CallInfo | undefined;
     try {
       info = startToolCall(runtime, toolUse);
-      prepared.push(await prepareToolCall(runtime, info, signal));
+      const call = await prepareToolCall(runtime, info, signal);
+      prepared.push(call.kind === "refused" ? refuseToolCall(runtime, call) : call); // refused calls end at once
     } catch (error) {
       prepared.push(internalFailure(runtime, info, toolUse, error));
     }
@@ -63,9 +78,9 @@ export async function runToolCallsInParallel(
       continue;
     }
     const complete = () =>
-      completePrepared(runtime, call, signal).catch((error: unknown) =>
-        internalFailure(runtime, call.info, toolUse, error),
-      );
+      Promise.resolve()
+        .then(() => completePrepared(runtime, call, signal))
+        .catch((error: unknown) => internalFailure(runtime, call.info, toolUse, error));
     if (call.kind === "ready" && call.tool.executionMode === "sequential") {
       await Promise.all(running);
       running = [];

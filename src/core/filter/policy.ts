@@ -1,4 +1,5 @@
 // Allow/deny policy layers: each layer narrows what the one before left; deny wins within a layer.
+import { ownValue } from "../json.js";
 import type { PolicyLayer, PolicyRemoval, PolicyResult, ToolDescriptor } from "../types.js";
 
 /** Tool names behind `group:fs` and `group:runtime`. */
@@ -21,7 +22,8 @@ export function compilePolicyPattern(pattern: string): Matcher {
   const normalized = pattern.trim().toLowerCase();
   if (normalized === "") return NOTHING;
   if (normalized === "*") return () => true;
-  const group = POLICY_GROUPS[normalized];
+  // An own key only: `constructor` and `__proto__` are tool names, not groups.
+  const group = ownValue(POLICY_GROUPS, normalized) as readonly string[] | undefined;
   if (group !== undefined) return (_, name) => group.includes(name);
   if (normalized === "group:mcp") return (descriptor) => descriptor.owner.kind === "mcp";
   if (normalized === "group:plugins") return (descriptor) => pluginIdOf(descriptor) !== undefined;

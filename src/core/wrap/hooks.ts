@@ -1,19 +1,28 @@
 // Hook chains: before hooks allow, rewrite or block; after hooks patch the result. Both run inside the write lock.
-
+// A chain runs synchronously while its hooks return plain values, so sync hooks cost no promise and no timer.
 import { isContentArray } from "../dispatch/result.js";
 import { describeThrown, SessionError } from "../errors.js";
 import { isRecord } from "../json.js";
 import type { AfterToolCall, BeforeToolCall, JsonObject, ToolDescriptor, ToolResult } from "../types.js";
 
-/** What the before chain decided. `rewritten` is set when some hook replaced the input. */
+/** What the before chain decided. */
 export type BeforeChainOutcome =
-  | { readonly kind: "allow"; readonly input: JsonObject; readonly rewritten: boolean }
+  | { readonly kind: "allow"; readonly input: JsonObject }
   | { readonly kind: "block"; readonly reason: string }
   | { readonly kind: "invalid-rewrite"; readonly value: unknown };
 
-/** Awaits a hook's value; a pending promise is raced against `timeoutMs`, a plain value costs no timer. */
-export function settleHook<T>(value: T | Promise<T>, timeoutMs: number, what: string): T | Promise<T> {
-  if (!(value instanceof Promise) && !isThenable(value)) return value;
+const DEFAULT_BLOCK_REASON = "blocked by a beforeToolCall hook";
+
+/** Whether a value is a promise or promise-like. */
+export function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    value instanceof Promise ||
+    (typeof value === "object" && value !== null && typeof (value as { then?: unknown }).then === "function")
+  );
+}
+
+/** Races a pending hook against `timeoutMs`. */
+function settleHook<T>(value: PromiseLike<T>, timeoutMs: number, what: string): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${what} did not settle within ${timeoutMs} ms`)), timeoutMs);
     Promise.resolve(value).then(
@@ -29,100 +38,172 @@ export function settleHook<T>(value: T | Promise<T>, timeoutMs: number, what: st
   });
 }
 
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return typeof value === "object" && value !== null && typeof (value as { then?: unknown }).then === "function";
+function blockFor(error: unknown): BeforeChainOutcome {
+  const message = error instanceof Error ? error.message : describeThrown(error);
+  return { kind: "block", reason: message.trim() === "" ? DEFAULT_BLOCK_REASON : message };
+}
+
+interface BeforeEvent {
+  readonly toolName: string;
+  readonly toolCallId: string;
+  readonly input: JsonObject;
+  readonly descriptor: ToolDescriptor;
 }
 
 /**
  * Runs before hooks in order, each seeing the input the one before left. The first block (or throw,
- * or timeout) stops the chain. `validate` checks a rewritten input and returns it normalized, or
- * `undefined` when it is invalid; then the chain stops with `invalid-rewrite`.
+ * rejection or timeout) stops the chain. `validate` checks a rewritten input and returns it
+ * normalized, or `undefined` when it is invalid; then the chain stops with `invalid-rewrite`.
  */
-export async function runBeforeHooks(
+export function runBeforeHooks(
   hooks: readonly BeforeToolCall[],
-  event: { toolName: string; toolCallId: string; input: JsonObject; descriptor: ToolDescriptor },
+  event: BeforeEvent,
   hookTimeoutMs: number,
   validate: (input: JsonObject) => JsonObject | undefined,
-): Promise<BeforeChainOutcome> {
-  let input = event.input;
-  let rewritten = false;
-  for (const hook of hooks) {
+): BeforeChainOutcome | Promise<BeforeChainOutcome> {
+  return continueBefore(hooks, 0, event, event.input, hookTimeoutMs, validate);
+}
+
+function continueBefore(
+  hooks: readonly BeforeToolCall[],
+  from: number,
+  event: BeforeEvent,
+  input: JsonObject,
+  hookTimeoutMs: number,
+  validate: (input: JsonObject) => JsonObject | undefined,
+): BeforeChainOutcome | Promise<BeforeChainOutcome> {
+  let current = input;
+  for (let index = from; index < hooks.length; index++) {
     let decision: unknown;
     try {
-      decision = await settleHook(
-        hook({ toolName: event.toolName, toolCallId: event.toolCallId, input, descriptor: event.descriptor }),
-        hookTimeoutMs,
-        "A beforeToolCall hook",
-      );
+      decision = (hooks[index] as BeforeToolCall)({
+        toolName: event.toolName,
+        toolCallId: event.toolCallId,
+        input: current,
+        descriptor: event.descriptor,
+      });
     } catch (error) {
-      const message = error instanceof Error ? error.message : describeThrown(error);
-      return { kind: "block", reason: message.trim() === "" ? "blocked by a beforeToolCall hook" : message };
+      return blockFor(error);
     }
-    if (!isRecord(decision)) continue;
-    if (decision.block === true) {
-      const reason = typeof decision.reason === "string" && decision.reason.trim() !== "" ? decision.reason : undefined;
-      return { kind: "block", reason: reason ?? "blocked by a beforeToolCall hook" };
+    if (isThenable(decision)) {
+      const next = index + 1;
+      return settleHook(decision, hookTimeoutMs, "A beforeToolCall hook").then((settled) => {
+        const applied = applyDecision(settled, current, validate);
+        return "kind" in applied ? applied : continueBefore(hooks, next, event, applied.input, hookTimeoutMs, validate);
+      }, blockFor);
     }
-    if ("input" in decision) {
-      if (!isRecord(decision.input)) return { kind: "invalid-rewrite", value: decision.input };
-      const checked = validate(decision.input as JsonObject);
-      if (checked === undefined) return { kind: "invalid-rewrite", value: decision.input };
-      input = checked;
-      rewritten = true;
-    }
+    const applied = applyDecision(decision, current, validate);
+    if ("kind" in applied) return applied;
+    current = applied.input;
   }
-  return { kind: "allow", input, rewritten };
+  return { kind: "allow", input: current };
+}
+
+function applyDecision(
+  decision: unknown,
+  input: JsonObject,
+  validate: (input: JsonObject) => JsonObject | undefined,
+): BeforeChainOutcome | { readonly input: JsonObject } {
+  if (!isRecord(decision)) return { input };
+  if (decision.block === true) {
+    const { reason } = decision;
+    return {
+      kind: "block",
+      reason: typeof reason === "string" && reason.trim() !== "" ? reason : DEFAULT_BLOCK_REASON,
+    };
+  }
+  if (!("input" in decision)) return { input };
+  if (!isRecord(decision.input)) return { kind: "invalid-rewrite", value: decision.input };
+  const checked = validate(decision.input as JsonObject);
+  return checked === undefined ? { kind: "invalid-rewrite", value: decision.input } : { input: checked };
+}
+
+interface AfterEvent {
+  readonly toolName: string;
+  readonly toolCallId: string;
+  readonly input: JsonObject;
+  readonly durationMs: number;
 }
 
 /**
- * Runs after hooks in order; each returned field replaces the result's. A hook that throws, times
- * out or returns invalid content leaves the result as it was and is reported through `report`.
+ * Runs after hooks in order; each returned field replaces the result's. A hook that throws, rejects,
+ * times out or returns invalid content leaves the result as it was and is reported through `report`.
  */
-export async function runAfterHooks(
+export function runAfterHooks(
   hooks: readonly AfterToolCall[],
-  event: { toolName: string; toolCallId: string; input: JsonObject; durationMs: number },
+  event: AfterEvent,
   result: ToolResult,
   hookTimeoutMs: number,
   report: (error: SessionError) => void,
-): Promise<ToolResult> {
+): ToolResult | Promise<ToolResult> {
+  return continueAfter(hooks, 0, event, result, hookTimeoutMs, report);
+}
+
+function continueAfter(
+  hooks: readonly AfterToolCall[],
+  from: number,
+  event: AfterEvent,
+  result: ToolResult,
+  hookTimeoutMs: number,
+  report: (error: SessionError) => void,
+): ToolResult | Promise<ToolResult> {
   let current = result;
-  for (const hook of hooks) {
+  const fail = (error: unknown) =>
+    report(
+      new SessionError(
+        "after-hook-failed",
+        `An afterToolCall hook failed on ${event.toolName} (${event.toolCallId}): ${describeThrown(error)}`,
+        { cause: error },
+      ),
+    );
+  for (let index = from; index < hooks.length; index++) {
     let patch: unknown;
     try {
-      patch = await settleHook(
-        hook({ ...event, result: current, isError: current.isError === true }),
-        hookTimeoutMs,
-        "An afterToolCall hook",
-      );
+      patch = (hooks[index] as AfterToolCall)({
+        toolName: event.toolName,
+        toolCallId: event.toolCallId,
+        input: event.input,
+        result: current,
+        isError: current.isError === true,
+        durationMs: event.durationMs,
+      });
     } catch (error) {
+      fail(error);
+      continue;
+    }
+    if (isThenable(patch)) {
+      const next = index + 1;
+      const before = current;
+      return settleHook(patch, hookTimeoutMs, "An afterToolCall hook").then(
+        (settled) =>
+          continueAfter(hooks, next, event, applyPatch(settled, before, event, report), hookTimeoutMs, report),
+        (error: unknown) => {
+          fail(error);
+          return continueAfter(hooks, next, event, before, hookTimeoutMs, report);
+        },
+      );
+    }
+    current = applyPatch(patch, current, event, report);
+  }
+  return current;
+}
+
+function applyPatch(patch: unknown, result: ToolResult, event: AfterEvent, report: (error: SessionError) => void) {
+  if (!isRecord(patch)) return result;
+  const next: ToolResult = { ...result };
+  if (patch.content !== undefined) {
+    if (isContentArray(patch.content)) {
+      next.content = patch.content;
+    } else {
       report(
         new SessionError(
           "after-hook-failed",
-          `An afterToolCall hook failed on ${event.toolName} (${event.toolCallId}): ${describeThrown(error)}`,
-          {
-            cause: error,
-          },
+          `An afterToolCall hook on ${event.toolName} returned invalid content; it was ignored`,
         ),
       );
-      continue;
     }
-    if (!isRecord(patch)) continue;
-    const next: ToolResult = { ...current };
-    if (patch.content !== undefined) {
-      if (isContentArray(patch.content)) {
-        next.content = patch.content;
-      } else {
-        report(
-          new SessionError(
-            "after-hook-failed",
-            `An afterToolCall hook on ${event.toolName} returned invalid content; it was ignored`,
-          ),
-        );
-      }
-    }
-    if ("details" in patch) next.details = patch.details;
-    if (typeof patch.isError === "boolean") next.isError = patch.isError;
-    current = next;
   }
-  return current;
+  if ("details" in patch) next.details = patch.details;
+  if (typeof patch.isError === "boolean") next.isError = patch.isError;
+  return next;
 }

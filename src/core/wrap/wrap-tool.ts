@@ -1,4 +1,4 @@
-// Wraps a tool once: error capture, result normalization and timing. Wrapping a wrapper returns it unchanged.
+// Wraps a tool once: error capture and result normalization (the session adds hooks and timing around it). Wrapping a wrapper returns it unchanged.
 
 import { errorResult as errorText, normalizeToolResult } from "../dispatch/result.js";
 import { describeThrown, ToolCallError } from "../errors.js";
@@ -9,7 +9,6 @@ export interface ToolOutcome {
   readonly result: ToolResult;
   readonly errorCode?: ToolCallErrorCode;
   readonly error?: unknown;
-  readonly durationMs: number;
 }
 
 /** A tool whose `execute` never throws and always returns a well-formed `ToolResult`. */
@@ -34,23 +33,17 @@ export function wrapTool(tool: AgentTool): WrappedTool {
   if (known !== undefined) return known;
   const name = tool.descriptor.name;
   const run = async (input: JsonObject, context: ToolCallContext): Promise<ToolOutcome> => {
-    const started = performance.now();
     let value: unknown;
     try {
       value = await tool.execute(input, context);
     } catch (error) {
-      const durationMs = performance.now() - started;
-      if (error instanceof ToolCallError) {
-        return { result: errorText(error.message), errorCode: error.code, error, durationMs };
-      }
+      if (error instanceof ToolCallError) return { result: errorText(error.message), errorCode: error.code, error };
       return {
         result: errorText(`Tool ${name} failed: ${describeThrown(error)}`),
         errorCode: "execution-failed",
         error,
-        durationMs,
       };
     }
-    const durationMs = performance.now() - started;
     const result = normalizeToolResult(value);
     if (typeof result === "string") {
       return {
@@ -58,10 +51,9 @@ export function wrapTool(tool: AgentTool): WrappedTool {
           `Tool ${name} returned an invalid result: ${result}. This is a fault in the tool, not in your call.`,
         ),
         errorCode: "invalid-result",
-        durationMs,
       };
     }
-    return { result, durationMs };
+    return { result };
   };
   const wrapper: WrappedTool = Object.freeze({
     descriptor: tool.descriptor,

@@ -1,0 +1,96 @@
+// Terminal output for the CLI: colour and tables on a terminal, plain text when piped, a progress line for slow work.
+import type { WriteStream } from "node:tty";
+
+/** Where and how the CLI writes. */
+export interface Output {
+  readonly color: boolean;
+  readonly interactive: boolean;
+  line(text?: string): void;
+  error(text: string): void;
+  /** Shows `label` with a spinner on stderr while `work` runs longer than a moment (terminals only). */
+  progress<T>(label: string, work: Promise<T>): Promise<T>;
+}
+
+const CODES = {
+  bold: [1, 22],
+  dim: [2, 22],
+  red: [31, 39],
+  green: [32, 39],
+  yellow: [33, 39],
+  cyan: [36, 39],
+} as const;
+export type Style = keyof typeof CODES;
+
+/** Wraps text in an ANSI style when colour is on. */
+export function paint(output: Pick<Output, "color">, style: Style, text: string): string {
+  if (!output.color) return text;
+  const [open, close] = CODES[style];
+  return `\u001b[${open}m${text}\u001b[${close}m`;
+}
+
+/** Decides colour the way most tools do: NO_COLOR wins, then FORCE_COLOR, then whether stdout is a terminal. */
+export function colorEnabled(env: NodeJS.ProcessEnv, stream: { isTTY?: boolean }, flag?: boolean): boolean {
+  if (flag === false) return false;
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== "") return false;
+  if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== "0") return true;
+  return stream.isTTY === true && env.TERM !== "dumb";
+}
+
+/** The output of the running process. */
+export function createOutput(options: { color?: boolean } = {}): Output {
+  const stdout = process.stdout as WriteStream;
+  const stderr = process.stderr as WriteStream;
+  const color = colorEnabled(process.env, stdout, options.color);
+  const interactive = stderr.isTTY === true && process.env.CI === undefined;
+  return {
+    color,
+    interactive,
+    line: (text = "") => {
+      stdout.write(`${text}\n`);
+    },
+    error: (text) => {
+      stderr.write(`${text}\n`);
+    },
+    async progress(label, work) {
+      if (!interactive) return work;
+      const frames = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+      let frame = 0;
+      const started = Date.now();
+      let shown = false;
+      const timer = setInterval(() => {
+        shown = true;
+        const seconds = ((Date.now() - started) / 1000).toFixed(1);
+        stderr.write(`\r${frames[frame++ % frames.length]} ${label} ${seconds}s`);
+      }, 120);
+      try {
+        return await work;
+      } finally {
+        clearInterval(timer);
+        if (shown) stderr.write("\r\u001b[2K");
+      }
+    },
+  };
+}
+
+/** Visible width of text without ANSI codes. */
+function width(text: string): number {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping ANSI escapes
+  return text.replace(/\u001b\[[0-9;]*m/g, "").length;
+}
+
+/** A plain table: columns padded to their widest cell, a header line, no borders. */
+export function formatTable(
+  header: readonly string[],
+  rows: readonly (readonly string[])[],
+  output: Pick<Output, "color">,
+): string {
+  const widths = header.map((title, column) => Math.max(width(title), ...rows.map((row) => width(row[column] ?? ""))));
+  const render = (cells: readonly string[]) =>
+    cells
+      .map((cell, column) =>
+        column === cells.length - 1 ? cell : cell + " ".repeat((widths[column] ?? 0) - width(cell)),
+      )
+      .join("  ")
+      .trimEnd();
+  return [paint(output, "bold", render(header)), ...rows.map(render)].join("\n");
+}

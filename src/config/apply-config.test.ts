@@ -1,0 +1,139 @@
+// buildFromConfig over real files: built-ins, allowed names, layers, plugins, skills, availability and MCP servers.
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { defineTool } from "../core/register/define-tool.js";
+import { createToolRegistry } from "../core/register/registry.js";
+import { buildFromConfig } from "./apply-config.js";
+import { ConfigError, loadConfig } from "./load-config.js";
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), "toolwire-apply-"));
+  await mkdir(join(dir, "plugins"));
+  await writeFile(
+    join(dir, "plugins", "notes.mjs"),
+    `export default {
+  id: "notes",
+  tools: (ctx) => [
+    ctx.defineTool({ name: "notes_add", description: "Add a note under " + ctx.workspaceRoot, inputSchema: { type: "object" }, execute: () => "ok" }),
+    ctx.defineTool({ name: "notes_sync", description: "Sync", inputSchema: { type: "object" }, availability: { kind: "env", name: "NOTES_TOKEN" }, execute: () => "ok" }),
+  ],
+  beforeToolCall: () => undefined,
+};
+`,
+  );
+  await mkdir(join(dir, "skills", "review"), { recursive: true });
+  await writeFile(join(dir, "skills", "review", "SKILL.md"), "---\nname: review\ndescription: Review a diff.\n---\n");
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const builtins = (root: string) =>
+  ["read", "write", "bash"].map((name) =>
+    defineTool({ name, description: `${name} in ${root}`, inputSchema: { type: "object" }, execute: () => name }),
+  );
+
+async function configFile(config: unknown): Promise<string> {
+  const file = join(dir, "toolwire.config.json");
+  await writeFile(file, JSON.stringify(config));
+  return file;
+}
+
+describe("buildFromConfig", () => {
+  it("turns the availability section into a context, reading only the named environment variables", async () => {
+    const loaded = await loadConfig(
+      await configFile({
+        availability: {
+          authProviders: ["github"],
+          config: { notes: { dir: "n" } },
+          env: ["NOTES_TOKEN", "UNSET_ONE"],
+          context: { channel: "cli" },
+        },
+      }),
+    );
+    const built = await buildFromConfig(loaded, { env: { NOTES_TOKEN: "t", SECRET: "s" } });
+    expect(built.availability).toEqual({
+      authProviderIds: new Set(["github"]),
+      config: { notes: { dir: "n" } },
+      env: { NOTES_TOKEN: "t" },
+      enabledPluginIds: built.pluginHost.enabledPluginIds,
+      values: { channel: "cli" },
+    });
+  });
+
+  it("wires built-ins, allowed names, layers, plugins and skills into registry and session options", async () => {
+    const loaded = await loadConfig(
+      await configFile({
+        allowedTools: ["read", "bash", "notes_add", "notes_sync"],
+        policy: [{ label: "global", deny: ["bash"] }],
+        plugins: [{ module: "./plugins/notes.mjs" }],
+        availability: { env: ["NOTES_TOKEN"] },
+        skills: ["./skills", "./missing-skills"],
+      }),
+    );
+    const built = await buildFromConfig(loaded, { builtins, env: {} });
+    const registry = createToolRegistry(built.registryOptions);
+    expect([...registry.tools.keys()]).toEqual(["notes_add", "read"]);
+    expect(registry.tools.get("read")?.descriptor.description).toBe(`read in ${dir}`);
+    expect(registry.tools.get("notes_add")?.descriptor.description).toBe(`Add a note under ${dir}`);
+    expect(registry.lastReport.excluded).toEqual([
+      { name: "write", source: "builtin", reason: "not-in-allowlist" },
+      { name: "bash", source: "builtin", reason: "policy", layer: "global", pattern: "bash" },
+    ]);
+    expect(registry.hidden.map((h) => [h.descriptor.name, h.diagnostics.map((d) => d.message)])).toEqual([
+      ["notes_sync", ["Missing environment value: NOTES_TOKEN"]],
+    ]);
+    expect(built.session.beforeToolCall).toHaveLength(1);
+    expect(built.session.skillsPrompt).toContain(
+      `- review: Review a diff. (file: ${join("skills", "review", "SKILL.md")})`,
+    );
+    expect(built.problems).toEqual([
+      { area: "skill", subject: join(dir, "missing-skills"), message: "skills folder not found" },
+    ]);
+  });
+
+  it("drops every built-in when builtins.enabled is false, saying so", async () => {
+    const built = await buildFromConfig(await loadConfig(await configFile({ builtins: { enabled: false } })), {
+      builtins,
+    });
+    const registry = createToolRegistry(built.registryOptions);
+    expect(registry.tools.size).toBe(0);
+    expect(registry.explain("read")).toBe(
+      "read (built-in) is excluded: built-in tools are disabled (disableBuiltInTools).",
+    );
+  });
+
+  it("gives the enabled MCP servers with cwd resolved against the config's folder, and their options apart", async () => {
+    const loaded = await loadConfig(
+      await configFile({
+        mcpServers: [
+          { id: "fs", command: "node", args: ["s.js"], cwd: "servers", include: ["read_*"], timeoutMs: 100 },
+          { id: "off", command: "node", enabled: false },
+          { id: "web", url: "http://127.0.0.1:9/mcp", headers: { A: "b" } },
+        ],
+      }),
+    );
+    const built = await buildFromConfig(loaded);
+    expect(built.mcpServers).toEqual([
+      {
+        server: { id: "fs", command: "node", args: ["s.js"], cwd: join(dir, "servers") },
+        options: { include: ["read_*"], timeoutMs: 100 },
+      },
+      { server: { id: "web", url: "http://127.0.0.1:9/mcp", headers: { A: "b" } }, options: {} },
+    ]);
+  });
+
+  it("a config that fails validation changes nothing in a registry built from the previous one", async () => {
+    const file = await configFile({ policy: [{ label: "global", deny: ["bash"] }] });
+    const built = await buildFromConfig(await loadConfig(file), { builtins });
+    const registry = createToolRegistry(built.registryOptions);
+    const before = registry.tools;
+    await configFile({ policy: [{ label: "global", deny: "bash" }] });
+    await expect(loadConfig(file)).rejects.toBeInstanceOf(ConfigError);
+    expect(registry.tools).toBe(before);
+    expect([...registry.tools.keys()]).toEqual(["read", "write"]);
+  });
+});

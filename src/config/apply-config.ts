@@ -1,0 +1,159 @@
+// buildFromConfig: turns a validated config into registry options, a plugin host, skills, MCP servers and session hooks.
+import { isAbsolute, resolve } from "node:path";
+import type {
+  AfterToolCall,
+  AgentTool,
+  BeforeToolCall,
+  JsonPrimitive,
+  ToolAvailabilityContext,
+  ToolRegistryOptions,
+  ToolSourceInput,
+} from "../core/types.js";
+import { createPluginHost, type PluginHost } from "../plugins/plugin-host.js";
+import { formatSkillsPrompt } from "../skills/format-skills-prompt.js";
+import { type LoadedSkills, loadSkills } from "../skills/load-skills.js";
+import type { LoadedConfig, McpServerConfig } from "./load-config.js";
+
+/** What `buildFromConfig` takes besides the config. */
+export interface BuildFromConfigOptions {
+  /** The built-in tools, or a factory given the workspace root. The config only turns them on or off. */
+  readonly builtins?: readonly AgentTool[] | ((workspaceRoot: string) => readonly AgentTool[]);
+  /** More extension sources (such as MCP connections); the plugin host is added after them. */
+  readonly extensions?: ToolSourceInput;
+  readonly custom?: ToolSourceInput;
+  /** Where the named environment variables are read. Default `process.env`. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Resolves `config` signals with `check: "available"`. */
+  readonly isConfigValueAvailable?: ToolAvailabilityContext["isConfigValueAvailable"];
+  /** Loads plugin modules. Default: dynamic `import()`. */
+  readonly importModule?: (specifier: string) => Promise<unknown>;
+}
+
+/** Something in the config that did not load, with what and why; the rest of the config still applies. */
+export interface ConfigProblem {
+  readonly area: "plugin" | "skill";
+  /** The plugin id or module, or the skill file or folder. */
+  readonly subject: string;
+  readonly message: string;
+}
+
+/** An enabled MCP server of the config, ready for `connectMcpServer(server, options)`. */
+export interface McpServerPlan {
+  /** `{ id, command, args?, env?, cwd? }` (cwd resolved against the config's folder) or `{ id, url, headers? }`. */
+  readonly server: McpServerConfig;
+  readonly options: {
+    readonly include?: readonly string[];
+    readonly exclude?: readonly string[];
+    readonly timeoutMs?: number;
+  };
+}
+
+/** Everything a config sets up. Give `registryOptions` to `createToolRegistry` and `session` to `createAgentSession`. */
+export interface BuiltConfig {
+  readonly workspaceRoot: string;
+  readonly registryOptions: ToolRegistryOptions;
+  /** The availability context; `enabledPluginIds` is the plugin host's live set. */
+  readonly availability: ToolAvailabilityContext;
+  readonly pluginHost: PluginHost;
+  readonly skills: LoadedSkills;
+  readonly mcpServers: readonly McpServerPlan[];
+  /** Plugin hooks in plugin order, and the skills section for the system prompt. */
+  readonly session: {
+    readonly beforeToolCall: readonly BeforeToolCall[];
+    readonly afterToolCall: readonly AfterToolCall[];
+    readonly skillsPrompt: string;
+  };
+  /** Plugins that failed to load, plugin tool name conflicts, and malformed skills. */
+  readonly problems: readonly ConfigProblem[];
+}
+
+/**
+ * Builds what a validated config describes: loads its plugins (relative to the config's folder) and
+ * skills, reads only the named environment variables, and returns registry options (built-ins on or
+ * off, allowed names, policy layers, the plugin host as a live extension source, availability), the
+ * session hooks and the enabled MCP servers. Never throws for a plugin or skill that fails: each is
+ * in `problems`. Nothing global is changed.
+ */
+export async function buildFromConfig(
+  loaded: LoadedConfig,
+  options: BuildFromConfigOptions = {},
+): Promise<BuiltConfig> {
+  const { config, dir } = loaded;
+  const workspaceRoot = resolve(dir, config.workspace ?? ".");
+  const pluginHost = await createPluginHost({
+    plugins: config.plugins ?? [],
+    baseDir: dir,
+    workspaceRoot,
+    ...(options.importModule === undefined ? {} : { importModule: options.importModule }),
+  });
+  const skills = await loadSkills((config.skills ?? []).map((folder) => resolve(dir, folder)));
+  const availability = availabilityFrom(loaded, pluginHost, options);
+  const builtins =
+    typeof options.builtins === "function" ? options.builtins(workspaceRoot) : (options.builtins ?? undefined);
+  const registryOptions: ToolRegistryOptions = {
+    ...(builtins === undefined ? {} : { builtins }),
+    extensions: [...(options.extensions ?? []), pluginHost],
+    ...(options.custom === undefined ? {} : { custom: options.custom }),
+    disableBuiltInTools: config.builtins?.enabled === false,
+    ...(config.allowedTools === undefined ? {} : { allowedToolNames: config.allowedTools }),
+    ...(config.policy === undefined ? {} : { policy: config.policy }),
+    availability,
+  };
+  const problems: ConfigProblem[] = [
+    ...pluginHost.problems.map((problem) => ({
+      area: "plugin" as const,
+      subject: problem.kind === "load-failed" ? (problem.pluginId ?? problem.module ?? "plugin") : problem.toolName,
+      message: problem.message,
+    })),
+    ...skills.problems.map((problem) => ({ area: "skill" as const, subject: problem.file, message: problem.reason })),
+  ];
+  return {
+    workspaceRoot,
+    registryOptions,
+    availability,
+    pluginHost,
+    skills,
+    mcpServers: (config.mcpServers ?? []).filter((server) => server.enabled !== false).map((s) => planServer(s, dir)),
+    session: {
+      beforeToolCall: pluginHost.beforeToolCall,
+      afterToolCall: pluginHost.afterToolCall,
+      skillsPrompt: formatSkillsPrompt(skills.skills, { relativeTo: workspaceRoot }),
+    },
+    problems,
+  };
+}
+
+function availabilityFrom(
+  loaded: LoadedConfig,
+  pluginHost: PluginHost,
+  options: BuildFromConfigOptions,
+): ToolAvailabilityContext {
+  const stated = loaded.config.availability ?? {};
+  const source = options.env ?? process.env;
+  const env: Record<string, string | undefined> = {};
+  for (const name of stated.env ?? []) if (Object.hasOwn(source, name)) env[name] = source[name];
+  return {
+    authProviderIds: new Set(stated.authProviders ?? []),
+    config: stated.config ?? {},
+    env,
+    enabledPluginIds: pluginHost.enabledPluginIds,
+    values: { ...(stated.context ?? {}) } as Record<string, JsonPrimitive>,
+    ...(options.isConfigValueAvailable === undefined ? {} : { isConfigValueAvailable: options.isConfigValueAvailable }),
+  };
+}
+
+function planServer(entry: McpServerConfig, dir: string): McpServerPlan {
+  const { enabled: _enabled, include, exclude, timeoutMs, ...server } = entry;
+  const resolved =
+    "command" in server && server.cwd !== undefined && !isAbsolute(server.cwd)
+      ? { ...server, cwd: resolve(dir, server.cwd) }
+      : server;
+  return {
+    server: resolved as McpServerConfig,
+    options: {
+      ...(include === undefined ? {} : { include }),
+      ...(exclude === undefined ? {} : { exclude }),
+      ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    },
+  };
+}

@@ -1,0 +1,221 @@
+// loadConfig over real files: valid configs load frozen; every kind of bad config is a ConfigError naming path and expectation.
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import fc from "fast-check";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import {
+  ConfigError,
+  type ConfigIssue,
+  loadConfig,
+  parseConfig,
+  readConfigSchema,
+  validateConfig,
+} from "./load-config.js";
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), "toolwire-config-"));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function write(value: unknown, name = "toolwire.config.json"): Promise<string> {
+  const file = join(dir, name);
+  await writeFile(file, typeof value === "string" ? value : JSON.stringify(value, null, 2));
+  return file;
+}
+
+async function failure(path: string): Promise<ConfigError> {
+  try {
+    await loadConfig(path);
+  } catch (error) {
+    if (error instanceof ConfigError) return error;
+    throw error;
+  }
+  throw new Error("expected a ConfigError");
+}
+
+const FULL = {
+  $schema: "./node_modules/toolwire/schema/toolwire.config.schema.json",
+  workspace: ".",
+  builtins: { enabled: true },
+  allowedTools: ["read", "notes_add"],
+  policy: [
+    { label: "global", deny: ["group:runtime"] },
+    { label: "team", allow: ["group:fs", "plugin:notes"] },
+  ],
+  plugins: [{ id: "notes", module: "./plugins/notes.mjs", enabled: true, options: { max: 3 } }],
+  mcpServers: [
+    { id: "fs", command: "node", args: ["server.js"], env: { A: "1" }, cwd: "servers", include: ["read_*"] },
+    { id: "remote", url: "http://127.0.0.1:8080/mcp", headers: { Authorization: "Bearer x" }, timeoutMs: 5000 },
+  ],
+  availability: {
+    authProviders: ["github"],
+    config: { notes: { dir: "./notes" } },
+    env: ["NOTES_TOKEN"],
+    context: { channel: "cli", verbose: true, level: 2, none: null },
+  },
+  skills: ["./skills"],
+};
+
+describe("loadConfig", () => {
+  it("loads a full valid config, frozen, with its file and folder", async () => {
+    const file = await write(FULL);
+    const loaded = await loadConfig(file);
+    expect(loaded).toEqual({ config: FULL, file, dir });
+    expect(Object.isFrozen(loaded.config)).toBe(true);
+    expect(Object.isFrozen(loaded.config.policy?.[0]?.deny)).toBe(true);
+  });
+
+  it("loads an empty object (everything is optional), and a file with a byte order mark", async () => {
+    expect((await loadConfig(await write("{}"))).config).toEqual({});
+    expect((await loadConfig(await write('\uFEFF{"skills": []}'))).config).toEqual({ skills: [] });
+  });
+
+  it("throws config-not-found for a missing file", async () => {
+    const error = await failure(join(dir, "nope.json"));
+    expect(error).toMatchObject({ code: "config-not-found", file: join(dir, "nope.json") });
+    expect(error.message).toBe(`Cannot read config ${join(dir, "nope.json")}: no such file`);
+  });
+
+  it("throws invalid-json with the line and column of the fault", async () => {
+    const file = await write('{\n  "policy": [\n    { "label": "a", },\n  ]\n}');
+    const error = await failure(file);
+    expect(error.code).toBe("invalid-json");
+    expect(error.issues).toEqual([
+      { path: "line 3, column 19", line: 3, column: 19, message: 'trailing comma: remove the "," before "}"' },
+    ]);
+    expect(error.message).toBe(
+      `Invalid JSON in ${file} at line 3, column 19: trailing comma: remove the "," before "}"`,
+    );
+  });
+
+  it("throws invalid-config listing every bad path and what was expected", async () => {
+    const file = await write({
+      builtins: { enabled: "yes" },
+      allowedTools: ["read", "bad name"],
+      policy: [{ allow: "read" }, { label: "", deny: [3] }],
+      plugins: [{ enabled: true }],
+      mcpServers: [{ id: "fs" }, { id: "web", url: "ftp://x" }],
+      availability: { env: ["1BAD"], context: { x: { nested: true } } },
+      skils: ["./skills"],
+    });
+    const error = await failure(file);
+    expect(error.code).toBe("invalid-config");
+    const expected: ConfigIssue[] = [
+      {
+        path: "skils",
+        message:
+          'unknown property (did you mean "skills"?); expected one of: $schema, workspace, builtins, allowedTools, policy, plugins, mcpServers, availability, skills',
+      },
+      { path: "builtins.enabled", message: 'must be true or false, got the string "yes"' },
+      {
+        path: "allowedTools[1]",
+        message: 'must be a tool name (letters, digits, _ and -, 1 to 64 characters), got the string "bad name"',
+      },
+      { path: "policy[0].label", message: "is required (expected a string)" },
+      { path: "policy[0].allow", message: 'must be a list, got the string "read"' },
+      { path: "policy[1].label", message: "must not be empty" },
+      { path: "policy[1].deny[0]", message: "must be a string, got number 3" },
+      { path: "plugins[0].module", message: "is required (expected a string)" },
+      { path: "mcpServers[0].command", message: "is required (expected a string)" },
+      { path: "mcpServers[1].url", message: 'must be an http:// or https:// URL, got the string "ftp://x"' },
+      {
+        path: "availability.env[0]",
+        message:
+          'must be an environment variable name (letters, digits and _, not starting with a digit), got the string "1BAD"',
+      },
+      {
+        path: "availability.context.x",
+        message: "must be a string or a number or true or false or null, got an object",
+      },
+    ];
+    expect([...error.issues].sort(byPath)).toEqual([...expected].sort(byPath));
+    for (const issue of expected) expect(error.message).toContain(`- ${issue.path}: ${issue.message}`);
+  });
+
+  it("names a typo'd property inside a layer", () => {
+    expect(validateConfig({ policy: [{ label: "a", alow: ["read"] }] })).toEqual([
+      {
+        path: "policy[0].alow",
+        message: 'unknown property (did you mean "allow"?); expected one of: label, allow, deny',
+      },
+    ]);
+  });
+
+  it("refuses a config that is not an object", () => {
+    expect(validateConfig([])).toEqual([{ path: "(root)", message: "must be an object, got a list" }]);
+  });
+
+  it("refuses repeated layer labels, plugin ids and server ids, naming both places", () => {
+    expect(
+      validateConfig({
+        policy: [{ label: "a" }, { label: "b" }, { label: "a" }],
+        plugins: [
+          { id: "p", module: "./a.mjs" },
+          { id: "p", module: "./b.mjs" },
+        ],
+        mcpServers: [
+          { id: "fs", command: "x" },
+          { id: "fs", url: "http://127.0.0.1:1/mcp" },
+        ],
+      }),
+    ).toEqual([
+      { path: "policy[2].label", message: 'duplicate layer label "a" (also at policy[0])' },
+      { path: "plugins[1].id", message: 'duplicate plugin id "p" (also at plugins[0])' },
+      { path: "mcpServers[1].id", message: 'duplicate server id "fs" (also at mcpServers[0])' },
+    ]);
+  });
+
+  it("judges any JSON value without throwing, each issue naming a path inside the value", () => {
+    const key = fc.constantFrom(
+      "policy",
+      "plugins",
+      "mcpServers",
+      "availability",
+      "skills",
+      "builtins",
+      "label",
+      "id",
+      "x",
+    );
+    const value = fc.letrec((tie) => ({
+      node: fc.oneof(
+        { depthSize: "small" },
+        fc.jsonValue({ maxDepth: 1 }),
+        fc.array(tie("node"), { maxLength: 3 }),
+        fc.dictionary(key, tie("node"), { maxKeys: 4 }),
+      ),
+    })).node;
+    fc.assert(
+      fc.property(value, (candidate) => {
+        const issues = validateConfig(candidate);
+        for (const issue of issues) {
+          expect(issue.path).toMatch(/^(\(root\)|[A-Za-z_$][\w$]*|\[)/);
+          expect(issue.message.length).toBeGreaterThan(0);
+        }
+        const text = JSON.stringify(candidate);
+        if (issues.length === 0) expect(JSON.stringify(parseConfig(text))).toBe(text);
+        else expect(() => parseConfig(text)).toThrow(ConfigError);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("validates against the schema file the package ships", () => {
+    const schema = readConfigSchema();
+    expect(schema.title).toBe("toolwire.config.json");
+    expect(Object.keys(schema.properties as object)).toContain("mcpServers");
+  });
+
+  it("parseConfig gives the same verdicts without a file", () => {
+    expect(() => parseConfig("{ nope")).toThrow(expect.objectContaining({ code: "invalid-json", file: undefined }));
+    expect(parseConfig('{"skills":["a"]}')).toEqual({ skills: ["a"] });
+  });
+});
+
+function byPath(a: ConfigIssue, b: ConfigIssue): number {
+  return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
+}

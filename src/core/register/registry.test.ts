@@ -1,0 +1,205 @@
+import { describe, expect, it } from "vitest";
+import { ToolPlanContractError } from "../errors.js";
+import type { AgentTool, LiveToolSource, ToolAvailabilityExpression } from "../types.js";
+import { isWrappedTool } from "../wrap/wrap-tool.js";
+import { defineTool } from "./define-tool.js";
+import { createToolRegistry } from "./registry.js";
+
+function tool(name: string, text = name, extra: { availability?: ToolAvailabilityExpression; sortKey?: string } = {}) {
+  return defineTool({
+    name,
+    description: `${name} tool`,
+    inputSchema: { type: "object" },
+    execute: () => text,
+    ...extra,
+  });
+}
+
+function liveSource(initial: AgentTool[]) {
+  const listeners = new Set<() => void>();
+  let current = initial;
+  const source: LiveToolSource & { set(tools: AgentTool[]): void; listeners: Set<() => void> } = {
+    get tools() {
+      return current;
+    },
+    listeners,
+    onChange(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    set(tools) {
+      current = tools;
+      for (const listener of listeners) listener();
+    },
+  };
+  return source;
+}
+
+const ctx = { toolCallId: "x", signal: new AbortController().signal, onUpdate: () => {} };
+
+describe("createToolRegistry", () => {
+  it("builds a new Map on every refresh and never patches the old one", () => {
+    const registry = createToolRegistry({ builtins: [tool("a")] });
+    const first = registry.tools;
+    registry.refresh({ custom: [tool("b")] });
+    expect(registry.tools).not.toBe(first);
+    expect([...first.keys()]).toEqual(["a"]);
+    expect([...registry.tools.keys()]).toEqual(["a", "b"]);
+  });
+
+  it("iterates in the plan's visible order", () => {
+    const registry = createToolRegistry({
+      builtins: [tool("zeta"), tool("alpha"), tool("mid", "mid", { sortKey: "0" })],
+    });
+    expect([...registry.tools.keys()]).toEqual(["mid", "alpha", "zeta"]);
+  });
+
+  it("lets a later source overwrite an earlier one and reports it", async () => {
+    const registry = createToolRegistry({
+      builtins: [tool("read", "builtin")],
+      extensions: [tool("read", "extension")],
+      custom: [tool("read", "custom")],
+    });
+    expect(await registry.tools.get("read")?.execute({}, ctx)).toMatchObject({ content: [{ text: "custom" }] });
+    expect(registry.lastReport.overrides).toEqual([
+      { name: "read", kept: "extension", dropped: "builtin" },
+      { name: "read", kept: "custom", dropped: "extension" },
+    ]);
+  });
+
+  it("keeps the first tool of a name within one source and reports kept === dropped", async () => {
+    const registry = createToolRegistry({ extensions: [tool("x", "first"), tool("x", "second")] });
+    expect(await registry.tools.get("x")?.execute({}, ctx)).toMatchObject({ content: [{ text: "first" }] });
+    expect(registry.lastReport.overrides).toEqual([{ name: "x", kept: "extension", dropped: "extension" }]);
+    expect(registry.explain("x")).toContain("within one source the first one wins");
+  });
+
+  it("drops built-ins when disabled, but not an extension of the same name", () => {
+    const registry = createToolRegistry({
+      builtins: [tool("read"), tool("bash")],
+      extensions: [tool("read", "ext")],
+      disableBuiltInTools: true,
+    });
+    expect([...registry.tools.keys()]).toEqual(["read"]);
+    expect(registry.lastReport.excluded).toEqual([
+      { name: "read", source: "builtin", reason: "builtins-disabled" },
+      { name: "bash", source: "builtin", reason: "builtins-disabled" },
+    ]);
+    expect(registry.explain("bash")).toContain("built-in tools are disabled");
+  });
+
+  it("drops every tool outside allowedToolNames, whatever its source", () => {
+    const registry = createToolRegistry({
+      builtins: [tool("a"), tool("b")],
+      custom: [tool("c")],
+      allowedToolNames: new Set(["a", "c"]).values(), // a one-shot iterator is read once
+    });
+    expect([...registry.tools.keys()]).toEqual(["a", "c"]);
+    expect(registry.lastReport.excluded).toEqual([{ name: "b", source: "builtin", reason: "not-in-allowlist" }]);
+    registry.refresh();
+    expect([...registry.tools.keys()]).toEqual(["a", "c"]);
+  });
+
+  it("applies policy layers and names the layer and pattern that removed a tool", () => {
+    const registry = createToolRegistry({
+      builtins: [tool("read"), tool("write"), tool("bash")],
+      policy: [
+        { label: "org", deny: ["bash"] },
+        { label: "agent", allow: ["read"] },
+      ],
+    });
+    expect([...registry.tools.keys()]).toEqual(["read"]);
+    expect(registry.lastReport.excluded).toEqual([
+      { name: "bash", source: "builtin", reason: "policy", layer: "org", pattern: "bash" },
+      { name: "write", source: "builtin", reason: "policy", layer: "agent", pattern: null },
+    ]);
+    expect(registry.explain("bash")).toContain('policy layer "org": deny pattern "bash"');
+    expect(registry.explain("write")).toContain('policy layer "agent": the layer\'s allow list does not match it');
+  });
+
+  it("hides tools whose availability fails, with diagnostics, and explains why", () => {
+    const registry = createToolRegistry({
+      builtins: [tool("gh", "gh", { availability: { kind: "auth", providerId: "github" } }), tool("ok")],
+    });
+    expect([...registry.tools.keys()]).toEqual(["ok"]);
+    expect(registry.hidden.map((entry) => entry.descriptor.name)).toEqual(["gh"]);
+    expect(registry.lastReport.hidden[0]?.diagnostics[0]?.reason).toBe("auth-missing");
+    expect(registry.explain("gh")).toBe(
+      "gh is hidden: its availability check failed.\n- Missing auth provider: github (auth-missing)",
+    );
+    registry.refresh({ availability: { authProviderIds: new Set(["github"]) } });
+    expect([...registry.tools.keys()]).toEqual(["gh", "ok"]);
+  });
+
+  it("reports added and removed names since the previous refresh", () => {
+    const registry = createToolRegistry({ builtins: [tool("a"), tool("b")] });
+    expect(registry.lastReport.added).toEqual(["a", "b"]);
+    const report = registry.refresh({ builtins: [tool("b"), tool("c")] });
+    expect(report.added).toEqual(["c"]);
+    expect(report.removed).toEqual(["a"]);
+  });
+
+  it("wraps every tool exactly once, however often it is refreshed", () => {
+    const original = tool("a");
+    const registry = createToolRegistry({ builtins: [original] });
+    const wrapped = registry.tools.get("a") as AgentTool;
+    expect(isWrappedTool(wrapped)).toBe(true);
+    expect(wrapped).not.toBe(original);
+    for (let index = 0; index < 3; index++) registry.refresh();
+    expect(registry.tools.get("a")).toBe(wrapped);
+    const second = createToolRegistry({ builtins: [wrapped] }); // a wrapper handed to another registry stays itself
+    expect(second.tools.get("a")).toBe(wrapped);
+  });
+
+  it("reads live sources at every refresh and refreshes itself when one changes", () => {
+    const source = liveSource([tool("mcp_a")]);
+    const registry = createToolRegistry({ extensions: [source] });
+    const reports: string[][] = [];
+    registry.onRefresh((report) => reports.push([...report.added, ...report.removed.map((name) => `-${name}`)]));
+    const before = registry.tools;
+    source.set([tool("mcp_b")]);
+    expect(registry.tools).not.toBe(before);
+    expect([...registry.tools.keys()]).toEqual(["mcp_b"]);
+    expect(reports).toEqual([["mcp_b", "-mcp_a"]]);
+  });
+
+  it("unsubscribes from a live source that leaves, and from all on close", () => {
+    const source = liveSource([tool("a")]);
+    const registry = createToolRegistry({ extensions: [source] });
+    expect(source.listeners.size).toBe(1);
+    registry.refresh({ extensions: [] });
+    expect(source.listeners.size).toBe(0);
+    registry.refresh({ extensions: [source] });
+    registry.close();
+    expect(source.listeners.size).toBe(0);
+  });
+
+  it("keeps its Map and reports the error when a source-triggered refresh fails", () => {
+    const source = liveSource([tool("a")]);
+    const registry = createToolRegistry({ extensions: [source] });
+    const errors: Error[] = [];
+    registry.onRefreshError((error) => errors.push(error));
+    const before = registry.tools;
+    const broken = { ...tool("b"), descriptor: { ...tool("b").descriptor, name: "bad name" } };
+    source.set([broken]);
+    expect(registry.tools).toBe(before);
+    expect(errors[0]).toBeInstanceOf(ToolPlanContractError);
+    expect((errors[0] as ToolPlanContractError).code).toBe("invalid-descriptor");
+  });
+
+  it("throws a contract error on refresh for a broken descriptor and keeps the old Map", () => {
+    const registry = createToolRegistry({ builtins: [tool("a")] });
+    const before = registry.tools;
+    const broken = { ...tool("b"), descriptor: { ...tool("b").descriptor, inputSchema: { type: "array" } } };
+    expect(() => registry.refresh({ custom: [broken] })).toThrow(ToolPlanContractError);
+    expect(registry.tools).toBe(before);
+  });
+
+  it("explains an unknown name with the available tools and a case hint", () => {
+    const registry = createToolRegistry({ builtins: [tool("Read"), tool("ls")] });
+    expect(registry.explain("read")).toBe(
+      'No tool named "read" is registered.\nDid you mean Read? (names are case-sensitive)\nAvailable tools: Read, ls.',
+    );
+    expect(registry.explain("Read")).toBe("Read is available: built-in tool owned by core, executor core:Read.");
+  });
+});
