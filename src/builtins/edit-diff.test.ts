@@ -27,20 +27,20 @@ describe("edit diff", () => {
     );
   });
 
-  it("diffs a one-line change in a 200 000-line file from the changed region", () => {
-    const before = Array.from({ length: 200_000 }, (_, index) => `line ${index}`).join("\n");
-    const after = before.replace("line 100000\n", "LINE 100000\n");
+  it("diffs a one-line change in a 50 000-line file from the changed region", () => {
+    const before = Array.from({ length: 50_000 }, (_, index) => `line ${index}`).join("\n");
+    const after = before.replace("line 25000\n", "LINE 25000\n");
     expect(formatDiff(before, after).full).toBe(
       [
-        "@@ -99998,7 +99998,7 @@",
-        " line 99997",
-        " line 99998",
-        " line 99999",
-        "-line 100000",
-        "+LINE 100000",
-        " line 100001",
-        " line 100002",
-        " line 100003",
+        "@@ -24998,7 +24998,7 @@",
+        " line 24997",
+        " line 24998",
+        " line 24999",
+        "-line 25000",
+        "+LINE 25000",
+        " line 25001",
+        " line 25002",
+        " line 25003",
       ].join("\n"),
     );
   });

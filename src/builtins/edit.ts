@@ -98,7 +98,7 @@ export function createEditTool(context: BuiltinContext): AgentTool {
       if (positions.length === 0) {
         throw toolError("edit", notFoundMessage(target.display, content, oldText, tracker.recall(target.real)));
       }
-      const lines = positions.map((index) => lineAt(content, index));
+      const lines = linesAt(content, positions);
       if (positions.length > 1 && input.replaceAll !== true) {
         const shown = lines.slice(0, 20).join(", ") + (lines.length > 20 ? `, and ${lines.length - 20} more` : "");
         throw toolError(
@@ -163,10 +163,19 @@ function findAll(content: string, needle: string): number[] {
   }
 }
 
-function lineAt(content: string, index: number): number {
+/** The 1-based line of each offset (offsets ascending), in one pass over the text. */
+function linesAt(content: string, offsets: readonly number[]): number[] {
+  const lines: number[] = [];
   let line = 1;
-  for (let at = content.indexOf("\n"); at !== -1 && at < index; at = content.indexOf("\n", at + 1)) line++;
-  return line;
+  let newline = content.indexOf("\n");
+  for (const offset of offsets) {
+    while (newline !== -1 && newline < offset) {
+      line++;
+      newline = content.indexOf("\n", newline + 1);
+    }
+    lines.push(line);
+  }
+  return lines;
 }
 
 /** Why oldText was not found, with the nearest thing the model may have meant. */
