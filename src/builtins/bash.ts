@@ -18,6 +18,8 @@ export const DEFAULT_KILL_GRACE_MS = 2_000;
 const UPDATE_INTERVAL_MS = 100;
 /** How long `bash` waits for the output pipes to close once the processes are gone. */
 const PIPE_CLOSE_WAIT_MS = 2_000;
+/** What the tool-level timeout adds to the longest run: SIGKILL's own wait, the pipe wait, and slack. */
+const BACKSTOP_MARGIN_MS = 10_000;
 
 /** What `bash` reports to programs beside the text. */
 export interface BashDetails {
@@ -71,7 +73,9 @@ export function createBashTool(context: BuiltinContext): AgentTool {
     inputSchema,
     annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true },
     executionMode: "sequential",
-    // No tool-level timeoutMs: bash enforces its own (from the input), so a session default does not cut it first.
+    // bash enforces its own timeout (the input's, or the default). The tool-level one, which wins over a session's
+    // toolTimeoutMs, is only a backstop above the longest it can take, so a session default never cuts it first.
+    timeoutMs: Math.max(MAX_BASH_TIMEOUT_MS, context.bashTimeoutMs) + context.killGraceMs + BACKSTOP_MARGIN_MS,
     async execute(input, { signal, onUpdate }): Promise<ToolResult<BashDetails>> {
       if (signal.aborted)
         throw new ToolCallError("aborted", "bash", "The command was not started: the call was aborted.");

@@ -47,8 +47,9 @@ describe("createBuiltinTools", () => {
     }
   });
 
-  it("leaves bash without a tool-level timeout, so it enforces its own", () => {
-    expect(byName("bash").timeoutMs).toBeUndefined();
+  it("gives bash a tool-level timeout only as a backstop above its own longest run", () => {
+    expect(byName("bash").timeoutMs).toBe(600_000 + 2_000 + 10_000);
+    for (const name of ["read", "write", "edit", "ls", "grep", "find"]) expect(byName(name).timeoutMs).toBeUndefined();
   });
 
   it("has the spec's input fields, with object schemas that refuse unknown fields", () => {
@@ -107,17 +108,32 @@ describe("createBuiltinTools", () => {
     });
   });
 
-  it("ends bash's process group when the session's own timeout cuts the call", async () => {
-    const registry = createToolRegistry({ builtins: createBuiltinTools({ root, killGraceMs: 200 }) });
-    const session = createAgentSession({ registry, toolTimeoutMs: 300 });
+  it("lets bash run to its own timeoutMs even when the session's default timeout is shorter", async () => {
+    const registry = createToolRegistry({ builtins: createBuiltinTools({ root }) });
+    const session = createAgentSession({ registry, toolTimeoutMs: 200 });
     const result = await session.dispatch({
-      id: "t",
+      id: "s",
       name: "bash",
-      input: { command: "echo $$ > shell.pid; sleep 30" },
+      input: { command: "sleep 0.5; echo done", timeoutMs: 5000 },
     });
+    expect(result).toMatchObject({ content: [{ type: "text", text: "done" }] });
+    expect(result.is_error).toBeUndefined();
+  });
+
+  it("ends bash's process group when the dispatch is aborted", async () => {
+    const registry = createToolRegistry({ builtins: createBuiltinTools({ root, killGraceMs: 200 }) });
+    const session = createAgentSession({ registry });
+    const controller = new AbortController();
+    const pending = session.dispatch(
+      { id: "t", name: "bash", input: { command: "echo $$ > shell.pid; sleep 30" } },
+      { signal: controller.signal },
+    );
+    const pidFile = join(root, "shell.pid");
+    expect(await eventually(async () => (await readFile(pidFile, "utf8").catch(() => "")).trim() !== "")).toBe(true);
+    const pid = Number(await readFile(pidFile, "utf8"));
+    controller.abort();
+    const result = await pending;
     expect(result.is_error).toBe(true);
-    expect(result.content[0]?.type === "text" && result.content[0].text).toContain("timed out after 300 ms");
-    const pid = Number(await readFile(join(root, "shell.pid"), "utf8"));
     expect(await eventually(async () => !(await isProcessAlive(pid)))).toBe(true);
   });
 });
