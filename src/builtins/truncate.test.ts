@@ -49,7 +49,8 @@ describe("truncate", () => {
               keep === "head" ? truncateHead(text, { maxLines, maxBytes }) : truncateTail(text, { maxLines, maxBytes });
             expect(Buffer.byteLength(result.text)).toBeLessThanOrEqual(maxBytes);
             expect(result.keptLines).toBeLessThanOrEqual(maxLines);
-            expect(result.text.includes("\uFFFD")).toBe(text.includes("\uFFFD"));
+            // Cutting never splits a character into a replacement character.
+            if (result.text.includes("\uFFFD")) expect(text.includes("\uFFFD")).toBe(true);
             if (!result.lineCut) {
               if (keep === "head") expect(text.startsWith(result.text)).toBe(true);
               // splitLines drops the empty line after a final newline.
