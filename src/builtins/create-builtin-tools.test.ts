@@ -7,8 +7,8 @@ import { applyToolPolicy } from "../core/filter/policy.js";
 import { createToolRegistry } from "../core/register/registry.js";
 import type { AgentTool } from "../core/types.js";
 import { createAgentSession } from "../create-agent-session.js";
+import { BuiltinToolsError } from "./builtin-tools-error.js";
 import { BUILTIN_TOOL_NAMES, createBuiltinTools } from "./create-builtin-tools.js";
-import { WorkspaceError } from "./workspace.js";
 
 let root: string;
 let tools: AgentTool[];
@@ -74,8 +74,18 @@ describe("createBuiltinTools", () => {
     expect(runtime.removed).toEqual([{ name: "bash", layer: "runtime", pattern: "group:runtime" }]);
   });
 
-  it("throws WorkspaceError for a root that is not a folder", () => {
-    expect(() => createBuiltinTools({ root: join(root, "notes.txt") })).toThrow(WorkspaceError);
+  it("throws BuiltinToolsError for a root that is not a folder and for a bad timeout", () => {
+    const codeOf = (make: () => unknown) => {
+      try {
+        make();
+      } catch (error) {
+        return error instanceof BuiltinToolsError ? error.code : `not a BuiltinToolsError: ${String(error)}`;
+      }
+      return "no error";
+    };
+    expect(codeOf(() => createBuiltinTools({ root: join(root, "notes.txt") }))).toBe("invalid-workspace-root");
+    expect(codeOf(() => createBuiltinTools({ root, bashTimeoutMs: -1 }))).toBe("invalid-option");
+    expect(codeOf(() => createBuiltinTools({ root, killGraceMs: Number.NaN }))).toBe("invalid-option");
   });
 
   it("works through a registry and a session: validation, results and refusals", async () => {

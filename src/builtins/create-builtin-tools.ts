@@ -3,6 +3,7 @@ import { existsSync } from "node:fs";
 import type { AgentTool } from "../core/types.js";
 import { createBashTool, DEFAULT_BASH_TIMEOUT_MS, DEFAULT_KILL_GRACE_MS } from "./bash.js";
 import type { BuiltinContext } from "./builtin-context.js";
+import { BuiltinToolsError } from "./builtin-tools-error.js";
 import { createEditTool } from "./edit.js";
 import { createFindTool } from "./find.js";
 import { createGrepTool } from "./grep.js";
@@ -32,13 +33,19 @@ export interface BuiltinToolsOptions {
 /**
  * The built-in tools for one workspace: `read`, `write`, `edit`, `bash`, `ls`, `grep`, `find`, each
  * owned `{ kind: "core" }`. They share a read tracker, so `edit` refuses a file changed since this
- * set of tools last read or wrote it. Throws `WorkspaceError` when `root` is not an existing folder.
+ * set of tools last read or wrote it. Throws `BuiltinToolsError`: `invalid-workspace-root` when `root` is not an existing folder,
+ * `invalid-option` for a timeout or grace period that is not a positive number.
  */
 export function createBuiltinTools(options: BuiltinToolsOptions): AgentTool[] {
   const workspace = createWorkspace(options.root);
   const positive = (value: number | undefined, fallback: number, name: string) => {
     if (value === undefined) return fallback;
-    if (!(Number.isFinite(value) && value > 0)) throw new RangeError(`${name} must be a positive number, got ${value}`);
+    if (!(typeof value === "number" && Number.isFinite(value) && value > 0)) {
+      throw new BuiltinToolsError(
+        "invalid-option",
+        `${name} must be a positive number of milliseconds, got ${String(value)}`,
+      );
+    }
     return value;
   };
   const context: BuiltinContext = {

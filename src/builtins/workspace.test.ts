@@ -4,7 +4,8 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ToolCallError } from "../core/errors.js";
-import { createWorkspace, type Workspace, WorkspaceError } from "./workspace.js";
+import { BuiltinToolsError } from "./builtin-tools-error.js";
+import { createWorkspace, type Workspace } from "./workspace.js";
 
 let base: string;
 let root: string;
@@ -150,12 +151,12 @@ describe("workspace guard", () => {
     );
   });
 
-  it("throws WorkspaceError for a root that does not exist or is a file", () => {
-    expect(() => createWorkspace(join(base, "nope"))).toThrow(WorkspaceError);
+  it("throws BuiltinToolsError for a root that does not exist or is a file", () => {
+    expect(() => createWorkspace(join(base, "nope"))).toThrow(BuiltinToolsError);
     try {
       createWorkspace(join(root, "src", "a.ts"));
     } catch (error) {
-      expect((error as WorkspaceError).code).toBe("invalid-workspace-root");
+      expect((error as BuiltinToolsError).code).toBe("invalid-workspace-root");
     }
     expect.assertions(2);
   });

@@ -3,21 +3,7 @@ import { realpathSync, statSync } from "node:fs";
 import { lstat, realpath } from "node:fs/promises";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { ToolCallError } from "../core/errors.js";
-
-/** Why `createBuiltinTools` refused its options. */
-export type WorkspaceErrorCode = "invalid-workspace-root";
-
-/** A workspace root that does not exist or is not a folder. Thrown by `createBuiltinTools`, never by a tool call. */
-export class WorkspaceError extends Error {
-  override readonly name = "WorkspaceError";
-  constructor(
-    readonly code: WorkspaceErrorCode,
-    readonly root: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+import { BuiltinToolsError } from "./builtin-tools-error.js";
 
 /** A path a model gave, checked and resolved inside the workspace. */
 export interface WorkspacePath {
@@ -47,7 +33,7 @@ export interface Workspace {
   display(realPath: string): string;
 }
 
-/** Opens a workspace on an existing folder. Throws `WorkspaceError` when `root` is not one. */
+/** Opens a workspace on an existing folder. Throws `BuiltinToolsError` (`invalid-workspace-root`) when `root` is not one. */
 export function createWorkspace(root: string): Workspace {
   const absoluteRoot = resolve(root);
   let realRoot: string;
@@ -55,9 +41,8 @@ export function createWorkspace(root: string): Workspace {
     realRoot = realpathSync(absoluteRoot);
     if (!statSync(realRoot).isDirectory()) throw new Error("not a folder");
   } catch {
-    throw new WorkspaceError(
+    throw new BuiltinToolsError(
       "invalid-workspace-root",
-      root,
       `Workspace root ${JSON.stringify(root)} does not exist or is not a folder`,
     );
   }
