@@ -1,0 +1,221 @@
+import { existsSync } from "node:fs";
+import { readFile, realpath } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  eventually,
+  isProcessAlive,
+  makeWorkspace,
+  type Outcome,
+  type TestWorkspace,
+  textOf,
+} from "../../test/support/builtins.js";
+import type { ToolResult } from "../core/types.js";
+import type { BashDetails } from "./bash.js";
+
+let ws: TestWorkspace;
+afterEach(async () => {
+  await ws.cleanup();
+});
+
+const details = (result: ToolResult) => result.details as BashDetails;
+
+/** Starts a command, waits until its streamed output shows a PID, and returns it with the pending outcome. */
+async function startWithPid(
+  workspace: TestWorkspace,
+  command: string,
+  options: { timeoutMs?: number; signal?: AbortSignal } = {},
+): Promise<{ pid: number; outcome: Promise<Outcome> }> {
+  let resolvePid: (pid: number) => void = () => undefined;
+  const pidSeen = new Promise<number>((resolve) => (resolvePid = resolve));
+  const outcome = workspace.call(
+    "bash",
+    { command, ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }) },
+    {
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+      onUpdate: (partial) => {
+        const match = /PID=(\d+)/.exec(textOf(partial));
+        if (match) resolvePid(Number(match[1]));
+      },
+    },
+  );
+  const pid = await Promise.race([
+    pidSeen,
+    outcome.then(() => Promise.reject(new Error("ended before printing a PID"))),
+  ]);
+  return { pid, outcome };
+}
+
+describe("bash", () => {
+  it("runs in the workspace root and reports exit code 0 with the output", async () => {
+    ws = await makeWorkspace({ "hello.txt": "hi" });
+    const result = await ws.ok("bash", { command: "pwd; cat hello.txt; echo; echo oops >&2" });
+    const text = textOf(result);
+    const [pwd] = text.split("\n");
+    expect(pwd).toBe(await realpath(ws.root));
+    expect(text).toContain("hi\noops");
+    expect(result.isError).toBeUndefined();
+    expect(details(result)).toMatchObject({ exitCode: 0, signal: null, strayProcessesEnded: false, binary: false });
+  });
+
+  it("says (no output) for a silent command", async () => {
+    ws = await makeWorkspace();
+    expect(textOf(await ws.ok("bash", { command: "true" }))).toBe("(no output)");
+  });
+
+  it("reports a nonzero exit as an error result naming the code, with the output", async () => {
+    ws = await makeWorkspace();
+    const result = await ws.ok("bash", { command: "echo before; exit 3" });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toBe("before\n\n[Command exited with code 3]");
+    expect(details(result).exitCode).toBe(3);
+  });
+
+  it("names the signal when the shell is killed by one", async () => {
+    ws = await makeWorkspace();
+    const result = await ws.ok("bash", { command: "kill -SEGV $$" });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toContain("[Command was killed by signal SIGSEGV]");
+  });
+
+  it("passes the environment it was given", async () => {
+    ws = await makeWorkspace({}, { env: { ...process.env, TOOLWIRE_PROBE: "probe-value" } });
+    expect(textOf(await ws.ok("bash", { command: "echo $TOOLWIRE_PROBE" }))).toBe("probe-value");
+  });
+
+  it("gives the command an empty stdin, so a reader does not hang", async () => {
+    ws = await makeWorkspace();
+    expect(textOf(await ws.ok("bash", { command: "cat; echo done" }))).toBe("done");
+  });
+
+  it("streams output through onUpdate", async () => {
+    ws = await makeWorkspace();
+    const updates: string[] = [];
+    await ws.call(
+      "bash",
+      { command: "echo first; sleep 0.3; echo second" },
+      { onUpdate: (p) => updates.push(textOf(p)) },
+    );
+    expect(updates[0]).toBe("first");
+    expect(updates.at(-1)).toBe("first\nsecond");
+  });
+
+  it("keeps the last 2000 lines and says how to see the rest", async () => {
+    ws = await makeWorkspace();
+    const result = await ws.ok("bash", { command: "seq 1 5000" });
+    const text = textOf(result);
+    expect(text).toMatch(/^\[Output cut: showing the last 2000 of 5000 lines/);
+    expect(text).toContain("command > out.log 2>&1");
+    expect(text.endsWith("\n3001\n3002") || text.includes("\n3001\n3002\n")).toBe(true);
+    expect(text).not.toContain("\n3000\n");
+    expect(text.endsWith("5000")).toBe(true);
+    expect(details(result)).toMatchObject({ outputLines: 5000, truncated: true });
+  });
+
+  it("keeps the last 50 KB of wide output", async () => {
+    ws = await makeWorkspace();
+    const result = await ws.ok("bash", { command: "for i in $(seq 1 3000); do printf '%0100d\\n' $i; done" });
+    const text = textOf(result);
+    expect(text).toContain(`${"0".repeat(96)}3000`);
+    expect(text).not.toContain(`${"0".repeat(97)}999\n`);
+    expect(Buffer.byteLength(text)).toBeLessThan(51 * 1024 + 400);
+    expect(details(result).outputBytes).toBe(3000 * 101);
+  });
+
+  it("describes binary output instead of dumping it", async () => {
+    ws = await makeWorkspace();
+    const result = await ws.ok("bash", { command: "printf 'PK\\003\\004\\000\\000binary'" });
+    expect(textOf(result)).toContain("[The command wrote 12 B of binary output");
+    expect(textOf(result)).not.toContain("PK");
+    expect(details(result).binary).toBe(true);
+  });
+
+  it("shows text with a few invalid bytes, marking them", async () => {
+    ws = await makeWorkspace();
+    const result = await ws.ok("bash", { command: "printf 'caf\\351 ok\\n'" });
+    expect(textOf(result)).toContain("caf\uFFFD ok");
+    expect(textOf(result)).toContain("not valid UTF-8");
+  });
+
+  it("stops a command that never ends at its timeout, with code timeout", async () => {
+    ws = await makeWorkspace();
+    const outcome = await ws.call("bash", { command: "echo started; sleep 30", timeoutMs: 300 });
+    expect(outcome.kind).toBe("error");
+    if (outcome.kind !== "error") return;
+    expect(outcome.error.code).toBe("timeout");
+    expect(outcome.error.message).toContain("Command timed out after 300 ms and was stopped");
+    expect(outcome.error.message).toContain("started");
+  });
+
+  it("kills a grandchild holding the output pipe on timeout", async () => {
+    ws = await makeWorkspace({}, { killGraceMs: 300 });
+    const { pid, outcome } = await startWithPid(ws, "bash -c 'echo PID=$$; exec sleep 30' & wait", { timeoutMs: 500 });
+    expect(await isProcessAlive(pid)).toBe(true);
+    const ended = await outcome;
+    expect(ended.kind === "error" && ended.error.code).toBe("timeout");
+    expect(await eventually(async () => !(await isProcessAlive(pid)))).toBe(true);
+  });
+
+  it("kills a grandchild on abort, and the call ends with code aborted", async () => {
+    ws = await makeWorkspace({}, { killGraceMs: 300 });
+    const controller = new AbortController();
+    const { pid, outcome } = await startWithPid(ws, "sleep 30 > /dev/null 2>&1 & echo PID=$!; wait", {
+      signal: controller.signal,
+    });
+    expect(await isProcessAlive(pid)).toBe(true);
+    controller.abort();
+    const ended = await outcome;
+    expect(ended.kind === "error" && ended.error.code).toBe("aborted");
+    expect(await eventually(async () => !(await isProcessAlive(pid)))).toBe(true);
+  });
+
+  it("escalates to SIGKILL for processes that ignore SIGTERM", async () => {
+    ws = await makeWorkspace({}, { killGraceMs: 200 });
+    const { pid, outcome } = await startWithPid(ws, "trap '' TERM; sleep 30 & echo PID=$!; wait", { timeoutMs: 400 });
+    const ended = await outcome;
+    expect(ended.kind === "error" && ended.error.code).toBe("timeout");
+    expect(await eventually(async () => !(await isProcessAlive(pid)))).toBe(true);
+  });
+
+  it("ends background processes that outlive the shell instead of waiting for them", async () => {
+    ws = await makeWorkspace({}, { killGraceMs: 300 });
+    const result = await ws.ok("bash", { command: "sleep 30 & echo $! > bg.pid; echo launched" });
+    const bgPid = Number(await readFile(join(ws.root, "bg.pid"), "utf8"));
+    expect(textOf(result)).toBe(
+      "launched\n\n[Background processes still running when the command ended were stopped.]",
+    );
+    expect(details(result)).toMatchObject({ exitCode: 0, strayProcessesEnded: true });
+    expect(result.isError).toBeUndefined();
+    expect(await eventually(async () => !(await isProcessAlive(bgPid)))).toBe(true);
+  });
+
+  it("does not start a command when the call is already aborted", async () => {
+    ws = await makeWorkspace();
+    const controller = new AbortController();
+    controller.abort();
+    const outcome = await ws.call("bash", { command: "touch ran" }, { signal: controller.signal });
+    expect(outcome.kind === "error" && outcome.error.code).toBe("aborted");
+    expect(existsSync(join(ws.root, "ran"))).toBe(false);
+  });
+
+  it("fails precisely when the shell cannot be started", async () => {
+    ws = await makeWorkspace({}, { shell: "/nonexistent/shell" });
+    const error = await ws.fail("bash", { command: "true" });
+    expect(error.code).toBe("execution-failed");
+    expect(error.message).toContain("Could not start /nonexistent/shell");
+  });
+
+  it("survives an onUpdate listener that throws", async () => {
+    ws = await makeWorkspace();
+    const outcome = await ws.call(
+      "bash",
+      { command: "echo one" },
+      {
+        onUpdate: () => {
+          throw new Error("listener fault");
+        },
+      },
+    );
+    expect(outcome.kind === "result" && textOf(outcome.result)).toBe("one");
+  });
+});

@@ -1,0 +1,68 @@
+// createBuiltinTools: the agent's hands (read, write, edit, bash, ls, grep, find) confined to one workspace root.
+import { existsSync } from "node:fs";
+import type { AgentTool } from "../core/types.js";
+import { createBashTool, DEFAULT_BASH_TIMEOUT_MS, DEFAULT_KILL_GRACE_MS } from "./bash.js";
+import type { BuiltinContext } from "./builtin-context.js";
+import { BuiltinToolsError } from "./builtin-tools-error.js";
+import { createEditTool } from "./edit.js";
+import { createFindTool } from "./find.js";
+import { createGrepTool } from "./grep.js";
+import { createLsTool } from "./ls.js";
+import { createReadTool } from "./read.js";
+import { createReadTracker } from "./read-tracker.js";
+import { createWorkspace } from "./workspace.js";
+import { createWriteTool } from "./write.js";
+
+/** The names `createBuiltinTools` gives, in its order (also the `group:fs` and `group:runtime` members). */
+export const BUILTIN_TOOL_NAMES = Object.freeze(["read", "write", "edit", "bash", "ls", "grep", "find"] as const);
+
+/** Options of `createBuiltinTools`. Only `root` is required. */
+export interface BuiltinToolsOptions {
+  /** The workspace folder; every path the tools take resolves inside it, and `bash` runs there. */
+  readonly root: string;
+  /** `bash`'s timeout when a call names none. Default 120 000 ms. */
+  readonly bashTimeoutMs?: number;
+  /** How long `bash` waits after SIGTERM before SIGKILL when it ends a process group. Default 2000 ms. */
+  readonly killGraceMs?: number;
+  /** The shell for `bash`. Default `/bin/bash`, else `/bin/sh`. */
+  readonly shell?: string;
+  /** The environment of `bash` commands. Default: this process's environment (`bash` is not a sandbox). */
+  readonly env?: NodeJS.ProcessEnv;
+}
+
+/**
+ * The built-in tools for one workspace: `read`, `write`, `edit`, `bash`, `ls`, `grep`, `find`, each
+ * owned `{ kind: "core" }`. They share a read tracker, so `edit` refuses a file changed since this
+ * set of tools last read or wrote it. Throws `BuiltinToolsError`: `invalid-workspace-root` when `root` is not an existing folder,
+ * `invalid-option` for a timeout or grace period that is not a positive number.
+ */
+export function createBuiltinTools(options: BuiltinToolsOptions): AgentTool[] {
+  const workspace = createWorkspace(options.root);
+  const positive = (value: number | undefined, fallback: number, name: string) => {
+    if (value === undefined) return fallback;
+    if (!(typeof value === "number" && Number.isFinite(value) && value > 0)) {
+      throw new BuiltinToolsError(
+        "invalid-option",
+        `${name} must be a positive number of milliseconds, got ${String(value)}`,
+      );
+    }
+    return value;
+  };
+  const context: BuiltinContext = {
+    workspace,
+    tracker: createReadTracker(),
+    bashTimeoutMs: positive(options.bashTimeoutMs, DEFAULT_BASH_TIMEOUT_MS, "bashTimeoutMs"),
+    killGraceMs: positive(options.killGraceMs, DEFAULT_KILL_GRACE_MS, "killGraceMs"),
+    shell: options.shell ?? (existsSync("/bin/bash") ? "/bin/bash" : "/bin/sh"),
+    env: options.env ?? process.env,
+  };
+  return [
+    createReadTool(context),
+    createWriteTool(context),
+    createEditTool(context),
+    createBashTool(context),
+    createLsTool(context),
+    createGrepTool(context),
+    createFindTool(context),
+  ];
+}

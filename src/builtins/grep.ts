@@ -1,0 +1,253 @@
+// The `grep` tool: a regular expression over the workspace's text files, ripgrep-like, .gitignore respected.
+import { readFile, stat } from "node:fs/promises";
+import { defineTool } from "../core/register/define-tool.js";
+import type { AgentTool, ToolResult } from "../core/types.js";
+import { type BuiltinContext, toolError } from "./builtin-context.js";
+import { looksBinary, SNIFF_BYTES } from "./file-kind.js";
+import { compileGlob } from "./glob.js";
+import { formatSize, MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES, shortenLine, truncateHead } from "./truncate.js";
+import { type WalkReport, walkWorkspace } from "./walk.js";
+
+/** How many matching lines `grep` returns when the call names no limit. */
+export const DEFAULT_GREP_LIMIT = 200;
+/** Files larger than this are skipped (and counted). */
+export const MAX_GREP_FILE_BYTES = 10 * 1024 * 1024;
+/** The most context lines around a match. */
+export const MAX_GREP_CONTEXT = 10;
+
+/** What `grep` reports to programs beside the text. */
+export interface GrepDetails {
+  readonly matches: number;
+  readonly filesWithMatches: number;
+  readonly filesSearched: number;
+  readonly skippedBinary: number;
+  readonly skippedLarge: number;
+  readonly limitReached: boolean;
+  readonly walk?: WalkReport;
+}
+
+const inputSchema = {
+  type: "object",
+  properties: {
+    pattern: {
+      type: "string",
+      minLength: 1,
+      description:
+        'A JavaScript regular expression, matched against each line (e.g. "function\\\\s+\\\\w+", "TODO|FIXME"). Set literal to true to search for the text as is.',
+    },
+    path: {
+      type: "string",
+      description:
+        "A folder or file to search: relative to the workspace root, or absolute inside it. Default: the root.",
+    },
+    glob: {
+      type: "string",
+      description:
+        'Only search files whose path (relative to `path`) matches this glob: without "/" it matches names at any depth ("*.ts", "*.{js,mjs}"), with "/" the whole relative path ("src/**/*.ts").',
+    },
+    ignoreCase: { type: "boolean", description: "Match without regard to case. Default false." },
+    literal: { type: "boolean", description: "Treat pattern as plain text, not a regular expression. Default false." },
+    context: {
+      type: "integer",
+      minimum: 0,
+      maximum: MAX_GREP_CONTEXT,
+      description: `Lines of context to show before and after each match. Default 0, at most ${MAX_GREP_CONTEXT}.`,
+    },
+    limit: {
+      type: "integer",
+      minimum: 1,
+      maximum: MAX_OUTPUT_LINES,
+      description: `The most matching lines to return. Default ${DEFAULT_GREP_LIMIT}.`,
+    },
+  },
+  required: ["pattern"],
+  additionalProperties: false,
+} as const;
+
+/** Builds the `grep` tool for one workspace. */
+export function createGrepTool(context: BuiltinContext): AgentTool {
+  const { workspace } = context;
+  return defineTool({
+    name: "grep",
+    title: "Search file contents",
+    description: [
+      "Search the text files of the workspace for a regular expression, like ripgrep.",
+      'Each matching line prints as "<path>:<line>: <text>" (path relative to the workspace root); with context, surrounding lines print as "<path>-<line>- <text>" and separate groups are split by "--".',
+      "Files ignored by .gitignore, the .git folder, binary files and files over 10 MB are skipped.",
+    ].join(" "),
+    inputSchema,
+    annotations: { readOnlyHint: true },
+    executionMode: "parallel",
+    async execute(input, { signal }): Promise<ToolResult<GrepDetails>> {
+      let regex: RegExp;
+      try {
+        regex = compileRegex(
+          input.literal === true ? input.pattern.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&") : input.pattern,
+          input.ignoreCase === true,
+        );
+      } catch (error) {
+        throw toolError(
+          "grep",
+          `Invalid regular expression ${JSON.stringify(input.pattern)}: ${(error as Error).message}. Escape special characters with a backslash, or set literal to true.`,
+          "invalid-input",
+        );
+      }
+      let matchesGlob: ((path: string) => boolean) | undefined;
+      if (input.glob !== undefined && input.glob.trim() !== "") {
+        try {
+          matchesGlob = compileGlob(input.glob);
+        } catch (error) {
+          throw toolError(
+            "grep",
+            `Invalid glob ${JSON.stringify(input.glob)}: ${(error as Error).message}`,
+            "invalid-input",
+          );
+        }
+      }
+      const target = await workspace.resolve("grep", input.path ?? ".");
+      if (!target.exists) {
+        throw toolError("grep", `Not found: ${target.display}. Use ls or find to see which paths exist.`);
+      }
+      const search = createSearch(regex, input.context ?? 0, input.limit ?? DEFAULT_GREP_LIMIT);
+      let walk: WalkReport | undefined;
+      if ((await stat(target.real)).isDirectory()) {
+        walk = await walkWorkspace(workspace, target.real, {
+          signal,
+          async visit(entry) {
+            if (entry.kind !== "file" || (matchesGlob !== undefined && !matchesGlob(entry.fromStart))) return undefined;
+            return (await search.file(entry.real, entry.display)) ? "stop" : undefined;
+          },
+        });
+      } else {
+        await search.file(target.real, target.display);
+      }
+      return search.result(input.pattern, target.display, walk);
+    },
+  });
+}
+
+/** The search state of one call: counts, the output lines, and the match limit. */
+function createSearch(regex: RegExp, contextLines: number, limit: number) {
+  const output: string[] = [];
+  let matches = 0;
+  let filesWithMatches = 0;
+  let filesSearched = 0;
+  let skippedBinary = 0;
+  let skippedLarge = 0;
+  let limitReached = false;
+
+  return {
+    /** Searches one file; true when the match limit was reached. */
+    async file(real: string, display: string): Promise<boolean> {
+      let bytes: Buffer;
+      try {
+        const stats = await stat(real);
+        if (stats.size > MAX_GREP_FILE_BYTES) {
+          skippedLarge++;
+          return false;
+        }
+        bytes = await readFile(real);
+      } catch {
+        return false;
+      }
+      if (looksBinary(bytes.subarray(0, SNIFF_BYTES))) {
+        skippedBinary++;
+        return false;
+      }
+      filesSearched++;
+      const lines = bytes.toString("utf8").split("\n");
+      if (lines[lines.length - 1] === "") lines.pop();
+      let lastPrinted = -1; // index of the last line printed for this file
+      let found = false;
+      for (let index = 0; index < lines.length; index++) {
+        const line = (lines[index] as string).replace(/\r$/, "");
+        if (!regex.test(line)) continue;
+        if (!found) {
+          found = true;
+          filesWithMatches++;
+          if (output.length > 0 && contextLines > 0) output.push("--");
+        }
+        const from = Math.max(0, index - contextLines, lastPrinted + 1);
+        if (contextLines > 0 && lastPrinted >= 0 && from > lastPrinted + 1) output.push("--");
+        for (let before = from; before < index; before++) {
+          output.push(`${display}-${before + 1}- ${shortenLine((lines[before] as string).replace(/\r$/, ""))}`);
+        }
+        output.push(`${display}:${index + 1}: ${shortenLine(line)}`);
+        lastPrinted = index;
+        matches++;
+        // Trailing context: lines after the match that are not matches themselves (those print as matches).
+        const until = Math.min(lines.length - 1, index + contextLines);
+        let next = index + 1;
+        while (next <= until && !regex.test((lines[next] as string).replace(/\r$/, ""))) {
+          output.push(`${display}-${next + 1}- ${shortenLine((lines[next] as string).replace(/\r$/, ""))}`);
+          lastPrinted = next;
+          next++;
+        }
+        if (matches >= limit) {
+          limitReached = true;
+          return true;
+        }
+        index = next - 1;
+      }
+      return false;
+    },
+
+    result(pattern: string, display: string, walk: WalkReport | undefined): ToolResult<GrepDetails> {
+      const details: GrepDetails = {
+        matches,
+        filesWithMatches,
+        filesSearched,
+        skippedBinary,
+        skippedLarge,
+        limitReached,
+        ...(walk === undefined ? {} : { walk }),
+      };
+      const skipped: string[] = [];
+      if (skippedBinary > 0) skipped.push(`${skippedBinary} binary file${skippedBinary === 1 ? "" : "s"}`);
+      if (skippedLarge > 0) {
+        skipped.push(`${skippedLarge} file${skippedLarge === 1 ? "" : "s"} over ${formatSize(MAX_GREP_FILE_BYTES)}`);
+      }
+      if (matches === 0) {
+        if (walk !== undefined && walk.ignored > 0) skipped.push(`${walk.ignored} paths ignored by .gitignore`);
+        const note = skipped.length > 0 ? ` Skipped: ${skipped.join(", ")}.` : "";
+        return {
+          content: [
+            {
+              type: "text",
+              text: `No matches for ${JSON.stringify(pattern)} in ${display} (${filesSearched} file${filesSearched === 1 ? "" : "s"} searched).${note}`,
+            },
+          ],
+          details,
+        };
+      }
+      const cut = truncateHead(output.join("\n"));
+      const notes: string[] = [];
+      if (cut.truncated) {
+        notes.push(
+          `[Output cut at ${cut.keptLines} of ${cut.totalLines} lines (${cut.truncatedBy === "bytes" ? `${MAX_OUTPUT_BYTES / 1024} KB` : `${MAX_OUTPUT_LINES}-line`} limit). Narrow the pattern, path or glob, or use less context.]`,
+        );
+      }
+      if (limitReached) {
+        notes.push(
+          `[Stopped at ${matches} matches (the limit). There may be more: narrow the pattern, path or glob, or raise limit (at most ${MAX_OUTPUT_LINES}).]`,
+        );
+      }
+      if (walk?.limitReached) notes.push(`[The search stopped after ${walk.visited} entries; use a narrower path.]`);
+      if (skipped.length > 0) notes.push(`[Skipped: ${skipped.join(", ")}.]`);
+      const text = notes.length === 0 ? cut.text : `${cut.text}\n\n${notes.join("\n")}`;
+      return { content: [{ type: "text", text }], details };
+    },
+  };
+}
+
+/**
+ * A pattern as a Unicode-aware regular expression (so `\\p{L}` and astral characters work), or, when
+ * it is only valid without the `u` flag (such as `\\-` outside a class), as a plain one.
+ */
+function compileRegex(pattern: string, ignoreCase: boolean): RegExp {
+  try {
+    return new RegExp(pattern, ignoreCase ? "iu" : "u");
+  } catch {
+    return new RegExp(pattern, ignoreCase ? "i" : "");
+  }
+}

@@ -1,0 +1,181 @@
+// Walking the workspace for grep and find: sorted, .gitignore-aware, never following a link out of the root.
+import type { Dirent } from "node:fs";
+import { readdir, readFile, realpath, stat } from "node:fs/promises";
+import { dirname, join, relative, sep } from "node:path";
+import ignore, { type Ignore } from "ignore";
+import type { Workspace } from "./workspace.js";
+
+/** The most entries one walk visits before it stops and says so. */
+export const MAX_WALK_ENTRIES = 200_000;
+
+/** One file or folder met on a walk. */
+export interface WalkEntry {
+  /** Where it is (a link's own location for a linked file). */
+  readonly path: string;
+  /** The file to open (a linked file's target, always inside the root). */
+  readonly real: string;
+  /** Relative to the workspace root, `/`-separated. */
+  readonly display: string;
+  /** Relative to the walk's start folder, `/`-separated. */
+  readonly fromStart: string;
+  readonly kind: "file" | "folder";
+}
+
+/** What a walk skipped, so a tool can say so. */
+export interface WalkReport {
+  visited: number;
+  ignored: number;
+  /** Links not followed: dangling, pointing outside the root, or to a folder. */
+  skippedLinks: number;
+  unreadable: number;
+  limitReached: boolean;
+  /** The start folder is itself ignored by a .gitignore above it; its own contents were walked anyway. */
+  startIgnored: boolean;
+}
+
+interface Matcher {
+  readonly folder: string;
+  readonly rules: Ignore;
+}
+
+/** Called for each entry in walk order; return `"stop"` to end the walk. */
+export type WalkVisitor = (entry: WalkEntry) => Promise<"stop" | undefined> | "stop" | undefined;
+
+/**
+ * Walks a folder inside the workspace depth-first, names sorted, calling `visit` for every file and
+ * folder not ignored. Honours `.gitignore` files (from the root down, nested ones included, with
+ * negations) and `.git/info/exclude`; always skips `.git`. Links are listed only when they point to
+ * a file inside the root; linked folders are never entered.
+ */
+export async function walkWorkspace(
+  workspace: Workspace,
+  startReal: string,
+  options: { readonly signal: AbortSignal; readonly visit: WalkVisitor; readonly maxEntries?: number },
+): Promise<WalkReport> {
+  const report: WalkReport = {
+    visited: 0,
+    ignored: 0,
+    skippedLinks: 0,
+    unreadable: 0,
+    limitReached: false,
+    startIgnored: false,
+  };
+  const maxEntries = options.maxEntries ?? MAX_WALK_ENTRIES;
+  let matchers = await ancestorMatchers(workspace, startReal);
+  if (startReal !== workspace.realRoot && isIgnored(matchers, startReal, true)) {
+    // Asked for an ignored folder by name: look inside it, under its own .gitignore files only.
+    report.startIgnored = true;
+    matchers = [];
+  }
+
+  const walkFolder = async (folder: string, inherited: readonly Matcher[]): Promise<"stop" | undefined> => {
+    options.signal.throwIfAborted();
+    let entries: Dirent[];
+    try {
+      entries = await readdir(folder, { withFileTypes: true });
+    } catch {
+      report.unreadable++;
+      return undefined;
+    }
+    const local = [...inherited];
+    if (entries.some((entry) => entry.name === ".gitignore" && entry.isFile())) {
+      const rules = await loadRules(join(folder, ".gitignore"));
+      if (rules !== undefined) local.push({ folder, rules });
+    }
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const entry of entries) {
+      options.signal.throwIfAborted();
+      if (entry.name === ".git") continue;
+      const path = join(folder, entry.name);
+      let real = path;
+      let kind: WalkEntry["kind"];
+      if (entry.isSymbolicLink()) {
+        const target = await linkedFile(workspace, path);
+        if (target === undefined) {
+          report.skippedLinks++;
+          continue;
+        }
+        real = target;
+        kind = "file";
+      } else if (entry.isDirectory()) {
+        kind = "folder";
+      } else if (entry.isFile()) {
+        kind = "file";
+      } else {
+        continue;
+      }
+      if (isIgnored(local, path, kind === "folder")) {
+        report.ignored++;
+        continue;
+      }
+      if (report.visited >= maxEntries) {
+        report.limitReached = true;
+        return "stop";
+      }
+      report.visited++;
+      const fromStart = toSlashes(relative(startReal, path));
+      if ((await options.visit({ path, real, display: workspace.display(path), fromStart, kind })) === "stop") {
+        return "stop";
+      }
+      if (kind === "folder" && (await walkFolder(path, local)) === "stop") return "stop";
+    }
+    return undefined;
+  };
+
+  await walkFolder(startReal, matchers);
+  return report;
+}
+
+/** The .gitignore rules from the root down to (not including) `startReal`, and `.git/info/exclude`. */
+async function ancestorMatchers(workspace: Workspace, startReal: string): Promise<Matcher[]> {
+  const matchers: Matcher[] = [];
+  const exclude = await loadRules(join(workspace.realRoot, ".git", "info", "exclude"));
+  if (exclude !== undefined) matchers.push({ folder: workspace.realRoot, rules: exclude });
+  const folders: string[] = [];
+  for (let folder = dirname(startReal); workspace.contains(folder); folder = dirname(folder)) {
+    folders.unshift(folder);
+    if (folder === workspace.realRoot) break;
+  }
+  if (startReal === workspace.realRoot) return matchers;
+  for (const folder of folders) {
+    const rules = await loadRules(join(folder, ".gitignore"));
+    if (rules !== undefined) matchers.push({ folder, rules });
+  }
+  return matchers;
+}
+
+async function loadRules(file: string): Promise<Ignore | undefined> {
+  try {
+    return ignore().add(await readFile(file, "utf8"));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether the deepest rule set with a verdict ignores the path. */
+function isIgnored(matchers: readonly Matcher[], path: string, isFolder: boolean): boolean {
+  for (let index = matchers.length - 1; index >= 0; index--) {
+    const matcher = matchers[index] as Matcher;
+    const rel = toSlashes(relative(matcher.folder, path));
+    if (rel === "" || rel.startsWith("..")) continue;
+    const verdict = matcher.rules.test(isFolder ? `${rel}/` : rel);
+    if (verdict.ignored) return true;
+    if (verdict.unignored) return false;
+  }
+  return false;
+}
+
+/** A link's target when it is a file inside the root; `undefined` otherwise (dangling, outside, a folder). */
+async function linkedFile(workspace: Workspace, path: string): Promise<string | undefined> {
+  try {
+    const target = await realpath(path);
+    if (!workspace.contains(target)) return undefined;
+    return (await stat(target)).isFile() ? target : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function toSlashes(path: string): string {
+  return sep === "/" ? path : path.split(sep).join("/");
+}
