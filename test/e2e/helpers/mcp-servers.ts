@@ -50,29 +50,54 @@ export async function scriptServer(folder: string, id: string, source: string): 
   return { id, command: process.execPath, args: [file], env: minimalEnv() };
 }
 
+/** What a fake server does with a `tools/call`. */
+export type FakeBehaviour =
+  | "pong" // answers "pong"
+  | "protocol-error-on-call" // answers a JSON-RPC error instead of an isError result
+  | "hang-on-call" // never answers
+  | "exit-on-call" // exits with code 3
+  | "garbage-on-call" // writes a line that is not JSON-RPC
+  | "dynamic"; // `add` adds a tool, `remove` removes the last one; each sends tools/list_changed
+
 /**
- * A fake MCP server in plain node (no SDK): answers the handshake and tools/list with one tool
- * `ping`; `behaviour` decides what a `tools/call` gets.
+ * A fake MCP server in plain node (no SDK), so a test controls every byte: answers the handshake
+ * and tools/list (tools `ping`, plus `add` and `remove` when dynamic); `behaviour` decides the rest.
  */
-export function fakeServerSource(behaviour: "unknown-tool-protocol-error" | "hang-on-call" | "exit-on-call"): string {
+export function fakeServerSource(behaviour: FakeBehaviour): string {
   return `
 import { createInterface } from "node:readline";
+const behaviour = ${JSON.stringify(behaviour)};
 const send = (message) => process.stdout.write(JSON.stringify({ jsonrpc: "2.0", ...message }) + "\\n");
+const tool = (name) => ({ name, description: "Tool " + name, inputSchema: { type: "object", properties: {} } });
+const tools = behaviour === "dynamic" ? [tool("ping"), tool("add"), tool("remove")] : [tool("ping")];
+let added = 0;
 createInterface({ input: process.stdin }).on("line", (line) => {
   const message = JSON.parse(line);
   if (message.id === undefined) return;
   if (message.method === "initialize") {
-    send({ id: message.id, result: { protocolVersion: message.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "fake", version: "1.0.0" } } });
+    send({ id: message.id, result: { protocolVersion: message.params.protocolVersion, capabilities: { tools: { listChanged: true } }, serverInfo: { name: "fake", version: "1.0.0" } } });
   } else if (message.method === "tools/list") {
-    send({ id: message.id, result: { tools: [{ name: "ping", description: "Answers pong", inputSchema: { type: "object", properties: {} } }] } });
+    send({ id: message.id, result: { tools } });
   } else if (message.method === "tools/call") {
-    const behaviour = ${JSON.stringify(behaviour)};
+    const name = message.params.name;
     if (behaviour === "hang-on-call") return;
     if (behaviour === "exit-on-call") process.exit(3);
-    send({ id: message.id, error: { code: -32602, message: "Tool " + message.params.name + " not found" } });
+    if (behaviour === "garbage-on-call") return void process.stdout.write("debug: this is not JSON\\n");
+    if (behaviour === "protocol-error-on-call") return send({ id: message.id, error: { code: -32602, message: "Tool " + name + " not found" } });
+    if (name === "add") tools.push(tool("added-" + ++added));
+    if (name === "remove") tools.pop();
+    if (name === "add" || name === "remove") send({ method: "notifications/tools/list_changed" });
+    send({ id: message.id, result: { content: [{ type: "text", text: name === "ping" ? "pong" : "ok" }] } });
   } else {
     send({ id: message.id, error: { code: -32601, message: "Method not found" } });
   }
 });
 `;
 }
+
+/** A server that writes to stderr and exits at once. */
+export const EXIT_AT_START_SOURCE = `process.stderr.write("fatal: missing config file\\n"); process.exit(2);`;
+/** A server that writes a line of garbage to stdout and stays up. */
+export const GARBAGE_AT_START_SOURCE = `process.stdout.write("Server starting on stdio...\\n"); setInterval(() => {}, 1000);`;
+/** A server that reads its input and never answers. */
+export const SILENT_SOURCE = `process.stdin.on("data", () => {}); setInterval(() => {}, 1000);`;
