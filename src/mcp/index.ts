@@ -27,4 +27,12 @@ export {
   type ReconnectBackoff,
   reconnectDelayMs,
 } from "./reconnect.js";
+export { type GatewayServerConfig, runMcpGateway } from "./serve-main.js";
+export {
+  type McpServerHandle,
+  type ServeMcpHttpOptions,
+  type ServeMcpOptions,
+  type ServeMcpStdioOptions,
+  serveMcp,
+} from "./serve-mcp.js";
 export { assignMcpToolNames, MAX_TOOL_NAME_LENGTH, sanitizeToolNamePart } from "./tool-names.js";
