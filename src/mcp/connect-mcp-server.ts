@@ -367,13 +367,18 @@ export async function connectMcpServer(
     context: ToolCallContext,
   ): Promise<ToolResult> {
     const live = await acquire(name, context.signal);
+    // The SDK never removes its abort listener, so it gets a signal of its own, not a long-lived caller's.
+    const controller = new AbortController();
+    const onAbort = () => controller.abort(context.signal.reason);
+    if (context.signal.aborted) onAbort();
+    else context.signal.addEventListener("abort", onAbort, { once: true });
     let result: Awaited<ReturnType<typeof live.client.request<typeof CallToolResultSchema>>>;
     try {
       result = await live.client.request(
         { method: "tools/call", params: { name: toolName, arguments: input as Record<string, unknown> } },
         CallToolResultSchema,
         {
-          signal: context.signal,
+          signal: controller.signal,
           timeout: timeoutMs,
           resetTimeoutOnProgress: true,
           onprogress: (progress) => context.onUpdate(progressUpdate(progress)),
@@ -381,6 +386,8 @@ export async function connectMcpServer(
       );
     } catch (error) {
       throw callError(live, name, toolName, error, context.signal);
+    } finally {
+      context.signal.removeEventListener("abort", onAbort);
     }
     failures = 0;
     return mapCallToolResult(result, { serverId, toolName });
