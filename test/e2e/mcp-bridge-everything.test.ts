@@ -171,7 +171,7 @@ describe("connectMcpServer with server-everything (own connections)", () => {
     const session = createAgentSession({ registry });
     const pid = connection.pid as number;
     expect(pid).toBeGreaterThan(0);
-    const started = performance.now();
+    // The call would run 30 s, longer than the test's timeout: only a prompt failure lets the test pass.
     const inFlight = session.dispatch({
       id: "t1",
       name: "doomed__trigger-long-running-operation",
@@ -180,7 +180,6 @@ describe("connectMcpServer with server-everything (own connections)", () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
     process.kill(pid, "SIGKILL");
     const result = await inFlight;
-    expect(performance.now() - started).toBeLessThan(10_000);
     expect(result.is_error).toBe(true);
     expect(result.content[0]).toMatchObject({ type: "text" });
     const text = result.content[0]?.type === "text" ? result.content[0].text : "";

@@ -1,4 +1,5 @@
 // The client bridge against misbehaving servers: bad configs, failed starts, garbage, silence, deaths, protocol errors.
+import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ToolCallError } from "../../src/core/errors.js";
 import { createToolRegistry } from "../../src/core/register/registry.js";
@@ -10,6 +11,7 @@ import {
   type FakeBehaviour,
   fakeServerSource,
   GARBAGE_AT_START_SOURCE,
+  onceOnlySource,
   SILENT_SOURCE,
   scriptServer,
   tempFolder,
@@ -153,6 +155,21 @@ describe("bridged calls when the server misbehaves", () => {
     expect(session.activeToolNames).toEqual(["dying__ping", "healthy__ping"]);
     const second = await session.dispatch({ id: "3", name: "dying__ping", input: {} });
     expect(second.content[0]).toMatchObject({ text: expect.stringContaining("exited with code 3") });
+  });
+
+  it("reports a failed reconnect in the call's error result and tries again on a later call", async () => {
+    const config = await scriptServer(folder.path, "once", onceOnlySource(join(folder.path, "once.marker")));
+    const connection = await connectMcpServer(config, { backoff: { initialDelayMs: 10 } });
+    open.push(connection);
+    const tool = connection.tools[0] as AgentTool;
+    expect((await callError(tool)).message).toContain("MCP server once exited with code 3, during the call to ping");
+    const reconnect = await callError(tool);
+    expect(reconnect.code).toBe("execution-failed");
+    expect(reconnect.message).toContain("MCP server once exited with code 1");
+    expect(reconnect.message).toContain("refusing to start twice");
+    expect(reconnect.message).toContain("Reconnecting to MCP server once failed; a later call will try again.");
+    expect((await callError(tool)).message).toContain("Reconnecting to MCP server once failed");
+    expect(connection.tools).toHaveLength(1); // the tool stays registered throughout
   });
 
   it("fails calls after close with a clear error", async () => {

@@ -228,7 +228,7 @@ describe("the bridge chained to serveMcp over HTTP", () => {
     await first.close();
     const failed = await session.dispatch({ id: "1", name: "web__add", input: { a: 1, b: 1 } });
     expect(failed.is_error).toBe(true);
-    expect(texts(failed)).toContain("MCP server web");
+    expect(texts(failed)).toContain("MCP server web could not be reached");
     const again = await serveMcp(inner, { transport: "http", port: first.port as number });
     cleanups.push(() => again.close());
     const ok = await session.dispatch({ id: "2", name: "web__add", input: { a: 1, b: 1 } });

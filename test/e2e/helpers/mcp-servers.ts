@@ -101,3 +101,13 @@ export const EXIT_AT_START_SOURCE = `process.stderr.write("fatal: missing config
 export const GARBAGE_AT_START_SOURCE = `process.stdout.write("Server starting on stdio...\\n"); setInterval(() => {}, 1000);`;
 /** A server that reads its input and never answers. */
 export const SILENT_SOURCE = `process.stdin.on("data", () => {}); setInterval(() => {}, 1000);`;
+
+/** A server that works the first time it starts (exiting on its first call) and exits at once on every later start. */
+export function onceOnlySource(markerFile: string): string {
+  return `
+import { existsSync, writeFileSync } from "node:fs";
+const marker = ${JSON.stringify(markerFile)};
+if (existsSync(marker)) { process.stderr.write("refusing to start twice\\n"); process.exit(1); }
+writeFileSync(marker, "started");
+${fakeServerSource("exit-on-call")}`;
+}
