@@ -24,7 +24,8 @@ describe("core boundary", () => {
       for (const match of text.matchAll(IMPORT)) {
         const specifier = match[1] ?? match[2] ?? "";
         if (specifier.startsWith("node:")) continue;
-        const inside = specifier.startsWith(".") && !relative(coreDir, resolve(dirname(file), specifier)).startsWith("..");
+        const inside =
+          specifier.startsWith(".") && !relative(coreDir, resolve(dirname(file), specifier)).startsWith("..");
         if (!inside) offenders.push(`${relative(coreDir, file)} imports ${specifier}`);
       }
     }
