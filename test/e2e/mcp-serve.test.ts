@@ -13,7 +13,7 @@ import { createAgentSession } from "../../src/create-agent-session.js";
 import type { AgentSession, RegistryReport } from "../../src/index.js";
 import { connectMcpServer, type McpConnection, type McpServerHandle, serveMcp } from "../../src/mcp/index.js";
 import { builtGatewayScript } from "./helpers/build.js";
-import { everythingServer, minimalEnv, tempFolder } from "./helpers/mcp-servers.js";
+import { everythingServer, fakeServerSource, minimalEnv, scriptServer, tempFolder } from "./helpers/mcp-servers.js";
 
 const addSchema = {
   type: "object",
@@ -290,6 +290,32 @@ describe("the gateway script over stdio", () => {
       expect(invalid.is_error).toBe(true);
     } finally {
       await connection?.close();
+    }
+  });
+
+  it("passes tools/list_changed through the gateway: the inner server's new tool reaches the outer registry", async () => {
+    const dynamicConfig = join(folder.path, "dynamic-gateway.json");
+    await writeFile(
+      dynamicConfig,
+      JSON.stringify({ servers: [await scriptServer(folder.path, "dyn", fakeServerSource("dynamic"))] }),
+    );
+    const connection = await connectMcpServer({
+      id: "gw",
+      command: process.execPath,
+      args: [script, dynamicConfig],
+      env: minimalEnv(),
+    });
+    try {
+      const registry = createToolRegistry({ extensions: [connection] });
+      const session = createAgentSession({ registry });
+      const refreshed = new Promise<RegistryReport>((resolve) => registry.onRefresh(resolve));
+      const added = await session.dispatch({ id: "1", name: "gw__dyn__add", input: {} });
+      expect(added.content).toEqual([{ type: "text", text: "ok" }]);
+      expect((await refreshed).added).toEqual(["gw__dyn__added-1"]);
+      const called = await session.dispatch({ id: "2", name: "gw__dyn__added-1", input: {} });
+      expect(called.content).toEqual([{ type: "text", text: "ok" }]);
+    } finally {
+      await connection.close();
     }
   });
 });
