@@ -180,6 +180,36 @@ describe("bridged calls when the server misbehaves", () => {
   });
 });
 
+describe("tools/list", () => {
+  it("reads every page, names colliding tools with -2, and routes each call to the server's own name", async () => {
+    const connection = await fake("paged", "paged");
+    expect(connection.tools.map((tool) => tool.descriptor.name)).toEqual([
+      "paged__ping",
+      "paged__read-file",
+      "paged__read-file-2",
+    ]);
+    expect(connection.tools.map((tool) => tool.descriptor.executor)).toEqual([
+      { kind: "mcp", serverId: "paged", toolName: "ping" },
+      { kind: "mcp", serverId: "paged", toolName: "read.file" },
+      { kind: "mcp", serverId: "paged", toolName: "read-file" },
+    ]);
+    const session = createAgentSession({ registry: createToolRegistry({ extensions: [connection] }) });
+    const [dotted, dashed] = await session.dispatchAll([
+      { id: "1", name: "paged__read-file", input: {} },
+      { id: "2", name: "paged__read-file-2", input: {} },
+    ]);
+    expect(dotted?.content).toEqual([{ type: "text", text: "called read.file" }]);
+    expect(dashed?.content).toEqual([{ type: "text", text: "called read-file" }]);
+  });
+
+  it("refuses a server whose cursor never ends", async () => {
+    const config = await scriptServer(folder.path, "loop", fakeServerSource("looping-cursor"));
+    const error = await connectError(connectMcpServer(config));
+    expect(error).toMatchObject({ code: "mcp-protocol-error", serverId: "loop" });
+    expect(error.message).toContain("MCP server loop kept paging tools/list");
+  });
+});
+
 describe("tools/list_changed", () => {
   it("re-lists and refreshes a registry: a new Map and a report naming what changed", async () => {
     const connection = await fake("dyn", "dynamic");

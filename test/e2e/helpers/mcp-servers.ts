@@ -57,7 +57,9 @@ export type FakeBehaviour =
   | "hang-on-call" // never answers
   | "exit-on-call" // exits with code 3
   | "garbage-on-call" // writes a line that is not JSON-RPC
-  | "dynamic"; // `add` adds a tool, `remove` removes the last one; each sends tools/list_changed
+  | "dynamic" // `add` adds a tool, `remove` removes the last one; each sends tools/list_changed
+  | "paged" // lists `ping`, `read.file`, `read-file` one per page; a call answers "called <name>"
+  | "looping-cursor"; // tools/list always answers the same nextCursor
 
 /**
  * A fake MCP server in plain node (no SDK), so a test controls every byte: answers the handshake
@@ -69,7 +71,10 @@ import { createInterface } from "node:readline";
 const behaviour = ${JSON.stringify(behaviour)};
 const send = (message) => process.stdout.write(JSON.stringify({ jsonrpc: "2.0", ...message }) + "\\n");
 const tool = (name) => ({ name, description: "Tool " + name, inputSchema: { type: "object", properties: {} } });
-const tools = behaviour === "dynamic" ? [tool("ping"), tool("add"), tool("remove")] : [tool("ping")];
+const tools =
+  behaviour === "dynamic" ? [tool("ping"), tool("add"), tool("remove")]
+  : behaviour === "paged" ? [tool("ping"), tool("read.file"), tool("read-file")]
+  : [tool("ping")];
 let added = 0;
 createInterface({ input: process.stdin }).on("line", (line) => {
   const message = JSON.parse(line);
@@ -77,12 +82,17 @@ createInterface({ input: process.stdin }).on("line", (line) => {
   if (message.method === "initialize") {
     send({ id: message.id, result: { protocolVersion: message.params.protocolVersion, capabilities: { tools: { listChanged: true } }, serverInfo: { name: "fake", version: "1.0.0" } } });
   } else if (message.method === "tools/list") {
-    send({ id: message.id, result: { tools } });
+    if (behaviour === "looping-cursor") return send({ id: message.id, result: { tools, nextCursor: "again" } });
+    if (behaviour !== "paged") return send({ id: message.id, result: { tools } });
+    const index = Number(message.params?.cursor ?? 0);
+    const nextCursor = index + 1 < tools.length ? String(index + 1) : undefined;
+    send({ id: message.id, result: { tools: [tools[index]], ...(nextCursor ? { nextCursor } : {}) } });
   } else if (message.method === "tools/call") {
     const name = message.params.name;
     if (behaviour === "hang-on-call") return;
     if (behaviour === "exit-on-call") process.exit(3);
     if (behaviour === "garbage-on-call") return void process.stdout.write("debug: this is not JSON\\n");
+    if (behaviour === "paged") return send({ id: message.id, result: { content: [{ type: "text", text: "called " + name }] } });
     if (behaviour === "protocol-error-on-call") return send({ id: message.id, error: { code: -32602, message: "Tool " + name + " not found" } });
     if (name === "add") tools.push(tool("added-" + ++added));
     if (name === "remove") tools.pop();
