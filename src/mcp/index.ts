@@ -9,9 +9,6 @@ export {
   connectMcpServer,
   type McpConnection,
   type McpConnectOptions,
-  type McpHttpServerConfig,
-  type McpServerConfig,
-  type McpStdioServerConfig,
   type SkippedMcpTool,
 } from "./connect-mcp-server.js";
 export { McpConnectionError, type McpErrorCode } from "./errors.js";
@@ -21,6 +18,14 @@ export {
   mapCallToolResult,
   mapContentBlock,
 } from "./map-result.js";
+export {
+  checkMcpServerConfig,
+  compileToolNameFilter,
+  type McpConfigCheckOptions,
+  type McpHttpServerConfig,
+  type McpServerConfig,
+  type McpStdioServerConfig,
+} from "./mcp-config.js";
 export {
   RECONNECT_INITIAL_DELAY_MS,
   RECONNECT_MAX_DELAY_MS,

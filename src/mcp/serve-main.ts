@@ -8,8 +8,9 @@ import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { createToolRegistry } from "../core/register/registry.js";
 import { createAgentSession } from "../create-agent-session.js";
-import { connectMcpServer, type McpConnection, type McpServerConfig } from "./connect-mcp-server.js";
+import { connectMcpServer, type McpConnection } from "./connect-mcp-server.js";
 import { McpConnectionError } from "./errors.js";
+import type { McpServerConfig } from "./mcp-config.js";
 import { serveMcp } from "./serve-mcp.js";
 
 /** One server of a gateway config: a server config plus its connect options. */
