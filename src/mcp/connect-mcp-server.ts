@@ -17,13 +17,7 @@ import type { AgentTool, JsonObject, LiveToolSource, ToolCallContext, ToolResult
 import { ChildProcessTransport } from "./child-process-transport.js";
 import { McpConnectionError } from "./errors.js";
 import { mapCallToolResult } from "./map-result.js";
-import {
-  checkMcpServerConfig,
-  compileToolNameFilter,
-  type McpHttpServerConfig,
-  type McpServerConfig,
-  type McpStdioServerConfig,
-} from "./mcp-config.js";
+import { checkMcpServerConfig, compileToolNameFilter, type McpServerConfig } from "./mcp-config.js";
 import { type ReconnectBackoff, reconnectDelayMs } from "./reconnect.js";
 import { assignMcpToolNames } from "./tool-names.js";
 
@@ -61,7 +55,7 @@ export interface McpConnection extends LiveToolSource {
   readonly serverId: string;
   /** The bridged tools, in the server's listing order; a new array after each change. */
   readonly tools: readonly AgentTool[];
-  /** Listed tools that were filtered out by nothing but could not be bridged (for example a malformed schema). */
+  /** Listed tools that passed the filters but could not be bridged (`defineTool` refused them), with the reason. */
   readonly skipped: readonly SkippedMcpTool[];
   /** The server's name and version from the latest handshake. */
   readonly serverInfo: { readonly name: string; readonly version: string } | undefined;
@@ -103,9 +97,7 @@ export async function connectMcpServer(
   config: McpServerConfig,
   options: McpConnectOptions = {},
 ): Promise<McpConnection> {
-  const checked = checkMcpServerConfig(config, options) as (McpStdioServerConfig | McpHttpServerConfig) & {
-    id: string;
-  };
+  const checked = checkMcpServerConfig(config, options);
   const serverId = checked.id;
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
@@ -200,7 +192,8 @@ export async function connectMcpServer(
 
   function connectError(live: Live, error: unknown): McpConnectionError {
     if (error instanceof McpConnectionError) return error;
-    if (live.lost !== undefined) {
+    // A child process knows why it closed; over HTTP the thrown error says more than "closed".
+    if (live.lost !== undefined && live.transport instanceof ChildProcessTransport) {
       const lost = live.lost;
       const code = lost.code === "mcp-server-exited" ? "mcp-connect-failed" : lost.code;
       return new McpConnectionError(code, serverId, `${lost.message} before the handshake completed`, {
@@ -320,9 +313,9 @@ export async function connectMcpServer(
       } catch (error) {
         report(
           new McpConnectionError(
-            "mcp-protocol-error",
+            "mcp-listener-failed",
             serverId,
-            `A tools listener of ${serverId} threw: ${messageOf(error)}`,
+            `A tools listener of MCP server ${serverId} threw: ${messageOf(error)}`,
             {
               cause: error,
             },

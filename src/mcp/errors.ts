@@ -8,6 +8,7 @@
  * - `mcp-timeout`: the server did not answer within the timeout.
  * - `mcp-protocol-error`: the server broke the protocol (not JSON-RPC on stdout, a malformed answer, an error reply).
  * - `mcp-closed`: the connection was closed by its owner.
+ * - `mcp-listener-failed`: an `onChange` listener threw (the other listeners still ran).
  */
 export type McpErrorCode =
   | "invalid-mcp-config"
@@ -15,7 +16,8 @@ export type McpErrorCode =
   | "mcp-server-exited"
   | "mcp-timeout"
   | "mcp-protocol-error"
-  | "mcp-closed";
+  | "mcp-closed"
+  | "mcp-listener-failed";
 
 /** A fault of one MCP server; the message names the server id and what happened. */
 export class McpConnectionError extends Error {

@@ -11,7 +11,13 @@ import { defineTool } from "../../src/core/register/define-tool.js";
 import { createToolRegistry } from "../../src/core/register/registry.js";
 import { createAgentSession } from "../../src/create-agent-session.js";
 import type { AgentSession, RegistryReport } from "../../src/index.js";
-import { connectMcpServer, type McpConnection, type McpServerHandle, serveMcp } from "../../src/mcp/index.js";
+import {
+  connectMcpServer,
+  type McpConnection,
+  McpConnectionError,
+  type McpServerHandle,
+  serveMcp,
+} from "../../src/mcp/index.js";
 import { builtGatewayScript } from "./helpers/build.js";
 import { everythingServer, fakeServerSource, minimalEnv, scriptServer, tempFolder } from "./helpers/mcp-servers.js";
 
@@ -214,6 +220,18 @@ describe("the bridge chained to serveMcp over HTTP", () => {
     const report = await refreshed;
     expect(report.removed.sort()).toEqual(["inner__explode", "inner__guarded", "inner__steps", "inner__weather"]);
     expect([...outer.tools.keys()]).toEqual(["inner__add"]);
+  });
+
+  it("rejects a first connection to an HTTP server that is not there", async () => {
+    const gone = await serveMcp(makeSession(), { transport: "http", port: 0 });
+    await gone.close();
+    const error = await connectMcpServer({ id: "absent", url: gone.url as string }).then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
+    expect(error).toBeInstanceOf(McpConnectionError);
+    expect(error).toMatchObject({ code: "mcp-connect-failed", serverId: "absent" });
+    expect((error as Error).message).toContain("MCP server absent could not be connected");
   });
 
   it("fails a call promptly with an error naming the server when the HTTP server is gone, and reconnects when it is back", async () => {
