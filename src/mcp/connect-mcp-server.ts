@@ -139,7 +139,20 @@ export async function connectMcpServer(
     }
   };
 
+  /**
+   * Opens a connection. Over HTTP, a request that failed in fetch itself (for example on a pooled
+   * keep-alive socket that a restarted server closed) is retried once on a new connection.
+   */
   async function open(): Promise<Live> {
+    try {
+      return await openOnce();
+    } catch (error) {
+      if ("command" in checked || !isFetchFailure(error)) throw error;
+      return openOnce();
+    }
+  }
+
+  async function openOnce(): Promise<Live> {
     const transport: Transport =
       "command" in checked
         ? new ChildProcessTransport({
@@ -607,10 +620,21 @@ function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   });
 }
 
+function isFetchFailure(error: unknown): boolean {
+  const cause = error instanceof McpConnectionError ? error.cause : error;
+  return cause instanceof TypeError && cause.message === "fetch failed";
+}
+
 function isSchemaError(error: unknown): boolean {
   return error instanceof Error && /ZodError/.test(error.name);
 }
 
+/** An error's message, with its cause's when it has one ("fetch failed" alone says little). */
 function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause;
+  if (cause instanceof Error && cause.message !== "" && !error.message.includes(cause.message)) {
+    return `${error.message}: ${cause.message}`;
+  }
+  return error.message;
 }
