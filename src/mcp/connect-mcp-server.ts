@@ -1,0 +1,640 @@
+// connectMcpServer: an MCP server (stdio or Streamable HTTP) as a live tool source whose tools are AgentTools.
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import {
+  CallToolResultSchema,
+  ErrorCode,
+  ListToolsResultSchema,
+  McpError,
+  type Tool as McpTool,
+  type Progress,
+  ToolListChangedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+import { ToolCallError, ToolDefinitionError } from "../core/errors.js";
+import { defineTool } from "../core/register/define-tool.js";
+import type { AgentTool, JsonObject, LiveToolSource, ToolCallContext, ToolResult } from "../core/types.js";
+import { ChildProcessTransport } from "./child-process-transport.js";
+import { McpConnectionError } from "./errors.js";
+import { mapCallToolResult } from "./map-result.js";
+import { checkMcpServerConfig, compileToolNameFilter, type McpServerConfig } from "./mcp-config.js";
+import { type ReconnectBackoff, reconnectDelayMs } from "./reconnect.js";
+import { assignMcpToolNames } from "./tool-names.js";
+
+/** How a connection behaves. Every field is optional. */
+export interface McpConnectOptions {
+  /** Server tool names (exact, or globs where `*` matches anything; case ignored) to bridge. Default: all. */
+  readonly include?: readonly string[];
+  /** Server tool names (same syntax) to leave out; wins over `include`. */
+  readonly exclude?: readonly string[];
+  /** Per request (each call, each re-list), reset by every progress notification. Default 60 000 ms. */
+  readonly timeoutMs?: number;
+  /** For starting the server and the handshake. Default 30 000 ms. */
+  readonly connectTimeoutMs?: number;
+  /** Spacing of reconnect attempts after failures. Default: 500 ms, doubling, capped at 30 s. */
+  readonly backoff?: ReconnectBackoff;
+  /** The client's name and version in the handshake. Default `toolwire`. */
+  readonly clientInfo?: { readonly name: string; readonly version: string };
+  /** Receives a stdio server's stderr. By default it is kept (the last 4 KB) for error messages only. */
+  readonly onStderr?: (text: string) => void;
+  /** Trouble that did not fail a call: a lost connection, a re-list that failed, a stray message. */
+  readonly onError?: (error: McpConnectionError) => void;
+}
+
+/** A tool the server listed that could not be bridged, and why. */
+export interface SkippedMcpTool {
+  readonly toolName: string;
+  readonly reason: string;
+}
+
+/**
+ * A connected MCP server as a live tool source (SPEC section 4): put it in a registry's
+ * `extensions` and the registry refreshes itself when the server's tool list changes.
+ */
+export interface McpConnection extends LiveToolSource {
+  readonly serverId: string;
+  /** The bridged tools, in the server's listing order; a new array after each change. */
+  readonly tools: readonly AgentTool[];
+  /** Listed tools that passed the filters but could not be bridged (`defineTool` refused them), with the reason. */
+  readonly skipped: readonly SkippedMcpTool[];
+  /** The server's name and version from the latest handshake. */
+  readonly serverInfo: { readonly name: string; readonly version: string } | undefined;
+  /** Whether a connection is open now (false after the server died, until the next call reconnects). */
+  readonly connected: boolean;
+  /** The stdio server's process id while connected; `undefined` for HTTP or when not connected. */
+  readonly pid: number | undefined;
+  /** Calls the listener after `tools` changed; returns an unsubscribe function. */
+  onChange(listener: () => void): () => void;
+  /** Lists the tools again now; resolves to whether they changed. Connects first if needed. */
+  refreshTools(): Promise<boolean>;
+  /** Closes the connection (stops a stdio server). Calls after it fail with an error result. */
+  close(): Promise<void>;
+}
+
+const DEFAULT_TIMEOUT_MS = 60_000;
+const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
+const MAX_LIST_PAGES = 1000;
+
+interface Live {
+  readonly client: Client;
+  readonly transport: Transport;
+  /** Set when the connection was lost; says why. */
+  lost: McpConnectionError | undefined;
+  closing: boolean;
+  /** A `tools/list_changed` arrived before this connection became current. */
+  listChangedEarly: boolean;
+}
+
+/**
+ * Connects to an MCP server over stdio (`command`) or Streamable HTTP (`url`), lists all pages of
+ * its tools and resolves to a connection whose tools are `AgentTool`s named `<server>__<tool>`
+ * (see `assignMcpToolNames`). A server that dies fails its calls in flight at once with error
+ * results naming it; the next call reconnects after a backoff. Rejects with `McpConnectionError`
+ * (`invalid-mcp-config`, `mcp-connect-failed`, `mcp-timeout`, `mcp-protocol-error`) when the first
+ * connection cannot be made; nothing is left running then.
+ */
+export async function connectMcpServer(
+  config: McpServerConfig,
+  options: McpConnectOptions = {},
+): Promise<McpConnection> {
+  const checked = checkMcpServerConfig(config, options);
+  const serverId = checked.id;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+  const filter = compileToolNameFilter(options.include, options.exclude);
+  const listeners = new Set<() => void>();
+  let tools: readonly AgentTool[] = [];
+  let skipped: SkippedMcpTool[] = [];
+  let serverInfo: McpConnection["serverInfo"];
+  let current: Live | undefined;
+  let connecting: Promise<Live> | undefined;
+  let failures = 0;
+  let lastFailureAt = 0;
+  let closed = false;
+  let relisting: Promise<boolean> | undefined;
+  let relistAgain = false;
+  // Same server name and same definition: the same AgentTool object, so the registry keeps its wrapper.
+  let toolCache = new Map<string, AgentTool>();
+
+  const report = (error: McpConnectionError) => {
+    try {
+      options.onError?.(error);
+    } catch {
+      // a failing error listener must not break the connection
+    }
+  };
+
+  const recordFailure = () => {
+    failures++;
+    lastFailureAt = performance.now();
+  };
+
+  const onLost = (live: Live, reason: McpConnectionError) => {
+    if (live.lost !== undefined) return;
+    live.lost = reason;
+    if (current === live) {
+      current = undefined;
+      recordFailure();
+      if (!live.closing) report(reason);
+    }
+  };
+
+  /**
+   * Opens a connection. Over HTTP, a request that failed in fetch itself (for example on a pooled
+   * keep-alive socket that a restarted server closed) is retried once on a new connection.
+   */
+  async function open(): Promise<Live> {
+    try {
+      return await openOnce();
+    } catch (error) {
+      if ("command" in checked || !isFetchFailure(error)) throw error;
+      return openOnce();
+    }
+  }
+
+  async function openOnce(): Promise<Live> {
+    const transport: Transport =
+      "command" in checked
+        ? new ChildProcessTransport({
+            serverId,
+            command: checked.command,
+            args: checked.args,
+            env: checked.env,
+            cwd: checked.cwd,
+            onStderr: options.onStderr,
+          })
+        : new StreamableHTTPClientTransport(new URL(String(checked.url)), {
+            requestInit: { headers: { ...checked.headers } },
+          });
+    const client = new Client(options.clientInfo ?? { name: "toolwire", version: "0.1.0" }, { capabilities: {} });
+    const live: Live = { client, transport, lost: undefined, closing: false, listChangedEarly: false };
+    client.onclose = () => onLost(live, closeReasonOf(live));
+    client.onerror = (error) => {
+      // The SDK handles a request's last progress notification after its response; that one is no fault.
+      if (error.message.startsWith("Received a progress notification for an unknown token")) return;
+      if (live.lost === undefined && !live.closing) {
+        report(
+          error instanceof McpConnectionError
+            ? error
+            : new McpConnectionError("mcp-protocol-error", serverId, `MCP server ${serverId}: ${error.message}`, {
+                cause: error,
+              }),
+        );
+      }
+    };
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      if (current === live) scheduleRelist();
+      else live.listChangedEarly = true;
+    });
+    try {
+      await client.connect(transport, { timeout: connectTimeoutMs });
+    } catch (error) {
+      const failure = connectError(live, error);
+      await closeLive(live);
+      throw failure;
+    }
+    return live;
+  }
+
+  function closeReasonOf(live: Live): McpConnectionError {
+    if (live.transport instanceof ChildProcessTransport && live.transport.closeReason !== undefined) {
+      return live.transport.closeReason;
+    }
+    return new McpConnectionError("mcp-server-exited", serverId, `MCP server ${serverId} closed the connection`);
+  }
+
+  function connectError(live: Live, error: unknown): McpConnectionError {
+    if (error instanceof McpConnectionError) return error;
+    // A child process knows why it closed; over HTTP the thrown error says more than "closed".
+    if (live.lost !== undefined && live.transport instanceof ChildProcessTransport) {
+      const lost = live.lost;
+      const code = lost.code === "mcp-server-exited" ? "mcp-connect-failed" : lost.code;
+      return new McpConnectionError(code, serverId, `${lost.message} before the handshake completed`, {
+        cause: lost,
+      });
+    }
+    if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+      return new McpConnectionError(
+        "mcp-timeout",
+        serverId,
+        `MCP server ${serverId} did not complete the handshake within ${connectTimeoutMs} ms`,
+        { cause: error },
+      );
+    }
+    return new McpConnectionError(
+      "mcp-connect-failed",
+      serverId,
+      `MCP server ${serverId} could not be connected: ${messageOf(error)}`,
+      { cause: error },
+    );
+  }
+
+  async function closeLive(live: Live) {
+    live.closing = true;
+    try {
+      await live.client.close();
+    } catch {
+      // already closed
+    }
+    if (live.transport instanceof ChildProcessTransport) await live.transport.close();
+  }
+
+  async function listAll(live: Live): Promise<McpTool[]> {
+    const listed: McpTool[] = [];
+    const cursors = new Set<string>();
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_LIST_PAGES; page++) {
+      let result: Awaited<ReturnType<typeof requestPage>>;
+      try {
+        result = await requestPage(live, cursor);
+      } catch (error) {
+        throw listError(live, error);
+      }
+      listed.push(...result.tools);
+      cursor = result.nextCursor;
+      if (cursor === undefined) return listed;
+      if (cursors.has(cursor)) break;
+      cursors.add(cursor);
+    }
+    throw new McpConnectionError(
+      "mcp-protocol-error",
+      serverId,
+      `MCP server ${serverId} kept paging tools/list (a repeated cursor or more than ${MAX_LIST_PAGES} pages)`,
+    );
+  }
+
+  function requestPage(live: Live, cursor: string | undefined) {
+    return live.client.request(
+      { method: "tools/list", params: cursor === undefined ? {} : { cursor } },
+      ListToolsResultSchema,
+      { timeout: timeoutMs, resetTimeoutOnProgress: true },
+    );
+  }
+
+  function listError(live: Live, error: unknown): McpConnectionError {
+    if (live.lost !== undefined) return live.lost;
+    if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+      return new McpConnectionError(
+        "mcp-timeout",
+        serverId,
+        `MCP server ${serverId} did not list its tools within ${timeoutMs} ms`,
+        { cause: error },
+      );
+    }
+    return new McpConnectionError(
+      "mcp-protocol-error",
+      serverId,
+      `MCP server ${serverId} could not list its tools: ${messageOf(error)}`,
+      { cause: error },
+    );
+  }
+
+  /** Builds the tools from a listing; returns whether they changed, and tells the listeners if so. */
+  function applyListing(listed: readonly McpTool[]): boolean {
+    const wanted = listed.filter((tool) => filter(tool.name));
+    const names = assignMcpToolNames(
+      serverId,
+      wanted.map((tool) => tool.name),
+    );
+    const nextCache = new Map<string, AgentTool>();
+    const nextTools: AgentTool[] = [];
+    const nextSkipped: SkippedMcpTool[] = [];
+    wanted.forEach((tool, index) => {
+      const name = names[index] as string;
+      const key = `${name}\u0000${JSON.stringify(tool)}`;
+      let agentTool = toolCache.get(key) ?? nextCache.get(key);
+      if (agentTool === undefined) {
+        try {
+          agentTool = bridgeTool(name, tool);
+        } catch (error) {
+          const reason = error instanceof ToolDefinitionError ? error.message : messageOf(error);
+          nextSkipped.push({ toolName: tool.name, reason });
+          return;
+        }
+      }
+      nextCache.set(key, agentTool);
+      nextTools.push(agentTool);
+    });
+    toolCache = nextCache;
+    skipped = nextSkipped;
+    const changed = nextTools.length !== tools.length || nextTools.some((tool, index) => tools[index] !== tool);
+    if (!changed) return false;
+    tools = nextTools;
+    for (const listener of [...listeners]) {
+      try {
+        listener();
+      } catch (error) {
+        report(
+          new McpConnectionError(
+            "mcp-listener-failed",
+            serverId,
+            `A tools listener of MCP server ${serverId} threw: ${messageOf(error)}`,
+            {
+              cause: error,
+            },
+          ),
+        );
+      }
+    }
+    return true;
+  }
+
+  function bridgeTool(name: string, tool: McpTool): AgentTool {
+    const toolName = tool.name;
+    return defineTool({
+      name,
+      title: tool.title ?? tool.annotations?.title,
+      description: tool.description ?? tool.title ?? "",
+      inputSchema: tool.inputSchema as JsonObject,
+      outputSchema: tool.outputSchema as JsonObject | undefined,
+      annotations:
+        tool.annotations === undefined ? undefined : (JSON.parse(JSON.stringify(tool.annotations)) as JsonObject),
+      owner: { kind: "mcp", serverId },
+      executor: { kind: "mcp", serverId, toolName },
+      execute: (input: JsonObject, context: ToolCallContext) => callTool(name, toolName, input, context),
+    });
+  }
+
+  async function callTool(
+    name: string,
+    toolName: string,
+    input: JsonObject,
+    context: ToolCallContext,
+  ): Promise<ToolResult> {
+    const live = await acquire(name, context.signal);
+    // The SDK never removes its abort listener, so it gets a signal of its own, not a long-lived caller's.
+    const controller = new AbortController();
+    const onAbort = () => controller.abort(context.signal.reason);
+    if (context.signal.aborted) onAbort();
+    else context.signal.addEventListener("abort", onAbort, { once: true });
+    let result: Awaited<ReturnType<typeof live.client.request<typeof CallToolResultSchema>>>;
+    try {
+      result = await live.client.request(
+        { method: "tools/call", params: { name: toolName, arguments: input as Record<string, unknown> } },
+        CallToolResultSchema,
+        {
+          signal: controller.signal,
+          timeout: timeoutMs,
+          resetTimeoutOnProgress: true,
+          onprogress: (progress) => context.onUpdate(progressUpdate(progress)),
+        },
+      );
+    } catch (error) {
+      throw callError(live, name, toolName, error, context.signal);
+    } finally {
+      context.signal.removeEventListener("abort", onAbort);
+    }
+    failures = 0;
+    return mapCallToolResult(result, { serverId, toolName });
+  }
+
+  function callError(live: Live, name: string, toolName: string, error: unknown, signal: AbortSignal): ToolCallError {
+    if (live.lost !== undefined) {
+      return new ToolCallError(
+        "execution-failed",
+        name,
+        `${live.lost.message}, during the call to ${toolName}. The tool is still there: calling it again starts a new connection to ${serverId}.`,
+        { cause: live.lost },
+      );
+    }
+    if (signal.aborted) {
+      return new ToolCallError("aborted", name, `The call to ${toolName} on MCP server ${serverId} was aborted`, {
+        cause: error,
+      });
+    }
+    if (error instanceof McpError) {
+      if (error.code === ErrorCode.RequestTimeout) {
+        return new ToolCallError(
+          "timeout",
+          name,
+          `MCP server ${serverId} did not answer the call to ${toolName} within ${timeoutMs} ms and sent no progress. Try again later or with a smaller request.`,
+          { cause: new McpConnectionError("mcp-timeout", serverId, error.message, { cause: error }) },
+        );
+      }
+      if (error.code !== ErrorCode.ConnectionClosed) {
+        // The server answered with a protocol error (an unknown tool, bad params) instead of an isError result.
+        return new ToolCallError(
+          "execution-failed",
+          name,
+          `MCP server ${serverId} refused the call to ${toolName}: ${error.message}`,
+          { cause: new McpConnectionError("mcp-protocol-error", serverId, error.message, { cause: error }) },
+        );
+      }
+    }
+    if (isSchemaError(error)) {
+      return new ToolCallError(
+        "execution-failed",
+        name,
+        `MCP server ${serverId} sent a malformed result for ${toolName}: ${messageOf(error)}. This is a fault of the server, not of your call.`,
+        { cause: new McpConnectionError("mcp-protocol-error", serverId, messageOf(error), { cause: error }) },
+      );
+    }
+    // The transport failed (an HTTP server that went away, a broken pipe): drop this connection.
+    const lost = new McpConnectionError(
+      "mcp-server-exited",
+      serverId,
+      `MCP server ${serverId} could not be reached (${messageOf(error)})`,
+      { cause: error },
+    );
+    onLost(live, lost);
+    void closeLive(live);
+    return new ToolCallError(
+      "execution-failed",
+      name,
+      `${lost.message}, during the call to ${toolName}. The tool is still there: calling it again starts a new connection to ${serverId}.`,
+      { cause: lost },
+    );
+  }
+
+  /** The current connection, or a new one after the backoff delay. */
+  async function acquire(name: string, signal: AbortSignal): Promise<Live> {
+    if (closed) {
+      throw new ToolCallError(
+        "execution-failed",
+        name,
+        `MCP server ${serverId} is closed: its connection was shut down`,
+      );
+    }
+    if (current !== undefined) return current;
+    connecting ??= reconnect().finally(() => {
+      connecting = undefined;
+    });
+    try {
+      return await raceAbort(connecting, signal);
+    } catch (error) {
+      if (signal.aborted)
+        throw new ToolCallError(
+          "aborted",
+          name,
+          `The call to ${name} was aborted while reconnecting to MCP server ${serverId}`,
+        );
+      const reason = error instanceof McpConnectionError ? error.message : messageOf(error);
+      throw new ToolCallError(
+        "execution-failed",
+        name,
+        `${reason}. Reconnecting to MCP server ${serverId} failed; a later call will try again.`,
+        { cause: error },
+      );
+    }
+  }
+
+  async function reconnect(): Promise<Live> {
+    const wait = lastFailureAt + reconnectDelayMs(failures, options.backoff) - performance.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    if (closed) throw new McpConnectionError("mcp-closed", serverId, `MCP server ${serverId} is closed`);
+    let live: Live;
+    try {
+      live = await open();
+    } catch (error) {
+      recordFailure();
+      throw error;
+    }
+    try {
+      const listed = await listAll(live);
+      if (closed) throw new McpConnectionError("mcp-closed", serverId, `MCP server ${serverId} is closed`);
+      current = live;
+      serverInfo = live.client.getServerVersion();
+      applyListing(listed);
+      if (live.listChangedEarly) scheduleRelist();
+      return live;
+    } catch (error) {
+      recordFailure();
+      await closeLive(live);
+      throw error;
+    }
+  }
+
+  function scheduleRelist(): Promise<boolean> {
+    if (relisting !== undefined) {
+      relistAgain = true;
+      return relisting;
+    }
+    relisting = (async () => {
+      let changed = false;
+      do {
+        relistAgain = false;
+        const live = current;
+        if (live === undefined || closed) break;
+        try {
+          changed = applyListing(await listAll(live)) || changed;
+        } catch (error) {
+          report(
+            error instanceof McpConnectionError
+              ? error
+              : new McpConnectionError("mcp-protocol-error", serverId, messageOf(error)),
+          );
+        }
+      } while (relistAgain && !closed);
+      return changed;
+    })().finally(() => {
+      relisting = undefined;
+    });
+    return relisting;
+  }
+
+  // The first connection: its failure is the caller's error, with nothing left running.
+  const first = await open();
+  let listed: McpTool[];
+  try {
+    listed = await listAll(first);
+  } catch (error) {
+    await closeLive(first);
+    throw error;
+  }
+  current = first;
+  serverInfo = first.client.getServerVersion();
+  applyListing(listed);
+  if (first.listChangedEarly) void scheduleRelist();
+
+  return {
+    serverId,
+    get tools() {
+      return tools;
+    },
+    get skipped() {
+      return skipped;
+    },
+    get serverInfo() {
+      return serverInfo;
+    },
+    get connected() {
+      return current !== undefined;
+    },
+    get pid() {
+      const transport = current?.transport;
+      return transport instanceof ChildProcessTransport ? transport.pid : undefined;
+    },
+    onChange(listener) {
+      listeners.add(listener);
+      return () => {
+        listeners.delete(listener);
+      };
+    },
+    async refreshTools() {
+      if (current === undefined) {
+        const before = tools;
+        connecting ??= reconnect().finally(() => {
+          connecting = undefined;
+        });
+        await connecting;
+        return before !== tools;
+      }
+      if (relisting !== undefined) await relisting;
+      return scheduleRelist();
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      const live = current;
+      current = undefined;
+      if (live !== undefined) await closeLive(live);
+      await connecting?.catch(() => undefined);
+    },
+  };
+}
+
+function progressUpdate(progress: Progress): ToolResult {
+  const total = progress.total === undefined ? "" : `/${progress.total}`;
+  const message = progress.message === undefined ? "" : `: ${progress.message}`;
+  return {
+    content: [{ type: "text", text: `progress ${progress.progress}${total}${message}` }],
+    details: { progress },
+  };
+}
+
+function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+function isFetchFailure(error: unknown): boolean {
+  const cause = error instanceof McpConnectionError ? error.cause : error;
+  return cause instanceof TypeError && cause.message === "fetch failed";
+}
+
+function isSchemaError(error: unknown): boolean {
+  return error instanceof Error && /ZodError/.test(error.name);
+}
+
+/** An error's message, with its cause's when it has one ("fetch failed" alone says little). */
+function messageOf(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause;
+  if (cause instanceof Error && cause.message !== "" && !error.message.includes(cause.message)) {
+    return `${error.message}: ${cause.message}`;
+  }
+  return error.message;
+}

@@ -1,0 +1,43 @@
+// toolwire/mcp: bridge MCP servers into a registry (connectMcpServer) and serve a session over MCP (serveMcp).
+
+export {
+  ChildProcessTransport,
+  type ChildProcessTransportOptions,
+  minimalEnvironment,
+} from "./child-process-transport.js";
+export {
+  connectMcpServer,
+  type McpConnection,
+  type McpConnectOptions,
+  type SkippedMcpTool,
+} from "./connect-mcp-server.js";
+export { McpConnectionError, type McpErrorCode } from "./errors.js";
+export {
+  type McpCallToolResultLike,
+  type McpToolResultDetails,
+  mapCallToolResult,
+  mapContentBlock,
+} from "./map-result.js";
+export {
+  checkMcpServerConfig,
+  compileToolNameFilter,
+  type McpConfigCheckOptions,
+  type McpHttpServerConfig,
+  type McpServerConfig,
+  type McpStdioServerConfig,
+} from "./mcp-config.js";
+export {
+  RECONNECT_INITIAL_DELAY_MS,
+  RECONNECT_MAX_DELAY_MS,
+  type ReconnectBackoff,
+  reconnectDelayMs,
+} from "./reconnect.js";
+export { type GatewayServerConfig, runMcpGateway } from "./serve-main.js";
+export {
+  type McpServerHandle,
+  type ServeMcpHttpOptions,
+  type ServeMcpOptions,
+  type ServeMcpStdioOptions,
+  serveMcp,
+} from "./serve-mcp.js";
+export { assignMcpToolNames, MAX_TOOL_NAME_LENGTH, sanitizeToolNamePart } from "./tool-names.js";

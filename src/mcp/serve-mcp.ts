@@ -1,0 +1,282 @@
+// serveMcp: a session's active tools as an MCP server over stdio or Streamable HTTP, every call through dispatch.
+import { randomUUID } from "node:crypto";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Readable, Writable } from "node:stream";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  isInitializeRequest,
+  ListToolsRequestSchema,
+  type Tool as McpTool,
+} from "@modelcontextprotocol/sdk/types.js";
+import type { AgentSession } from "../core/dispatch/session.js";
+import type { ToolDescriptor, ToolResult } from "../core/types.js";
+
+interface ServeCommonOptions {
+  /** The server's name and version in the handshake. Default `toolwire`. */
+  readonly serverInfo?: { readonly name: string; readonly version: string };
+  /** Instructions sent in the handshake (for example the session's system prompt). */
+  readonly instructions?: string;
+}
+
+/** Serve over the process's stdin and stdout (or the given streams). */
+export interface ServeMcpStdioOptions extends ServeCommonOptions {
+  readonly transport: "stdio";
+  readonly stdin?: Readable;
+  readonly stdout?: Writable;
+}
+
+/** Serve over Streamable HTTP at `http://<host>:<port>/mcp`. */
+export interface ServeMcpHttpOptions extends ServeCommonOptions {
+  readonly transport: "http";
+  /** Default `127.0.0.1` (loopback only). On a loopback host, requests for another Host are refused. */
+  readonly host?: string;
+  /** 0 picks a free port; the handle tells which. */
+  readonly port: number;
+}
+
+export type ServeMcpOptions = ServeMcpStdioOptions | ServeMcpHttpOptions;
+
+/** A running MCP server. */
+export interface McpServerHandle {
+  readonly transport: "stdio" | "http";
+  /** For http: the bound port and the endpoint URL. */
+  readonly port?: number;
+  readonly url?: string;
+  /** Resolves when the server stopped: `close()` was called, or (stdio) the client closed stdin. */
+  readonly closed: Promise<void>;
+  /** Stops serving and stops following the session's active tools. */
+  close(): Promise<void>;
+}
+
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
+const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
+
+/**
+ * Exposes the session's active tools over MCP with their JSON Schemas unchanged (SPEC section 9).
+ * Every `tools/call` goes through `session.dispatch` (validation, hooks, policy, timeouts), so a
+ * refused or failed call is an `isError` result; a tool's `details.structuredContent` becomes the
+ * result's `structuredContent`; `tool_execution_update`s become progress notifications when the
+ * client asked for progress; `notifications/tools/list_changed` is sent when the active set changes.
+ */
+export async function serveMcp(session: AgentSession, options: ServeMcpOptions): Promise<McpServerHandle> {
+  return options.transport === "stdio" ? serveStdio(session, options) : serveHttp(session, options);
+}
+
+async function serveStdio(session: AgentSession, options: ServeMcpStdioOptions): Promise<McpServerHandle> {
+  const server = createToolServer(session, options);
+  const transport = new StdioServerTransport(options.stdin, options.stdout);
+  let resolveClosed: () => void = () => {};
+  const closed = new Promise<void>((resolve) => {
+    resolveClosed = resolve;
+  });
+  const unsubscribe = session.onActiveToolsChange(() => {
+    server.sendToolListChanged().catch(() => undefined);
+  });
+  const finish = () => {
+    unsubscribe();
+    resolveClosed();
+  };
+  server.onclose = finish;
+  const stdin = options.stdin ?? process.stdin;
+  const onEnd = () => {
+    void server.close().finally(finish);
+  };
+  stdin.once("end", onEnd);
+  await server.connect(transport);
+  return {
+    transport: "stdio",
+    closed,
+    async close() {
+      stdin.off("end", onEnd);
+      await server.close();
+      finish();
+    },
+  };
+}
+
+async function serveHttp(session: AgentSession, options: ServeMcpHttpOptions): Promise<McpServerHandle> {
+  const host = options.host ?? "127.0.0.1";
+  const sessions = new Map<string, { server: Server; transport: StreamableHTTPServerTransport }>();
+  let port = options.port;
+  const unsubscribe = session.onActiveToolsChange(() => {
+    for (const { server } of sessions.values()) server.sendToolListChanged().catch(() => undefined);
+  });
+
+  const handle = async (request: IncomingMessage, response: ServerResponse) => {
+    const path = new URL(request.url ?? "/", "http://localhost").pathname;
+    if (path !== "/mcp") return sendJsonRpcError(response, 404, -32601, `Not found: the MCP endpoint is /mcp`);
+    const sessionId = request.headers["mcp-session-id"];
+    if (typeof sessionId === "string") {
+      const known = sessions.get(sessionId);
+      if (known === undefined) return sendJsonRpcError(response, 404, -32001, "Session not found");
+      return known.transport.handleRequest(request, response);
+    }
+    if (request.method !== "POST") {
+      return sendJsonRpcError(response, 400, -32000, "Bad Request: no valid session id (mcp-session-id)");
+    }
+    const body = await readJsonBody(request);
+    if (body instanceof Error) return sendJsonRpcError(response, 400, -32700, `Parse error: ${body.message}`);
+    if (!isInitializeRequest(body)) {
+      return sendJsonRpcError(response, 400, -32000, "Bad Request: no valid session id (mcp-session-id)");
+    }
+    const loopback = LOOPBACK_HOSTS.has(host);
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => {
+        sessions.set(id, { server, transport });
+      },
+      enableDnsRebindingProtection: loopback,
+      allowedHosts: loopback ? [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`] : undefined,
+    });
+    const server = createToolServer(session, options);
+    transport.onclose = () => {
+      if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
+    };
+    await server.connect(transport);
+    await transport.handleRequest(request, response, body);
+  };
+
+  const httpServer = createServer((request, response) => {
+    handle(request, response).catch((error: unknown) => {
+      if (!response.headersSent) sendJsonRpcError(response, 500, -32603, `Internal error: ${String(error)}`);
+      else response.end();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    httpServer.once("error", reject);
+    httpServer.listen(options.port, host, () => {
+      httpServer.off("error", reject);
+      resolve();
+    });
+  });
+  port = (httpServer.address() as AddressInfo).port;
+  const urlHost = host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
+  let resolveClosed: () => void = () => {};
+  const closed = new Promise<void>((resolve) => {
+    resolveClosed = resolve;
+  });
+  return {
+    transport: "http",
+    port,
+    url: `http://${urlHost}:${port}/mcp`,
+    closed,
+    async close() {
+      unsubscribe();
+      const open = [...sessions.values()];
+      sessions.clear();
+      await Promise.all(open.map(({ server }) => server.close().catch(() => undefined)));
+      await new Promise<void>((resolve) => {
+        httpServer.close(() => resolve());
+        httpServer.closeAllConnections();
+      });
+      resolveClosed();
+    },
+  };
+}
+
+/** A low-level MCP `Server` (it serves raw JSON Schema as is) whose tools are the session's active tools. */
+function createToolServer(session: AgentSession, options: ServeCommonOptions): Server {
+  const server = new Server(options.serverInfo ?? { name: "toolwire", version: "0.1.0" }, {
+    capabilities: { tools: { listChanged: true } },
+    ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
+  });
+  let calls = 0;
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: [...session.activeTools.values()].map((tool) => toMcpTool(tool.descriptor)),
+  }));
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const id = `mcp-${++calls}-${String(extra.requestId)}`;
+    const progressToken = request.params._meta?.progressToken;
+    let final: ToolResult | undefined;
+    let progress = 0;
+    const unsubscribeEnd = session.on("tool_execution_end", (event) => {
+      if (event.toolCallId === id) final = event.result;
+    });
+    const unsubscribeUpdate =
+      progressToken === undefined
+        ? () => {}
+        : session.on("tool_execution_update", (event) => {
+            if (event.toolCallId !== id) return;
+            const message = event.partial.content.flatMap((block) => (block.type === "text" ? [block.text] : []));
+            void extra
+              .sendNotification({
+                method: "notifications/progress",
+                params: {
+                  progressToken,
+                  progress: ++progress,
+                  ...(message.length > 0 ? { message: message.join("\n") } : {}),
+                },
+              })
+              .catch(() => undefined);
+          });
+    try {
+      const block = await session.dispatch(
+        { id, name: request.params.name, input: request.params.arguments ?? {} },
+        { signal: extra.signal },
+      );
+      const result: CallToolResult = { content: block.content.map((part) => ({ ...part })) };
+      if (block.is_error === true) result.isError = true;
+      const structured = structuredContentOf(final?.details);
+      if (structured !== undefined && block.is_error !== true) result.structuredContent = structured;
+      return result;
+    } finally {
+      unsubscribeEnd();
+      unsubscribeUpdate();
+    }
+  });
+  return server;
+}
+
+/** A descriptor as an MCP tool: name, title, description, inputSchema (unchanged), annotations. */
+function toMcpTool(descriptor: ToolDescriptor): McpTool {
+  const tool: Record<string, unknown> = {
+    name: descriptor.name,
+    description: descriptor.description,
+    inputSchema: descriptor.inputSchema,
+  };
+  if (descriptor.title !== undefined) tool.title = descriptor.title;
+  if (descriptor.annotations !== undefined) tool.annotations = descriptor.annotations;
+  return tool as McpTool;
+}
+
+function structuredContentOf(details: unknown): Record<string, unknown> | undefined {
+  if (typeof details !== "object" || details === null) return undefined;
+  const structured = (details as { structuredContent?: unknown }).structuredContent;
+  return typeof structured === "object" && structured !== null && !Array.isArray(structured)
+    ? (structured as Record<string, unknown>)
+    : undefined;
+}
+
+function readJsonBody(request: IncomingMessage): Promise<unknown> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    request.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        resolve(new Error(`request body over ${MAX_BODY_BYTES} bytes`));
+        request.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    request.on("end", () => {
+      try {
+        resolve(JSON.parse(Buffer.concat(chunks).toString("utf8")));
+      } catch (error) {
+        resolve(error as Error);
+      }
+    });
+    request.on("error", (error) => resolve(error));
+  });
+}
+
+function sendJsonRpcError(response: ServerResponse, status: number, code: number, message: string) {
+  response.writeHead(status, { "content-type": "application/json" });
+  response.end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }));
+}
