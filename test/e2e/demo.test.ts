@@ -1,4 +1,4 @@
-// `npm start` as a newcomer runs it: the built demo prints the plan, the reasons and every call's result.
+// `npm start` as a newcomer runs it: a scripted agent fixes the sample workspace's bug with the real built-ins.
 import { execFile } from "node:child_process";
 import { resolve } from "node:path";
 import { promisify } from "node:util";
@@ -6,15 +6,20 @@ import { describe, expect, it } from "vitest";
 
 const root = resolve(import.meta.dirname, "..", "..");
 
-describe("npm start demo", () => {
-  it("prints visible and hidden tools with reasons, the override, and one result per call", async () => {
-    const { stdout } = await promisify(execFile)(process.execPath, [resolve(root, "dist/demo/main.js")], { cwd: root });
-    expect(stdout).toContain("Missing auth provider: github (auth-missing)");
-    expect(stdout).toContain("now: extension tool kept, builtin tool dropped");
-    expect(stdout).toContain("It is 21 degrees celsius and sunny in Lisbon.");
-    expect(stdout).toContain("- input.city: must be string, got number 42");
-    expect(stdout).toContain("Tool call blocked: Atlantis is off-limits");
-    expect(stdout).toContain("Tool flaky failed: connection refused");
-    expect(stdout).toContain("Tool github_search not found.");
+describe("toolwire demo (npm start)", () => {
+  it("runs every step for real, completes, and prints the plan with hidden and removed tools and why", async () => {
+    const { stdout } = await promisify(execFile)(process.execPath, [resolve(root, "dist/cli/main.js"), "demo"], {
+      cwd: root,
+      env: { ...process.env, NO_COLOR: "1" },
+    });
+    expect(stdout).toContain("750 !== 1200"); // the first test run really failed
+    expect(stdout).toContain("src/cart.js:4: export function cartTotal"); // grep found it
+    expect(stdout).toContain("+    total += item.priceCents * item.quantity;"); // edit's diff
+    expect(stdout).toContain("all cart tests passed"); // bash ran the fixed tests
+    expect(stdout).toContain("completed after 6 turns");
+    expect(stdout).toContain("open_issue      auth-missing  Missing auth provider: github");
+    expect(stdout).toContain("deploy_preview  env-missing   Missing environment value: SHOP_DEPLOY_TOKEN");
+    expect(stdout).toContain('write          builtin    policy layer "team": denied by "write"');
+    expect(stdout).not.toContain("\u001b["); // no colour when NO_COLOR is set
   });
 });

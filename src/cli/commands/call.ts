@@ -1,0 +1,51 @@
+// `toolwire call <tool> [json]`: one tool call through the session, as a model would make it.
+import type { ToolExecutionEndEvent, ToolResultBlock } from "../../core/types.js";
+import { EXIT_FAILED, EXIT_OK } from "../exit-codes.js";
+import { type Output, paint } from "../output.js";
+import type { Runtime } from "../runtime.js";
+
+/** Prints a result's blocks: text as is, images as a line saying what they are. */
+export function printResultContent(result: ToolResultBlock, output: Output, indent = ""): void {
+  for (const block of result.content) {
+    const text =
+      block.type === "text"
+        ? block.text
+        : `[image ${block.mimeType}, ${Math.round((block.data.length * 3) / 4)} bytes]`;
+    output.line(indent === "" ? text : indent + text.replaceAll("\n", `\n${indent}`));
+  }
+}
+
+/** Runs the call; the exit code says whether the result is an error. */
+export async function runCall(
+  runtime: Runtime,
+  output: Output,
+  options: { tool: string; input: string | undefined; json: boolean; signal: AbortSignal },
+): Promise<number> {
+  let end: ToolExecutionEndEvent | undefined;
+  const unsubscribe = runtime.session.on("tool_execution_end", (event) => {
+    end = event;
+  });
+  const result = await output.progress(
+    `running ${options.tool}`,
+    runtime.session.dispatch(
+      { id: "cli-call", name: options.tool, input: options.input ?? {} },
+      { signal: options.signal },
+    ),
+  );
+  unsubscribe();
+  if (options.json) {
+    output.line(
+      JSON.stringify(
+        { ...result, durationMs: end?.durationMs, errorCode: end?.errorCode, details: end?.result.details },
+        null,
+        2,
+      ),
+    );
+  } else {
+    printResultContent(result, output);
+    if (result.is_error === true) {
+      output.error(paint(output, "red", `error${end?.errorCode === undefined ? "" : ` (${end.errorCode})`}`));
+    }
+  }
+  return result.is_error === true ? EXIT_FAILED : EXIT_OK;
+}

@@ -1,0 +1,121 @@
+// `toolwire plan`: the visible tools, the hidden ones with their diagnostics, and everything removed, with why.
+import type { ToolOwnerRef } from "../../core/types.js";
+import { formatTable, type Output, paint } from "../output.js";
+import type { Runtime } from "../runtime.js";
+
+/** Who owns a tool, in a few words. */
+export function describeOwner(owner: ToolOwnerRef): string {
+  switch (owner.kind) {
+    case "core":
+      return "core";
+    case "plugin":
+      return `plugin:${owner.pluginId}`;
+    case "channel":
+      return `channel:${owner.channelId}`;
+    case "mcp":
+      return `mcp:${owner.serverId}`;
+  }
+}
+
+function firstLine(text: string, max = 70): string {
+  const line = text.trim().split("\n")[0] ?? "";
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+/** The plan as data, for `--json`. */
+export function planAsJson(runtime: Runtime) {
+  const report = runtime.registry.lastReport;
+  return {
+    config: runtime.fromFile ? runtime.loaded.file : null,
+    workspace: runtime.built.workspaceRoot,
+    visible: [...runtime.registry.tools.values()].map((tool) => ({
+      name: tool.descriptor.name,
+      owner: tool.descriptor.owner,
+      description: tool.descriptor.description,
+    })),
+    hidden: runtime.registry.hidden.map((entry) => ({ name: entry.descriptor.name, diagnostics: entry.diagnostics })),
+    excluded: report.excluded,
+    overrides: report.overrides,
+    unknownPatterns: report.unknownPatterns,
+    problems: runtime.problems,
+  };
+}
+
+/** Prints the plan as tables; sections with nothing in them are left out. */
+export function printPlan(runtime: Runtime, output: Output): void {
+  const report = runtime.registry.lastReport;
+  const heading = (text: string) => output.line(`\n${paint(output, "bold", text)}`);
+  output.line(
+    `${paint(output, "dim", "config:")} ${runtime.fromFile ? runtime.loaded.file : "none (defaults: built-ins on)"}   ${paint(output, "dim", "workspace:")} ${runtime.built.workspaceRoot}`,
+  );
+  heading(`Visible (${runtime.registry.tools.size})`);
+  output.line(
+    formatTable(
+      ["TOOL", "OWNER", "DESCRIPTION"],
+      [...runtime.registry.tools.values()].map((tool) => [
+        paint(output, "green", tool.descriptor.name),
+        describeOwner(tool.descriptor.owner),
+        firstLine(tool.descriptor.description),
+      ]),
+      output,
+    ),
+  );
+  if (runtime.registry.hidden.length > 0) {
+    heading(`Hidden by availability (${runtime.registry.hidden.length})`);
+    output.line(
+      formatTable(
+        ["TOOL", "REASON", "WHY"],
+        runtime.registry.hidden.flatMap((entry) =>
+          entry.diagnostics.map((diagnostic, index) => [
+            index === 0 ? paint(output, "yellow", entry.descriptor.name) : "",
+            diagnostic.reason,
+            diagnostic.message,
+          ]),
+        ),
+        output,
+      ),
+    );
+  }
+  if (report.excluded.length > 0) {
+    heading(`Removed (${report.excluded.length})`);
+    output.line(
+      formatTable(
+        ["TOOL", "SOURCE", "WHY"],
+        report.excluded.map((entry) => [
+          paint(output, "red", entry.name),
+          entry.source,
+          entry.reason === "policy"
+            ? `policy layer "${entry.layer}": ${entry.pattern === null || entry.pattern === undefined ? "not in its allow list" : `denied by "${entry.pattern}"`}`
+            : entry.reason === "builtins-disabled"
+              ? "built-in tools are disabled"
+              : "not in allowedTools",
+        ]),
+        output,
+      ),
+    );
+  }
+  if (report.overrides.length > 0) {
+    heading("Overrides");
+    for (const override of report.overrides) {
+      output.line(
+        override.kept === override.dropped
+          ? `${override.name}: two ${override.kept} tools share the name; the first was kept`
+          : `${override.name}: the ${override.kept} tool replaces the ${override.dropped} tool`,
+      );
+    }
+  }
+  if (report.unknownPatterns.length > 0) {
+    heading("Policy patterns that match no tool");
+    for (const entry of report.unknownPatterns) output.line(`layer "${entry.layer}": ${entry.pattern}`);
+  }
+  if (runtime.problems.length > 0) {
+    heading(`Problems (${runtime.problems.length})`);
+    output.line(
+      formatTable(
+        ["AREA", "WHAT", "WHY"],
+        runtime.problems.map((problem) => [problem.area, paint(output, "red", problem.subject), problem.message]),
+        output,
+      ),
+    );
+  }
+}

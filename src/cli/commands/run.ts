@@ -1,0 +1,109 @@
+// `toolwire run`: the agent loop in a terminal: model text, each tool call with its result and timing, the outcome.
+import type { ToolResultBlock } from "../../core/types.js";
+import { runAgent } from "../../loop/run-agent.js";
+import type { AgentEvent } from "../../loop/types.js";
+import type { ModelClient } from "../../providers/clients/types.js";
+import { EXIT_FAILED, EXIT_OK } from "../exit-codes.js";
+import { type Output, paint } from "../output.js";
+import type { Runtime } from "../runtime.js";
+
+const SHOWN_LINES = 8;
+
+function preview(result: ToolResultBlock): string[] {
+  const text = result.content
+    .map((block) => (block.type === "text" ? block.text : `[image ${block.mimeType}]`))
+    .join("\n")
+    .trimEnd();
+  const lines = text === "" ? ["(no output)"] : text.split("\n");
+  if (lines.length <= SHOWN_LINES) return lines;
+  return [...lines.slice(0, SHOWN_LINES), `… ${lines.length - SHOWN_LINES} more lines`];
+}
+
+function compactJson(value: unknown, max = 100): string {
+  const text = typeof value === "string" ? value : JSON.stringify(value);
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+/** Streams one run to the terminal (or as JSON lines) and returns the exit code: 0 when the run completed. */
+export async function runAgentInTerminal(
+  runtime: Runtime,
+  model: ModelClient,
+  output: Output,
+  options: { prompt: string; maxTurns?: number; json: boolean; signal: AbortSignal },
+): Promise<number> {
+  const durations = new Map<string, number>();
+  const unsubscribe = runtime.session.on("tool_execution_end", (event) =>
+    durations.set(event.toolCallId, event.durationMs),
+  );
+  let finished: Extract<AgentEvent, { type: "done" }> | undefined;
+  let pendingModel: Promise<IteratorResult<AgentEvent>> | undefined;
+  try {
+    const events = runAgent({
+      session: runtime.session,
+      model,
+      prompt: options.prompt,
+      signal: options.signal,
+      ...(options.maxTurns === undefined ? {} : { maxTurns: options.maxTurns }),
+    });
+    let waitingFor = "model";
+    while (true) {
+      pendingModel = events.next();
+      const next = await output.progress(
+        waitingFor === "model" ? "waiting for the model" : "running tools",
+        pendingModel,
+      );
+      if (next.done === true) break;
+      const event = next.value;
+      waitingFor = event.type === "tool_call" ? "tools" : event.type === "turn_end" ? "model" : waitingFor;
+      if (options.json) {
+        output.line(JSON.stringify(event.type === "done" ? { ...event, transcript: undefined } : event));
+      } else {
+        printEvent(event, output, durations);
+      }
+      if (event.type === "done") finished = event;
+    }
+  } finally {
+    unsubscribe();
+  }
+  return finished?.reason === "completed" ? EXIT_OK : EXIT_FAILED;
+}
+
+function printEvent(event: AgentEvent, output: Output, durations: ReadonlyMap<string, number>): void {
+  switch (event.type) {
+    case "turn_start":
+      output.line(paint(output, "dim", `── turn ${event.turn}`));
+      break;
+    case "model_text":
+      output.line(`${paint(output, "cyan", "model")}  ${event.text.trim().replaceAll("\n", "\n       ")}`);
+      break;
+    case "tool_call":
+      output.line(
+        `${paint(output, "bold", "call")}   ${event.call.name} ${paint(output, "dim", compactJson(event.call.input))}`,
+      );
+      break;
+    case "tool_result": {
+      const failed = event.result.is_error === true;
+      const ms = durations.get(event.call.id);
+      const mark = failed ? paint(output, "red", "✗") : paint(output, "green", "✓");
+      output.line(
+        `${mark}      ${event.call.name} ${paint(output, "dim", ms === undefined ? "" : `${ms.toFixed(1)} ms`)}`,
+      );
+      for (const line of preview(event.result)) output.line(`         ${paint(output, "dim", "│")} ${line}`);
+      break;
+    }
+    case "error":
+      output.line(paint(output, "red", `error  ${event.error.message}`));
+      break;
+    case "done": {
+      const tokens =
+        event.usage.inputTokens + event.usage.outputTokens > 0
+          ? `, ${event.usage.inputTokens} input and ${event.usage.outputTokens} output tokens`
+          : "";
+      const summary = `${event.reason} after ${event.turns} turn${event.turns === 1 ? "" : "s"}${tokens}`;
+      output.line(paint(output, event.reason === "completed" ? "green" : "red", `\n■ ${summary}`));
+      break;
+    }
+    default:
+      break;
+  }
+}

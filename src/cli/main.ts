@@ -1,0 +1,251 @@
+#!/usr/bin/env node
+// The `toolwire` command: demo, plan, explain, call, run and serve, all reading toolwire.config.json.
+import { readFileSync } from "node:fs";
+import { Command, CommanderError, Option } from "commander";
+import { ConfigError } from "../config/load-config.js";
+import { describeThrown } from "../core/errors.js";
+import { ModelError } from "../providers/errors.js";
+import { runCall } from "./commands/call.js";
+import { copyDemoWorkspace, DEMO_PROMPT, runDemo } from "./commands/demo.js";
+import { planAsJson, printPlan } from "./commands/plan.js";
+import { runAgentInTerminal } from "./commands/run.js";
+import { runServe } from "./commands/serve.js";
+import { CliError, EXIT_CONFIG, EXIT_FAILED, EXIT_OK, EXIT_USAGE } from "./exit-codes.js";
+import { createOutput, type Output, paint } from "./output.js";
+import { openRuntime } from "./runtime.js";
+
+interface GlobalOptions {
+  config?: string;
+  json?: boolean;
+  color?: boolean;
+}
+
+const version = (
+  JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }
+).version;
+
+/** An abort signal tied to Ctrl-C: the first one stops the work cleanly, a second one exits at once. */
+function interruptSignal(): AbortSignal {
+  const controller = new AbortController();
+  process.once("SIGINT", () => {
+    controller.abort(new Error("interrupted (Ctrl-C)"));
+    process.once("SIGINT", () => process.exit(130));
+  });
+  return controller.signal;
+}
+
+/** Builds the program; `run(argv)` below parses and maps every failure to an exit code. */
+export function buildProgram(output: () => Output, setExit: (code: number) => void): Command {
+  const program = new Command("toolwire")
+    .description("The tool system of an AI agent: see which tools a model gets and why, call them, run an agent.")
+    .version(version)
+    .option("-c, --config <file>", "config file (default: ./toolwire.config.json if present)")
+    .option("--json", "machine-readable output")
+    .option("--no-color", "no colour, even on a terminal")
+    .showHelpAfterError()
+    .exitOverride();
+
+  const globals = () => program.opts<GlobalOptions>();
+  const open = (connectMcp = true) =>
+    openRuntime({
+      cwd: process.cwd(),
+      ...(globals().config === undefined ? {} : { configPath: globals().config }),
+      connectMcp,
+      progress: (label, work) => output().progress(label, work),
+    });
+
+  program
+    .command("demo")
+    .description("a scripted agent fixes a bug in a copy of a sample workspace with the built-in tools (npm start)")
+    .option("--keep", "keep the temporary workspace")
+    .action(async (options: { keep?: boolean }) => {
+      setExit(
+        await runDemo(output(), {
+          json: globals().json === true,
+          keep: options.keep === true,
+          signal: interruptSignal(),
+        }),
+      );
+    });
+
+  program
+    .command("plan")
+    .description("the visible tools, the hidden ones with why, and what policy removed")
+    .action(async () => {
+      const runtime = await open();
+      try {
+        if (globals().json === true) output().line(JSON.stringify(planAsJson(runtime), null, 2));
+        else printPlan(runtime, output());
+      } finally {
+        await runtime.close();
+      }
+    });
+
+  program
+    .command("explain")
+    .description("why a tool is available or not (exit 1 when it is not)")
+    .argument("<tool>", "tool name")
+    .action(async (tool: string) => {
+      const runtime = await open();
+      try {
+        const available = runtime.registry.tools.has(tool);
+        const text = runtime.registry.explain(tool);
+        if (globals().json === true) output().line(JSON.stringify({ tool, available, explanation: text }, null, 2));
+        else output().line(text);
+        setExit(available ? EXIT_OK : EXIT_FAILED);
+      } finally {
+        await runtime.close();
+      }
+    });
+
+  program
+    .command("call")
+    .description("call one tool as a model would; exit 1 when the result is an error")
+    .argument("<tool>", "tool name")
+    .argument("[json]", 'input as JSON text, e.g. \'{"path":"README.md"}\' (default {})')
+    .action(async (tool: string, input: string | undefined) => {
+      const runtime = await open();
+      try {
+        setExit(
+          await runCall(runtime, output(), { tool, input, json: globals().json === true, signal: interruptSignal() }),
+        );
+      } finally {
+        await runtime.close();
+      }
+    });
+
+  program
+    .command("run")
+    .description("run the agent loop with a model (default: the demo task in a temporary copy of the sample workspace)")
+    .argument("[prompt...]", "what to do (default: the demo task)")
+    .addOption(
+      new Option("-m, --model <spec>", "scripted:FILE | anthropic:MODEL | openai:MODEL | openai-responses:MODEL").env(
+        "TOOLWIRE_MODEL",
+      ),
+    )
+    .option("--base-url <url>", "an OpenAI-compatible server (Ollama, vLLM, llama.cpp); default $OPENAI_BASE_URL")
+    .option("--max-turns <n>", "most model turns", (value) => {
+      const turns = Number(value);
+      if (!Number.isInteger(turns) || turns < 1)
+        throw new CliError(EXIT_USAGE, `--max-turns must be a positive integer, got ${value}`);
+      return turns;
+    })
+    .action(async (words: string[], options: { model?: string; baseUrl?: string; maxTurns?: number }) => {
+      const { createModelFromSpec } = await import("../providers/clients/model-from-spec.js");
+      const spec = options.model ?? defaultModelSpec(process.env);
+      const baseURL = options.baseUrl ?? process.env.OPENAI_BASE_URL;
+      const model = createModelFromSpec(
+        spec,
+        baseURL === undefined || spec.startsWith("anthropic:") ? {} : { baseURL },
+      );
+      const prompt = words.join(" ").trim();
+      const demo = prompt === "";
+      const workspace = demo ? await copyDemoWorkspace() : undefined;
+      const runtime = await openRuntime({
+        cwd: workspace ?? process.cwd(),
+        ...(demo || globals().config === undefined ? {} : { configPath: globals().config }),
+        progress: (label, work) => output().progress(label, work),
+        systemPrompt: "You are a careful coding agent. Work in the workspace with the tools you have; be brief.",
+      });
+      try {
+        if (!globals().json)
+          output().line(paint(output(), "dim", `model ${spec}, workspace ${runtime.built.workspaceRoot}`));
+        setExit(
+          await runAgentInTerminal(runtime, model, output(), {
+            prompt: demo ? DEMO_PROMPT : prompt,
+            json: globals().json === true,
+            signal: interruptSignal(),
+            ...(options.maxTurns === undefined ? {} : { maxTurns: options.maxTurns }),
+          }),
+        );
+      } finally {
+        await runtime.close();
+      }
+    });
+
+  program
+    .command("serve")
+    .description("serve the active tools as an MCP server (stdio by default; loopback HTTP with --http)")
+    .option("--stdio", "serve over stdin/stdout (the default)")
+    .option("--http <port>", "serve Streamable HTTP on this port (0: any free port)", (value) => {
+      const port = Number(value);
+      if (!Number.isInteger(port) || port < 0 || port > 65535)
+        throw new CliError(EXIT_USAGE, `--http needs a port number, got ${value}`);
+      return port;
+    })
+    .option("--host <host>", "host to bind for --http", "127.0.0.1")
+    .action(async (options: { stdio?: boolean; http?: number; host: string }) => {
+      if (options.stdio === true && options.http !== undefined)
+        throw new CliError(EXIT_USAGE, "choose --stdio or --http, not both");
+      const runtime = await open();
+      try {
+        setExit(
+          await runServe(runtime, output(), {
+            ...(options.http === undefined ? {} : { http: options.http }),
+            host: options.host,
+          }),
+        );
+      } finally {
+        await runtime.close();
+      }
+    });
+
+  return program;
+}
+
+/** The model `run` uses without `--model`: from the keys in the environment. */
+export function defaultModelSpec(env: NodeJS.ProcessEnv): string {
+  if (env.ANTHROPIC_API_KEY) return `anthropic:${env.ANTHROPIC_MODEL ?? "claude-sonnet-4-5"}`;
+  if (env.OPENAI_API_KEY || env.OPENAI_BASE_URL) return `openai:${env.OPENAI_MODEL ?? "gpt-4.1"}`;
+  throw new CliError(
+    EXIT_USAGE,
+    "No model: pass --model scripted:FILE | anthropic:MODEL | openai:MODEL, or set ANTHROPIC_API_KEY or OPENAI_API_KEY (and OPENAI_BASE_URL for a local server).",
+  );
+}
+
+/** Parses argv, runs the command, and returns the exit code. Never throws. */
+export async function run(argv: readonly string[]): Promise<number> {
+  let exitCode = EXIT_OK;
+  let output: Output | undefined;
+  const program = buildProgram(
+    () => {
+      output ??= createOutput({ color: program.opts<GlobalOptions>().color !== false });
+      return output;
+    },
+    (code) => {
+      exitCode = code;
+    },
+  );
+  const out = () => output ?? createOutput({ color: false });
+  try {
+    await program.parseAsync([...argv], { from: "user" });
+    return exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      return error.code === "commander.helpDisplayed" || error.code === "commander.version" || error.exitCode === 0
+        ? EXIT_OK
+        : EXIT_USAGE;
+    }
+    if (error instanceof ConfigError) {
+      out().error(paint(out(), "red", `toolwire: ${error.message}`));
+      for (const issue of error.issues ?? []) out().error(`  - ${issue.path}: ${issue.message}`);
+      return EXIT_CONFIG;
+    }
+    if (error instanceof CliError) {
+      out().error(paint(out(), "red", `toolwire: ${error.message}`));
+      return error.exitCode;
+    }
+    if (error instanceof ModelError && error.code === "invalid-model-spec") {
+      out().error(paint(out(), "red", `toolwire: ${error.message}`));
+      return EXIT_USAGE;
+    }
+    out().error(paint(out(), "red", `toolwire: ${describeThrown(error)}`));
+    return EXIT_FAILED;
+  }
+}
+
+run(process.argv.slice(2)).then((code) => {
+  process.exitCode = code;
+  // A tool that ignored its abort signal must not keep the command alive once its result is out.
+  setTimeout(() => process.exit(code), 200).unref();
+});

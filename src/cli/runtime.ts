@@ -1,0 +1,104 @@
+// What every command builds from toolwire.config.json: the registry, the session, MCP connections and problems.
+import { existsSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { createBuiltinTools } from "../builtins/create-builtin-tools.js";
+import { type BuiltConfig, buildFromConfig } from "../config/apply-config.js";
+import { CONFIG_FILE_NAME, type LoadedConfig, loadConfig } from "../config/load-config.js";
+import type { AgentSession } from "../core/dispatch/session.js";
+import { describeThrown } from "../core/errors.js";
+import { createToolRegistry } from "../core/register/registry.js";
+import type { LiveToolSource, ToolRegistry } from "../core/types.js";
+import { createAgentSession } from "../create-agent-session.js";
+import type { McpConnection } from "../mcp/connect-mcp-server.js";
+
+/** A problem that did not stop the command: a plugin, skill or MCP server that failed. */
+export interface RuntimeProblem {
+  readonly area: "plugin" | "skill" | "mcp";
+  readonly subject: string;
+  readonly message: string;
+}
+
+/** Everything a command works with. Call `close()` when done (it stops MCP servers). */
+export interface Runtime {
+  readonly loaded: LoadedConfig;
+  /** Whether a config file was read (false: defaults, built-ins on, the current folder as workspace). */
+  readonly fromFile: boolean;
+  readonly built: BuiltConfig;
+  readonly registry: ToolRegistry;
+  readonly session: AgentSession;
+  readonly connections: readonly McpConnection[];
+  readonly problems: readonly RuntimeProblem[];
+  close(): Promise<void>;
+}
+
+export interface OpenRuntimeOptions {
+  /** A config file named on the command line; it must exist. */
+  readonly configPath?: string;
+  /** Where to look for toolwire.config.json when none is named. */
+  readonly cwd: string;
+  /** Connect the config's MCP servers (default true). */
+  readonly connectMcp?: boolean;
+  /** Told about slow steps (connecting MCP servers). */
+  readonly progress?: <T>(label: string, work: Promise<T>) => Promise<T>;
+  readonly systemPrompt?: string;
+  readonly env?: Readonly<Record<string, string | undefined>>;
+}
+
+/**
+ * Loads the config (or defaults when there is none and none was named), loads its plugins and skills,
+ * connects its MCP servers (a server that fails is a problem, not a failure), and builds the registry
+ * and the session. Throws `ConfigError` for a config that is missing when named, not JSON, or invalid.
+ */
+export async function openRuntime(options: OpenRuntimeOptions): Promise<Runtime> {
+  const defaultPath = join(options.cwd, CONFIG_FILE_NAME);
+  const fromFile = options.configPath !== undefined || existsSync(defaultPath);
+  const loaded: LoadedConfig = fromFile
+    ? await loadConfig(resolve(options.cwd, options.configPath ?? defaultPath))
+    : { config: {}, file: defaultPath, dir: resolve(options.cwd) };
+  const built = await buildFromConfig(loaded, {
+    builtins: (root) => createBuiltinTools({ root }),
+    ...(options.env === undefined ? {} : { env: options.env }),
+  });
+  const problems: RuntimeProblem[] = built.problems.map((problem) => ({ ...problem }));
+  const connections: McpConnection[] = [];
+  if (options.connectMcp !== false && built.mcpServers.length > 0) {
+    const { connectMcpServer } = await import("../mcp/connect-mcp-server.js");
+    const progress = options.progress ?? (<T>(_: string, work: Promise<T>) => work);
+    const settled = await progress(
+      `connecting ${built.mcpServers.length} MCP server${built.mcpServers.length === 1 ? "" : "s"}`,
+      Promise.allSettled(built.mcpServers.map((plan) => connectMcpServer(plan.server, plan.options))),
+    );
+    settled.forEach((outcome, index) => {
+      const id = built.mcpServers[index]?.server.id ?? "?";
+      if (outcome.status === "fulfilled") connections.push(outcome.value);
+      else problems.push({ area: "mcp", subject: id, message: describeThrown(outcome.reason) });
+    });
+  }
+  const configured = built.registryOptions;
+  const registry = createToolRegistry({
+    ...configured,
+    extensions: [...(connections as LiveToolSource[]), ...(configured.extensions ?? [])],
+  });
+  const basePrompt = options.systemPrompt ?? "";
+  const systemPrompt = [basePrompt, built.session.skillsPrompt].filter((part) => part.trim() !== "").join("\n\n");
+  const session = createAgentSession({
+    registry,
+    beforeToolCall: built.session.beforeToolCall,
+    afterToolCall: built.session.afterToolCall,
+    systemPrompt,
+  });
+  return {
+    loaded,
+    fromFile,
+    built,
+    registry,
+    session,
+    connections,
+    problems,
+    async close() {
+      session.close();
+      registry.close();
+      await Promise.allSettled(connections.map((connection) => connection.close()));
+    },
+  };
+}
