@@ -2,17 +2,13 @@
 // The `toolwire` command: demo, plan, explain, call, run and serve, all reading toolwire.config.json.
 import { readFileSync } from "node:fs";
 import { Command, CommanderError, Option } from "commander";
-import { ConfigError } from "../config/load-config.js";
-import { describeThrown } from "../core/errors.js";
-import { ModelError } from "../providers/errors.js";
-import { runCall } from "./commands/call.js";
-import { copyDemoWorkspace, DEMO_PROMPT, runDemo } from "./commands/demo.js";
-import { planAsJson, printPlan } from "./commands/plan.js";
-import { runAgentInTerminal } from "./commands/run.js";
-import { runServe } from "./commands/serve.js";
+import type { ConfigIssue } from "../config/load-config.js";
 import { CliError, EXIT_CONFIG, EXIT_FAILED, EXIT_OK, EXIT_USAGE } from "./exit-codes.js";
 import { createOutput, type Output, paint } from "./output.js";
-import { openRuntime } from "./runtime.js";
+
+// Commands load what they need when they run, so `toolwire --help` starts in a few tens of milliseconds.
+const openRuntime: typeof import("./runtime.js").openRuntime = async (options) =>
+  (await import("./runtime.js")).openRuntime(options);
 
 interface GlobalOptions {
   config?: string;
@@ -59,6 +55,7 @@ export function buildProgram(output: () => Output, setExit: (code: number) => vo
     .description("a scripted agent fixes a bug in a copy of a sample workspace with the built-in tools (npm start)")
     .option("--keep", "keep the temporary workspace")
     .action(async (options: { keep?: boolean }) => {
+      const { runDemo } = await import("./commands/demo.js");
       setExit(
         await runDemo(output(), {
           json: globals().json === true,
@@ -72,6 +69,7 @@ export function buildProgram(output: () => Output, setExit: (code: number) => vo
     .command("plan")
     .description("the visible tools, the hidden ones with why, and what policy removed")
     .action(async () => {
+      const { planAsJson, printPlan } = await import("./commands/plan.js");
       const runtime = await open();
       try {
         if (globals().json === true) output().line(JSON.stringify(planAsJson(runtime), null, 2));
@@ -104,6 +102,7 @@ export function buildProgram(output: () => Output, setExit: (code: number) => vo
     .argument("<tool>", "tool name")
     .argument("[json]", 'input as JSON text, e.g. \'{"path":"README.md"}\' (default {})')
     .action(async (tool: string, input: string | undefined) => {
+      const { runCall } = await import("./commands/call.js");
       const runtime = await open();
       try {
         setExit(
@@ -132,6 +131,8 @@ export function buildProgram(output: () => Output, setExit: (code: number) => vo
     })
     .action(async (words: string[], options: { model?: string; baseUrl?: string; maxTurns?: number }) => {
       const { createModelFromSpec } = await import("../providers/clients/model-from-spec.js");
+      const { copyDemoWorkspace, DEMO_PROMPT } = await import("./commands/demo.js");
+      const { runAgentInTerminal } = await import("./commands/run.js");
       const spec = options.model ?? defaultModelSpec(process.env);
       const baseURL = options.baseUrl ?? process.env.OPENAI_BASE_URL;
       const model = createModelFromSpec(
@@ -177,6 +178,7 @@ export function buildProgram(output: () => Output, setExit: (code: number) => vo
     .action(async (options: { stdio?: boolean; http?: number; host: string }) => {
       if (options.stdio === true && options.http !== undefined)
         throw new CliError(EXIT_USAGE, "choose --stdio or --http, not both");
+      const { runServe } = await import("./commands/serve.js");
       const runtime = await open();
       try {
         setExit(
@@ -226,20 +228,23 @@ export async function run(argv: readonly string[]): Promise<number> {
         ? EXIT_OK
         : EXIT_USAGE;
     }
-    if (error instanceof ConfigError) {
+    if (error instanceof Error && error.name === "ConfigError") {
       out().error(paint(out(), "red", `toolwire: ${error.message}`));
-      for (const issue of error.issues ?? []) out().error(`  - ${issue.path}: ${issue.message}`);
+      const issues = (error as Error & { issues?: readonly ConfigIssue[] }).issues ?? [];
+      if (!issues.every((issue) => error.message.includes(issue.message))) {
+        for (const issue of issues) out().error(`  - ${issue.path}: ${issue.message}`);
+      }
       return EXIT_CONFIG;
     }
     if (error instanceof CliError) {
       out().error(paint(out(), "red", `toolwire: ${error.message}`));
       return error.exitCode;
     }
-    if (error instanceof ModelError && error.code === "invalid-model-spec") {
+    if (error instanceof Error && (error as Error & { code?: string }).code === "invalid-model-spec") {
       out().error(paint(out(), "red", `toolwire: ${error.message}`));
       return EXIT_USAGE;
     }
-    out().error(paint(out(), "red", `toolwire: ${describeThrown(error)}`));
+    out().error(paint(out(), "red", `toolwire: ${error instanceof Error ? error.message : String(error)}`));
     return EXIT_FAILED;
   }
 }
