@@ -45,6 +45,20 @@ export class ToolCallError extends Error {
   }
 }
 
+/**
+ * A `ToolCallError` without a stack trace, for refusals made on the dispatch path (unknown tool, bad
+ * input, blocked): the message is what matters, and capturing a stack was half the cost of a refused call.
+ */
+export function toolCallRefusal(code: ToolCallErrorCode, toolName: string, message: string): ToolCallError {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return new ToolCallError(code, toolName, message);
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+}
+
 /** Trouble that did not stop a call (an after hook threw, a listener threw), sent to `error` listeners. */
 export class SessionError extends Error {
   override readonly name = "SessionError";

@@ -1,5 +1,5 @@
 // One call's life, in order: startToolCall, prepareToolCall, executePreparedToolCall, finalizeExecutedToolCall.
-import { describeThrown, type SessionError, ToolCallError } from "../errors.js";
+import { describeThrown, type SessionError, ToolCallError, toolCallRefusal } from "../errors.js";
 import { isRecord } from "../json.js";
 import type {
   AfterToolCall,
@@ -84,11 +84,11 @@ export function prepareToolCall(
       case "allow":
         return { kind: "ready", info, tool, input: outcome.input };
       case "block":
-        return refuse(new ToolCallError("blocked-by-hook", info.name, `Tool call blocked: ${outcome.reason}`));
+        return refuse(toolCallRefusal("blocked-by-hook", info.name, `Tool call blocked: ${outcome.reason}`));
       case "invalid-rewrite":
         return refuse(
           rewriteError ??
-            new ToolCallError(
+            toolCallRefusal(
               "invalid-input",
               info.name,
               `Invalid input from a beforeToolCall hook for tool ${info.name}: expected an object, got ${describeThrown(outcome.value)}`,
@@ -131,7 +131,7 @@ function notFoundError(name: string, active: ReadonlyMap<string, AgentTool>): To
   const lower = name.toLowerCase();
   const similar = names.find((candidate) => candidate.toLowerCase() === lower);
   const hint = similar === undefined ? "" : ` Did you mean ${similar}? Tool names are case-sensitive.`;
-  return new ToolCallError(
+  return toolCallRefusal(
     "tool-not-found",
     name,
     `Tool ${name} not found.${hint} Available tools: ${names.length === 0 ? "none" : names.join(", ")}.`,
@@ -144,7 +144,7 @@ function abortedError(name: string, signal: AbortSignal): ToolCallError {
     reason === undefined || (reason instanceof Error && reason.name === "AbortError")
       ? "the caller aborted it"
       : describeThrown(reason);
-  return new ToolCallError("aborted", name, `Tool call ${name} aborted: ${why}`);
+  return toolCallRefusal("aborted", name, `Tool call ${name} aborted: ${why}`);
 }
 
 /**
@@ -184,7 +184,7 @@ export function executePreparedToolCall(
       timeoutMs === undefined
         ? undefined
         : setTimeout(() => {
-            const error = new ToolCallError(
+            const error = toolCallRefusal(
               "timeout",
               info.name,
               `Tool ${info.name} timed out after ${timeoutMs} ms and was stopped. Try a smaller request, or another way to get the result.`,

@@ -1,5 +1,5 @@
 // A model's tool input is untrusted: an object, JSON text encoding one, or anything else.
-import { ToolCallError } from "../errors.js";
+import { type ToolCallError, toolCallRefusal } from "../errors.js";
 import { isRecord } from "../json.js";
 import type { JsonObject } from "../types.js";
 
@@ -12,7 +12,7 @@ export function parseToolInput(toolName: string, raw: unknown): JsonObject | Too
     try {
       parsed = JSON.parse(raw);
     } catch (error) {
-      return new ToolCallError(
+      return toolCallRefusal(
         "invalid-input",
         toolName,
         `Invalid input for tool ${toolName}: the input is not valid JSON (${(error as Error).message}). Send the input as one JSON object, for example {"key": "value"}.`,
@@ -26,7 +26,7 @@ export function parseToolInput(toolName: string, raw: unknown): JsonObject | Too
 
 function notAnObject(toolName: string, value: unknown, where: string): ToolCallError {
   const kind = value === null ? "null" : Array.isArray(value) ? "an array" : `a ${typeof value}`;
-  return new ToolCallError(
+  return toolCallRefusal(
     "invalid-input",
     toolName,
     `Invalid input for tool ${toolName}: expected a JSON object, got ${kind}${where}. Send the arguments as one object whose keys are the parameter names.`,

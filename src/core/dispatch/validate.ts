@@ -1,5 +1,5 @@
 // Input validation: a validator compiled once per schema (lazily, on a tool's first call) and messages a model can act on.
-import { describeThrown, ToolCallError } from "../errors.js";
+import { describeThrown, type ToolCallError, toolCallRefusal } from "../errors.js";
 import type { JsonObject } from "../types.js";
 
 /** One schema violation: where (`input.path[0].key`) and what was expected. */
@@ -42,7 +42,7 @@ export function invalidInputError(
   origin = "input",
 ): ToolCallError {
   const lines = issues.map((issue) => `- ${issue.path}: ${issue.message}`);
-  return new ToolCallError(
+  return toolCallRefusal(
     "invalid-input",
     toolName,
     `Invalid ${origin} for tool ${toolName}:\n${lines.join("\n")}\nFix ${issues.length === 1 ? "this field" : "these fields"} and call ${toolName} again.`,

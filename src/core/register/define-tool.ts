@@ -1,5 +1,5 @@
 // defineTool: a typed, validated AgentTool from a name, a description, a schema and an execute function.
-import { ToolCallError, ToolDefinitionError } from "../errors.js";
+import { ToolDefinitionError, toolCallRefusal } from "../errors.js";
 import { TOOL_NAME_PATTERN } from "../filter/descriptor.js";
 import { isRecord } from "../json.js";
 import type {
@@ -159,7 +159,7 @@ async function parseStandard(name: string, schema: StandardSchemaV1, input: Json
   const outcome = await schema["~standard"].validate(input);
   if (outcome.issues === undefined) return outcome.value;
   const lines = outcome.issues.map((issue) => `- ${formatIssuePath(issue)}: ${issue.message}`);
-  throw new ToolCallError(
+  throw toolCallRefusal(
     "invalid-input",
     name,
     `Invalid input for tool ${name}:\n${lines.join("\n")}\nFix these fields and call ${name} again.`,
@@ -183,9 +183,12 @@ function deepFreeze(value: unknown): unknown {
   return value;
 }
 
+/**
+ * A copy with only the defined keys, built by adding them (deleting keys from an object would put it in
+ * V8's slow dictionary mode, and descriptors are read on every refresh, plan and call).
+ */
 function dropUndefined<T extends object>(record: T): T {
-  for (const key of Object.keys(record) as (keyof T)[]) {
-    if (record[key] === undefined) delete record[key];
-  }
-  return record;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(record)) if (value !== undefined) out[key] = value;
+  return out as T;
 }
