@@ -27,6 +27,23 @@ export function perCallNs(processReport, library, variant, n) {
   return (withCalls - without) / n;
 }
 
+/** The interquartile spread (p75 − p25) of one case, in ns; 0 when it was not measured. */
+export function spreadOf(processReport, group, library, variant, n) {
+  const row = processReport?.rows?.find(
+    (each) => each.group === group && each.library === library && each.variant === variant && each.n === n,
+  );
+  return row === undefined || row.p75Ns === undefined ? 0 : row.p75Ns - row.p25Ns;
+}
+
+/** How far a difference of two medians can move by noise: the larger interquartile spread of the two, per call. */
+export function noiseNs(processReport, group, library, variant, n, baseline = 0) {
+  const spread = Math.max(
+    spreadOf(processReport, group, library, variant, n),
+    spreadOf(processReport, group, library, variant, baseline),
+  );
+  return group === "turn" && n > 0 ? spread / n : spread;
+}
+
 /** `a / b`, or `undefined` when either is missing or `b` is not positive. */
 export function ratio(a, b) {
   return a === undefined || b === undefined || !(b > 0) ? undefined : a / b;
@@ -56,9 +73,11 @@ export function summarize(processes) {
       const report = usable(processName);
       if (report === undefined) return;
       const values = {};
+      const noise = {};
       const floorValues = {};
       for (const n of PER_CALL_COUNTS) {
         values[n] = perCallNs(report, library, libraryVariant, n);
+        noise[n] = noiseNs(report, "turn", library, libraryVariant, n);
         floorValues[n] = perCallNs(report, "floor", variant, n);
       }
       rows.push({
@@ -67,6 +86,7 @@ export function summarize(processes) {
         library,
         variant: libraryVariant,
         perCallNs: values,
+        noiseNs: noise,
         floorPerCallNs: floorValues,
       });
     };
@@ -129,11 +149,13 @@ export function summarize(processes) {
   const tools = toolCounts.map((n) => {
     const get = (variant) => medianOf(own, "tools", "toolwire", variant, n);
     const peers = {};
+    const peersNoise = {};
     for (const peer of PEERS) {
       const report = usable(peer);
       const turn = medianOf(report, "tools", peer, "turn", n);
       const empty = medianOf(report, "tools", peer, "turn", 0);
       peers[peer] = turn === undefined || empty === undefined ? undefined : turn - empty;
+      peersNoise[peer] = noiseNs(report, "tools", peer, "turn", n);
     }
     const payloadNs = get("payload");
     return {
@@ -145,6 +167,7 @@ export function summarize(processes) {
       refreshPerToolNs: ratio(get("refresh"), n),
       refreshPlusPayloadPerToolNs: ratio(get("refresh+payload"), n),
       peersPerTurnNs: peers,
+      peersNoiseNs: peersNoise,
       payloadOverPeer: Object.fromEntries(PEERS.map((peer) => [peer, ratio(payloadNs, peers[peer])])),
     };
   });
@@ -241,6 +264,12 @@ export function formatNs(ns) {
   return `${(ns / 1e6).toFixed(2)} ms`;
 }
 
+/** A difference of medians for people: "≈0" when noise could account for it (the spread of the two medians). */
+export function formatDifference(ns, noise = 0) {
+  if (ns !== undefined && Math.abs(ns) <= noise) return `≈0 (±${formatNs(noise)})`;
+  return formatNs(ns);
+}
+
 /** A ratio for people: two significant decimals below 10, one below 100, none above. "n/a" when missing. */
 export function formatRatio(value) {
   if (value === undefined || Number.isNaN(value)) return "n/a";
@@ -277,7 +306,7 @@ export function formatReport(summary, machine) {
         ["library (own process)", "N=1", "N=10", "N=100", "over its process's floor (N=100)"],
         summary.perCall[variant].map((row) => [
           row.label,
-          ...PER_CALL_COUNTS.map((n) => formatNs(row.perCallNs[n])),
+          ...PER_CALL_COUNTS.map((n) => formatDifference(row.perCallNs[n], row.noiseNs[n])),
           row.library === "floor" ? "1.00x" : formatRatio(ratio(row.perCallNs[100], row.floorPerCallNs[100])),
         ]),
       ),
@@ -344,7 +373,7 @@ export function formatReport(summary, machine) {
         formatNs(row.payloadNs),
         formatNs(row.refreshPlusPayloadNs),
         formatNs(row.refreshPlusPayloadPerToolNs),
-        ...PEERS.map((peer) => formatNs(row.peersPerTurnNs[peer])),
+        ...PEERS.map((peer) => formatDifference(row.peersPerTurnNs[peer], row.peersNoiseNs[peer])),
       ]),
     ),
   );
@@ -352,7 +381,14 @@ export function formatReport(summary, machine) {
   out.push(
     table(
       ["toolwire payload per turn / peer per turn", ...summary.tools.map((row) => row.n.toLocaleString("en-US"))],
-      PEERS.map((peer) => [peer, ...summary.tools.map((row) => formatRatio(row.payloadOverPeer[peer]))]),
+      PEERS.map((peer) => [
+        peer,
+        ...summary.tools.map((row) =>
+          Math.abs(row.peersPerTurnNs[peer] ?? 0) <= row.peersNoiseNs[peer]
+            ? "n/a (≈0)"
+            : formatRatio(row.payloadOverPeer[peer]),
+        ),
+      ]),
     ),
   );
   out.push("");

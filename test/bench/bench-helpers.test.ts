@@ -3,6 +3,7 @@ import { checkResults } from "../../bench/lib/checks.js";
 import { caseId, verifyCases } from "../../bench/lib/harness.js";
 import {
   evaluateTargets,
+  formatDifference,
   formatNs,
   formatRatio,
   formatReport,
@@ -222,5 +223,11 @@ describe("the report", () => {
     expect(formatRatio(45.67)).toBe("45.7x");
     expect(formatRatio(456.7)).toBe("457x");
     expect(ratio(1, 0)).toBeUndefined();
+  });
+
+  it("shows a difference that noise could account for as about zero", () => {
+    expect(formatDifference(-50, 100)).toBe("≈0 (±100 ns)");
+    expect(formatDifference(500, 100)).toBe("500 ns");
+    expect(formatDifference(undefined, 100)).toBe("n/a");
   });
 });
