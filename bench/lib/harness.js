@@ -34,45 +34,71 @@ export function cpuNow() {
   return (user + system) * 1000;
 }
 
-async function estimateNs(fn) {
+/** Runs `fn` until it has run `minRuns` times and for `minNs` of CPU time; returns the fastest run in ns. */
+async function warmUp(fn, minRuns, minNs) {
   let best = Number.POSITIVE_INFINITY;
-  for (let round = 0; round < 5; round++) {
-    const started = cpuNow();
+  const started = cpuNow();
+  for (let runs = 0; runs < minRuns || cpuNow() - started < minNs; runs++) {
+    const before = cpuNow();
     do_not_optimize(await fn());
-    best = Math.min(best, cpuNow() - started);
+    best = Math.min(best, cpuNow() - before);
   }
   return best;
 }
 
+/** The value at quantile `q` of sorted numbers. */
+export function quantile(sorted, q) {
+  if (sorted.length === 0) return Number.NaN;
+  const position = (sorted.length - 1) * q;
+  const low = Math.floor(position);
+  const high = Math.ceil(position);
+  return sorted[low] + (sorted[high] - sorted[low]) * (position - low);
+}
+
 /**
- * Measures every case with mitata's `measure`. Each sample runs the case back to back for about
- * 1 ms (one run when a run takes longer), so a sample's mean includes the garbage collection the
- * case causes, the same way for every case and library; the median over the samples drops the
- * samples another process disturbed. Returns one row per case, in nanoseconds per run.
+ * Measures every case with mitata's `measure`. First every case runs for a while, so the JIT has
+ * settled before any case is timed. Then each case is timed in `passes` passes spread over the run
+ * (so a slow phase of the machine hits every case alike); a sample runs the case back to back for
+ * about 1 ms (one run when a run takes longer), so its mean includes the garbage collection the case
+ * causes, the same way for every case and library. Returns one row per case: the median and
+ * quartiles over all samples, in nanoseconds per run.
  */
-export async function measureCases(cases) {
-  const rows = [];
+export async function measureCases(cases, options = {}) {
+  const passes = options.passes ?? 2;
+  const batches = [];
   for (const benchCase of cases) {
-    const fn = benchCase.run;
-    const batch = Math.max(1, Math.min(4096, Math.round(SAMPLE_NS / Math.max(1000, await estimateNs(fn)))));
-    const stats = await measure(async () => do_not_optimize(await fn()), {
-      batch_threshold: Number.POSITIVE_INFINITY,
-      batch_samples: batch,
-      batch_unroll: 1,
-      now: cpuNow,
-    });
-    rows.push({
+    const fastest = await warmUp(benchCase.run, 20, options.warmUpNs ?? 100_000_000);
+    batches.push(Math.max(1, Math.min(4096, Math.round(SAMPLE_NS / Math.max(1000, fastest)))));
+  }
+  const samples = cases.map(() => []);
+  for (let pass = 0; pass < passes; pass++) {
+    for (const [index, benchCase] of cases.entries()) {
+      const fn = benchCase.run;
+      const stats = await measure(async () => do_not_optimize(await fn()), {
+        batch_threshold: Number.POSITIVE_INFINITY, // with the next line: always the batch loop, even when a first run is slow
+        warmup_threshold: Number.POSITIVE_INFINITY,
+        batch_samples: batches[index],
+        batch_unroll: 1,
+        min_samples: 6,
+        min_cpu_time: (options.cpuTimeNs ?? 800_000_000) / passes,
+        now: cpuNow,
+      });
+      samples[index].push(...stats.samples);
+    }
+  }
+  return cases.map((benchCase, index) => {
+    const sorted = samples[index].sort((a, b) => a - b);
+    return {
       id: caseId(benchCase),
       group: benchCase.group,
       library: benchCase.library,
       variant: benchCase.variant,
       n: benchCase.n,
-      medianNs: stats.p50,
-      p25Ns: stats.p25,
-      p75Ns: stats.p75,
-      samples: stats.samples.length,
-      runsPerSample: batch,
-    });
-  }
-  return rows;
+      medianNs: quantile(sorted, 0.5),
+      p25Ns: quantile(sorted, 0.25),
+      p75Ns: quantile(sorted, 0.75),
+      samples: sorted.length,
+      runsPerSample: batches[index],
+    };
+  });
 }

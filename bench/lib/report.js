@@ -27,20 +27,26 @@ export function perCallNs(processReport, library, variant, n) {
   return (withCalls - without) / n;
 }
 
-/** The interquartile spread (p75 − p25) of one case, in ns; 0 when it was not measured. */
-export function spreadOf(processReport, group, library, variant, n) {
+/**
+ * The standard error of one case's median, in ns, estimated from its quartiles and sample count
+ * (0.93 × interquartile range / √samples); 0 when it was not measured.
+ */
+export function medianErrorOf(processReport, group, library, variant, n) {
   const row = processReport?.rows?.find(
     (each) => each.group === group && each.library === library && each.variant === variant && each.n === n,
   );
-  return row === undefined || row.p75Ns === undefined ? 0 : row.p75Ns - row.p25Ns;
+  if (row === undefined || row.p75Ns === undefined || !(row.samples > 0)) return 0;
+  return (0.93 * (row.p75Ns - row.p25Ns)) / Math.sqrt(row.samples);
 }
 
-/** How far a difference of two medians can move by noise: the larger interquartile spread of the two, per call. */
+/**
+ * How far the difference of two medians (case `n` minus case `baseline`) can move by chance: two
+ * standard errors of the difference; per call for turns.
+ */
 export function noiseNs(processReport, group, library, variant, n, baseline = 0) {
-  const spread = Math.max(
-    spreadOf(processReport, group, library, variant, n),
-    spreadOf(processReport, group, library, variant, baseline),
-  );
+  const a = medianErrorOf(processReport, group, library, variant, n);
+  const b = medianErrorOf(processReport, group, library, variant, baseline);
+  const spread = 2 * Math.sqrt(a * a + b * b);
   return group === "turn" && n > 0 ? spread / n : spread;
 }
 

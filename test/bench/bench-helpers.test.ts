@@ -231,3 +231,16 @@ describe("the report", () => {
     expect(formatDifference(undefined, 100)).toBe("n/a");
   });
 });
+
+describe("noise", () => {
+  it("bounds a difference of medians by two standard errors, per call for turns", async () => {
+    const { noiseNs } = await import("../../bench/lib/report.js");
+    const rows = [
+      { group: "turn", library: "x", variant: "valid", n: 0, medianNs: 100, p25Ns: 90, p75Ns: 110, samples: 100 },
+      { group: "turn", library: "x", variant: "valid", n: 10, medianNs: 1100, p25Ns: 1090, p75Ns: 1110, samples: 100 },
+    ];
+    const error = (0.93 * 20) / 10;
+    expect(noiseNs({ rows }, "turn", "x", "valid", 10)).toBeCloseTo((2 * Math.sqrt(2 * error * error)) / 10);
+    expect(noiseNs({ rows }, "turn", "x", "invalid", 10)).toBe(0);
+  });
+});
