@@ -1,0 +1,86 @@
+// `npm run bench`: runs each library's benchmark in its own process, one after another, then prints and saves the report.
+// Flags: --only toolwire,pi (some processes) --tool-counts 10,100 (smaller tool sets) --out FILE (default bench/results.json)
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { MCP_BRIDGE_PROCESS, PROCESSES } from "./lib/processes.js";
+import { formatReport, summarize } from "./lib/report.js";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const PROCESS_TIMEOUT_MS = 30 * 60 * 1000;
+
+function flag(name) {
+  const index = process.argv.indexOf(name);
+  return index === -1 ? undefined : process.argv[index + 1];
+}
+
+/** The machine the run is on, as the report names it. */
+export function describeMachine() {
+  let cpu = os.cpus()[0]?.model ?? "unknown CPU";
+  try {
+    const match = /^model name\s*:\s*(.+)$/m.exec(readFileSync("/proc/cpuinfo", "utf8"));
+    if (match !== null) cpu = match[1].trim();
+  } catch {}
+  return {
+    cpu,
+    cores: os.availableParallelism?.() ?? os.cpus().length,
+    node: process.version,
+    os: `${os.type()} ${os.release()} ${os.arch()}`,
+    date: new Date().toISOString(),
+    command: "npm run bench",
+  };
+}
+
+function runProcess(name, out, extra) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ["--expose-gc", path.join(here, "runner.js"), name, out, ...extra], {
+      stdio: ["ignore", "inherit", "inherit"],
+    });
+    const timer = setTimeout(() => child.kill("SIGKILL"), PROCESS_TIMEOUT_MS);
+    child.on("error", (error) => {
+      clearTimeout(timer);
+      resolve({ process: name, error: `could not start: ${error.message}` });
+    });
+    child.on("exit", (code, signal) => {
+      clearTimeout(timer);
+      if (existsSync(out)) resolve(JSON.parse(readFileSync(out, "utf8")));
+      else resolve({ process: name, error: `exited with ${signal ?? code} before writing its results` });
+    });
+  });
+}
+
+async function main() {
+  const only = flag("--only")?.split(",");
+  const toolCounts = flag("--tool-counts");
+  const outFile = path.resolve(flag("--out") ?? path.join(here, "results.json"));
+  const extra = toolCounts === undefined ? [] : ["--tool-counts", toolCounts];
+  const names = Object.keys(PROCESSES);
+  if (existsSync(path.join(here, "peers", "mcp-bridge.js"))) names.push(...Object.keys(MCP_BRIDGE_PROCESS));
+  const selected = only === undefined ? names : names.filter((name) => only.includes(name));
+  const machine = describeMachine();
+  const scratch = mkdtempSync(path.join(os.tmpdir(), "toolwire-bench-"));
+  const reports = [];
+  try {
+    for (const name of selected) {
+      const started = Date.now();
+      process.stderr.write(`bench: ${name} ...`);
+      const report = await runProcess(name, path.join(scratch, `${name}.json`), extra);
+      process.stderr.write(
+        ` ${((Date.now() - started) / 1000).toFixed(0)} s${report.error === undefined ? "" : ` (failed: ${report.error.split("\n")[0]})`}\n`,
+      );
+      reports.push(report);
+    }
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+  const summary = summarize(reports);
+  const markdown = formatReport(summary, machine);
+  process.stdout.write(markdown);
+  writeFileSync(outFile, `${JSON.stringify({ machine, summary, processes: reports }, null, 2)}\n`);
+  writeFileSync(outFile.replace(/\.json$/, ".md"), markdown);
+  process.stderr.write(`bench: wrote ${path.relative(process.cwd(), outFile)}\n`);
+}
+
+await main();
