@@ -23,7 +23,7 @@ export type AnthropicResultContent =
 export const anthropic: ProviderAdapter = {
   name: "anthropic",
   formatTools(tools) {
-    return tools.map((tool) => {
+    return Array.from(tools, (tool) => {
       const descriptor = descriptorOf(tool);
       return cachedToolEntry(descriptor, "anthropic", () => ({
         name: descriptor.name,

@@ -1,6 +1,7 @@
 // Gemini: [{ functionDeclarations }] tools, functionCall parts in, one user turn of functionResponse parts out.
 import { randomUUID } from "node:crypto";
 import { isRecord } from "../core/json.js";
+import type { AgentTool, ToolDescriptor } from "../core/types.js";
 import { ProviderFormatError } from "./errors.js";
 import { adaptSchema } from "./schema-adapt.js";
 import { cachedToolEntry, contentAsText, descriptorOf, pairResultsWithCalls, stringField } from "./shared.js";
@@ -22,8 +23,9 @@ export const GEMINI_MADE_UP_ID_PREFIX = "toolwire-gemini-";
 export const gemini: ProviderAdapter = {
   name: "gemini",
   formatTools(tools) {
-    if (tools.length === 0) return [];
-    const functionDeclarations = tools.map((tool) => {
+    const list = Array.isArray(tools) ? (tools as readonly (ToolDescriptor | AgentTool)[]) : Array.from(tools);
+    if (list.length === 0) return [];
+    const functionDeclarations = list.map((tool) => {
       const descriptor = descriptorOf(tool);
       return cachedToolEntry(descriptor, "gemini", () => {
         const parameters = adaptSchema(descriptor.inputSchema, "gemini");

@@ -28,7 +28,7 @@ export const openaiChat: ProviderAdapter = {
   name: "openai-chat",
   formatTools(tools, options) {
     const strict = options?.strict === true;
-    return tools.map((tool) => {
+    return Array.from(tools, (tool) => {
       const descriptor = descriptorOf(tool);
       return cachedToolEntry(descriptor, strict ? "openai-chat-strict" : "openai-chat", () => ({
         type: "function",

@@ -25,7 +25,7 @@ export const openaiResponses: ProviderAdapter = {
   name: "openai-responses",
   formatTools(tools, options) {
     const strict = options?.strict === true;
-    return tools.map((tool) => {
+    return Array.from(tools, (tool) => {
       const descriptor = descriptorOf(tool);
       return cachedToolEntry(descriptor, strict ? "openai-responses-strict" : "openai-responses", () => ({
         type: "function",

@@ -24,7 +24,7 @@ export interface ProviderAdapter {
    * The request's `tools` (Gemini: `[{ functionDeclarations }]`), in the order given. The same tools give the
    * same bytes every time: converted schemas and tool entries are cached per schema and descriptor.
    */
-  formatTools(tools: readonly (ToolDescriptor | AgentTool)[], options?: FormatToolsOptions): unknown[];
+  formatTools(tools: Iterable<ToolDescriptor | AgentTool>, options?: FormatToolsOptions): unknown[];
   /** The tool calls of a whole response body, in order; `[]` when there are none or the body is not a response. */
   parseToolCalls(response: unknown): ToolCall[];
   /**

@@ -84,8 +84,8 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
     const changed = !sameNames(nextNames, activeNames) || [...next].some(([name, tool]) => active.get(name) !== tool);
     active = next;
     activeNames = nextNames;
-    systemPrompt = buildSystemPrompt(baseSystemPrompt, active.values());
     if (changed) {
+      systemPrompt = buildSystemPrompt(baseSystemPrompt, active.values());
       for (const listener of activeListeners) {
         try {
           listener(activeNames);
