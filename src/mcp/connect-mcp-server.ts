@@ -361,19 +361,15 @@ export async function connectMcpServer(
     input: JsonObject,
     context: ToolCallContext,
   ): Promise<ToolResult> {
-    const live = await acquire(name, context.signal);
-    // The SDK never removes its abort listener, so it gets a signal of its own, not a long-lived caller's.
-    const controller = new AbortController();
-    const onAbort = () => controller.abort(context.signal.reason);
-    if (context.signal.aborted) onAbort();
-    else context.signal.addEventListener("abort", onAbort, { once: true });
+    const live = current ?? (await acquire(name, context.signal));
+    const { signal, release } = requestSignal(context.signal);
     let result: Awaited<ReturnType<typeof live.client.request<typeof CallToolResultSchema>>>;
     try {
       result = await live.client.request(
         { method: "tools/call", params: { name: toolName, arguments: input as Record<string, unknown> } },
         CallToolResultSchema,
         {
-          signal: controller.signal,
+          signal,
           timeout: timeoutMs,
           resetTimeoutOnProgress: true,
           onprogress: (progress) => context.onUpdate(progressUpdate(progress)),
@@ -382,7 +378,7 @@ export async function connectMcpServer(
     } catch (error) {
       throw callError(live, name, toolName, error, context.signal);
     } finally {
-      context.signal.removeEventListener("abort", onAbort);
+      release?.();
     }
     failures = 0;
     return mapCallToolResult(result, { serverId, toolName });
@@ -591,6 +587,26 @@ export async function connectMcpServer(
       await connecting?.catch(() => undefined);
     },
   };
+}
+
+// Signals already handed to the SDK, which adds an abort listener per request and never removes it.
+const signalsInUse = new WeakSet<AbortSignal>();
+
+/**
+ * The signal for one SDK request. A call's own signal (the session makes one per call) is passed as
+ * it is; a signal seen before (a caller reusing one) gets a fresh signal linked to it, so listeners
+ * do not pile up on it.
+ */
+function requestSignal(signal: AbortSignal): { signal: AbortSignal; release?: () => void } {
+  if (!signalsInUse.has(signal)) {
+    signalsInUse.add(signal);
+    return { signal };
+  }
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(signal.reason);
+  if (signal.aborted) onAbort();
+  else signal.addEventListener("abort", onAbort, { once: true });
+  return { signal: controller.signal, release: () => signal.removeEventListener("abort", onAbort) };
 }
 
 function progressUpdate(progress: Progress): ToolResult {
