@@ -231,6 +231,18 @@ export async function connectMcpServer(
 
   async function closeLive(live: Live) {
     live.closing = true;
+    const { transport } = live;
+    if (
+      transport instanceof StreamableHTTPClientTransport &&
+      transport.sessionId !== undefined &&
+      live.lost === undefined
+    ) {
+      // Ends the server's MCP session (an HTTP DELETE); a server that does not answer soon is left to time it out.
+      await Promise.race([
+        transport.terminateSession().catch(() => undefined),
+        new Promise((resolve) => setTimeout(resolve, 1000).unref()),
+      ]);
+    }
     try {
       await live.client.close();
     } catch {
@@ -385,6 +397,14 @@ export async function connectMcpServer(
   }
 
   function callError(live: Live, name: string, toolName: string, error: unknown, signal: AbortSignal): ToolCallError {
+    if (closed) {
+      return new ToolCallError(
+        "execution-failed",
+        name,
+        `MCP server ${serverId} was closed during the call to ${toolName}`,
+        { cause: error },
+      );
+    }
     if (live.lost !== undefined) {
       return new ToolCallError(
         "execution-failed",

@@ -47,6 +47,8 @@ export interface McpServerHandle {
   /** For http: the bound port and the endpoint URL. */
   readonly port?: number;
   readonly url?: string;
+  /** For http: how many MCP sessions (connected clients) are open now. */
+  readonly sessions?: number;
   /** Resolves when the server stopped: `close()` was called, or (stdio) the client closed stdin. */
   readonly closed: Promise<void>;
   /** Stops serving and stops following the session's active tools. */
@@ -164,6 +166,9 @@ async function serveHttp(session: AgentSession, options: ServeMcpHttpOptions): P
     transport: "http",
     port,
     url: `http://${urlHost}:${port}/mcp`,
+    get sessions() {
+      return sessions.size;
+    },
     closed,
     async close() {
       unsubscribe();
