@@ -265,7 +265,12 @@ describe("the gateway script over stdio", () => {
     script = builtGatewayScript();
     folder = await tempFolder();
     configPath = join(folder.path, "gateway.json");
-    await writeFile(configPath, JSON.stringify({ servers: [{ ...everythingServer(), include: ["echo", "get-sum"] }] }));
+    await writeFile(
+      configPath,
+      JSON.stringify({
+        servers: [{ ...everythingServer(), include: ["echo", "get-sum", "trigger-long-running-operation"] }],
+      }),
+    );
   });
   afterAll(() => folder?.remove());
 
@@ -281,7 +286,11 @@ describe("the gateway script over stdio", () => {
     );
     try {
       const { tools } = await client.listTools();
-      expect(tools.map((tool) => tool.name)).toEqual(["everything__echo", "everything__get-sum"]);
+      expect(tools.map((tool) => tool.name)).toEqual([
+        "everything__echo",
+        "everything__get-sum",
+        "everything__trigger-long-running-operation",
+      ]);
       const result = await client.callTool({ name: "everything__get-sum", arguments: { a: 20, b: 22 } });
       expect(result.content).toEqual([{ type: "text", text: "The sum of 20 and 22 is 42." }]);
     } finally {
@@ -299,7 +308,11 @@ describe("the gateway script over stdio", () => {
         env: minimalEnv(),
       });
       const session = createAgentSession({ registry: createToolRegistry({ extensions: [connection] }) });
-      expect(session.activeToolNames).toEqual(["gw__everything__echo", "gw__everything__get-sum"]);
+      expect(session.activeToolNames).toEqual([
+        "gw__everything__echo",
+        "gw__everything__get-sum",
+        "gw__everything__trigger-long-running-operation",
+      ]);
       expect(connection.tools[0]?.descriptor.executor).toEqual({
         kind: "mcp",
         serverId: "gw",
@@ -309,6 +322,19 @@ describe("the gateway script over stdio", () => {
       expect(echoed.content).toEqual([{ type: "text", text: "Echo: hi" }]);
       const invalid = await session.dispatch({ id: "2", name: "gw__everything__get-sum", input: { a: "x" } });
       expect(invalid.is_error).toBe(true);
+      // progress travels through both bridges and the gateway's server
+      const updates: string[] = [];
+      session.on("tool_execution_update", (event) => {
+        const block = event.partial.content[0];
+        if (block?.type === "text") updates.push(block.text);
+      });
+      const slow = await session.dispatch({
+        id: "3",
+        name: "gw__everything__trigger-long-running-operation",
+        input: { duration: 0.3, steps: 3 },
+      });
+      expect(slow.content[0]).toMatchObject({ text: expect.stringContaining("Long running operation completed") });
+      expect(updates[0]).toMatch(/^progress 1: progress 1\/3/);
     } finally {
       await connection?.close();
     }
