@@ -15,6 +15,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import type { AgentSession } from "../core/dispatch/session.js";
 import type { ToolDescriptor, ToolResult } from "../core/types.js";
+import { McpServeError } from "./errors.js";
 
 interface ServeCommonOptions {
   /** The server's name and version in the handshake. Default `toolwire`. */
@@ -66,7 +67,25 @@ const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
  * client asked for progress; `notifications/tools/list_changed` is sent when the active set changes.
  */
 export async function serveMcp(session: AgentSession, options: ServeMcpOptions): Promise<McpServerHandle> {
-  return options.transport === "stdio" ? serveStdio(session, options) : serveHttp(session, options);
+  const transport = (options as { transport?: unknown } | undefined)?.transport;
+  if (transport === "stdio") return serveStdio(session, options as ServeMcpStdioOptions);
+  if (transport !== "http") {
+    throw new McpServeError(
+      "invalid-serve-options",
+      `serveMcp needs transport "stdio" or "http", got ${JSON.stringify(transport) ?? "undefined"}`,
+    );
+  }
+  const { port, host } = options as ServeMcpHttpOptions;
+  if (!(Number.isInteger(port) && port >= 0 && port <= 65_535)) {
+    throw new McpServeError("invalid-serve-options", `serveMcp needs a port from 0 to 65535, got ${String(port)}`);
+  }
+  if (host !== undefined && (typeof host !== "string" || host.trim() === "")) {
+    throw new McpServeError(
+      "invalid-serve-options",
+      `serveMcp needs host to be a non-empty string, got ${String(host)}`,
+    );
+  }
+  return serveHttp(session, options as ServeMcpHttpOptions);
 }
 
 async function serveStdio(session: AgentSession, options: ServeMcpStdioOptions): Promise<McpServerHandle> {
@@ -149,13 +168,22 @@ async function serveHttp(session: AgentSession, options: ServeMcpHttpOptions): P
       else response.end();
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    httpServer.once("error", reject);
-    httpServer.listen(options.port, host, () => {
-      httpServer.off("error", reject);
-      resolve();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      httpServer.once("error", reject);
+      httpServer.listen(options.port, host, () => {
+        httpServer.off("error", reject);
+        resolve();
+      });
     });
-  });
+  } catch (error) {
+    unsubscribe();
+    throw new McpServeError(
+      "serve-failed",
+      `serveMcp could not listen on ${host}:${options.port}: ${(error as Error).message}`,
+      { cause: error },
+    );
+  }
   port = (httpServer.address() as AddressInfo).port;
   const urlHost = host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
   let resolveClosed: () => void = () => {};

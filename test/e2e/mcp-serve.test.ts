@@ -15,6 +15,7 @@ import {
   connectMcpServer,
   type McpConnection,
   McpConnectionError,
+  McpServeError,
   type McpServerHandle,
   serveMcp,
 } from "../../src/mcp/index.js";
@@ -157,6 +158,20 @@ describe("serveMcp over Streamable HTTP with the official SDK client", () => {
     const inactive = await client.callTool({ name: "explode", arguments: {} });
     expect(texts(inactive)).toContain("Tool explode not found");
     session.activateAllTools();
+  });
+
+  it("refuses bad options and a port that is taken with typed errors", async () => {
+    await expect(serveMcp(session, { transport: "websocket" } as never)).rejects.toMatchObject({
+      code: "invalid-serve-options",
+      message: 'serveMcp needs transport "stdio" or "http", got "websocket"',
+    });
+    await expect(serveMcp(session, { transport: "http", port: -1 })).rejects.toMatchObject({
+      code: "invalid-serve-options",
+      message: "serveMcp needs a port from 0 to 65535, got -1",
+    });
+    const taken = serveMcp(session, { transport: "http", port: handle.port as number });
+    await expect(taken).rejects.toBeInstanceOf(McpServeError);
+    await expect(taken).rejects.toMatchObject({ code: "serve-failed", message: expect.stringContaining("EADDRINUSE") });
   });
 
   it("refuses a request whose Host header is not loopback (DNS rebinding)", async () => {
