@@ -1,9 +1,18 @@
 // Benchmark: one MCP tool call through the bridge against a direct SDK client.callTool on server-everything (stdio).
-// Run: npm run build && node bench/mcp-bridge.bench.mjs   (the bridge should add under 5%)
+// Run: npm run bench:mcp   (the bridge should add under 5%)
+// Calls of the paths are interleaved, so machine load hits them alike. Over HTTP both clients share one server
+// process (the toolwire gateway serving server-everything's echo); over stdio each has its own fresh process per
+// round, and the median over rounds evens out the speed difference between two server processes.
+import { spawn } from "node:child_process";
+import { mkdtemp, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { bench, do_not_optimize, run, summary } from "mitata";
 import { createAgentSession, createToolRegistry } from "../dist/index.js";
 import { connectMcpServer, mapCallToolResult } from "../dist/mcp/index.js";
@@ -15,71 +24,131 @@ const everything = join(
   "index.js",
 );
 const env = { PATH: process.env.PATH ?? "" };
+const gatewayScript = fileURLToPath(new URL("../dist/mcp/serve-main.js", import.meta.url));
+const ROUNDS = Number(process.env.ROUNDS ?? 5);
+const CALLS = Number(process.env.CALLS ?? 1000);
+const WARMUP = 200;
 const input = { message: "hello" };
-
-const connection = await connectMcpServer({
-  id: "everything",
-  command: process.execPath,
-  args: [everything, "stdio"],
-  env,
-});
-const echo = connection.tools.find((tool) => tool.descriptor.name === "everything__echo");
-const session = createAgentSession({ registry: createToolRegistry({ extensions: [connection] }) });
-const client = new Client({ name: "bench", version: "1.0.0" });
-await client.connect(
-  new StdioClientTransport({ command: process.execPath, args: [everything, "stdio"], env, stderr: "ignore" }),
-);
-const context = { toolCallId: "bench", signal: new AbortController().signal, onUpdate() {} };
+const freshContext = () => ({ toolCallId: "bench", signal: new AbortController().signal, onUpdate() {} });
 let id = 0;
-const sampleResult = await client.callTool({ name: "echo", arguments: input });
-const where = { serverId: "everything", toolName: "echo" };
 
-summary(() => {
-  bench("direct client.callTool", async () => {
-    do_not_optimize(await client.callTool({ name: "echo", arguments: input }));
-  });
-  bench("bridge tool.execute", async () => {
-    do_not_optimize(await echo.execute(input, context));
-  });
-  bench("session.dispatch via bridge", async () => {
-    do_not_optimize(await session.dispatch({ id: `b${++id}`, name: "everything__echo", input }));
-  });
-  bench("mapCallToolResult alone (the bridge's own work per call)", () => {
-    do_not_optimize(mapCallToolResult(sampleResult, where));
-  });
-});
-await run();
-
-// Paired and interleaved, so load from elsewhere on the machine hits both sides alike.
-const PAIRS = Number(process.env.PAIRS ?? 3000);
-const direct = [];
-const bridged = [];
-const dispatched = [];
-const timed = async (fn) => {
-  const started = performance.now();
-  await fn();
-  return performance.now() - started;
-};
-const paths = [
-  [direct, () => client.callTool({ name: "echo", arguments: input })],
-  [bridged, () => echo.execute(input, context)],
-  [dispatched, () => session.dispatch({ id: `p${++id}`, name: "everything__echo", input })],
-];
-for (let index = 0; index < PAIRS; index++) {
-  const offset = index % paths.length; // rotate the order every iteration
-  for (let k = 0; k < paths.length; k++) {
-    const [samples, fn] = paths[(offset + k) % paths.length];
-    const ms = await timed(fn);
-    if (index >= 200) samples.push(ms); // the first 200 are warm-up
+/**
+ * A bridged connection and a direct SDK client. "stdio": each on its own fresh server-everything process.
+ * "http": both on one server process, the toolwire gateway (dist/mcp/serve-main.js) on loopback serving
+ * server-everything's echo, so the two paths differ only by the bridge.
+ */
+async function start(mode) {
+  let gateway;
+  let url;
+  if (mode === "http") {
+    const folder = await mkdtemp(join(tmpdir(), "toolwire-bench-"));
+    const config = join(folder, "gateway.json");
+    const server = { id: "everything", command: process.execPath, args: [everything, "stdio"], env, include: ["echo"] };
+    await writeFile(config, JSON.stringify({ servers: [server] }));
+    gateway = spawn(process.execPath, [gatewayScript, config, "--http", "0"], { stdio: ["ignore", "ignore", "pipe"] });
+    url = await new Promise((resolve, reject) => {
+      let text = "";
+      gateway.stderr.on("data", (chunk) => {
+        text += chunk;
+        const match = /serving \d+ tools at (\S+)/.exec(text);
+        if (match) resolve(match[1]);
+      });
+      gateway.once("exit", (code) => reject(new Error(`gateway exited with ${code}: ${text}`)));
+    });
   }
+  const toolName = mode === "http" ? "everything__echo" : "echo";
+  const connection = await connectMcpServer(
+    mode === "http" ? { id: "gw", url } : { id: "gw", command: process.execPath, args: [everything, "stdio"], env },
+  );
+  const bridgedName = `gw__${toolName}`;
+  const tool = connection.tools.find((candidate) => candidate.descriptor.name === bridgedName);
+  const session = createAgentSession({ registry: createToolRegistry({ extensions: [connection] }) });
+  const client = new Client({ name: "bench", version: "1.0.0" });
+  await client.connect(
+    mode === "http"
+      ? new StreamableHTTPClientTransport(new URL(url))
+      : new StdioClientTransport({ command: process.execPath, args: [everything, "stdio"], env, stderr: "ignore" }),
+  );
+  const paths = {
+    "direct client.callTool": () => client.callTool({ name: toolName, arguments: input }),
+    "direct client.request": () =>
+      client.request({ method: "tools/call", params: { name: toolName, arguments: input } }, CallToolResultSchema),
+    // The same request options the bridge uses: a per-call signal, progress, timeout reset on progress.
+    "direct callTool, bridge's options": () =>
+      client.callTool({ name: toolName, arguments: input }, undefined, {
+        signal: new AbortController().signal,
+        timeout: 60_000,
+        resetTimeoutOnProgress: true,
+        onprogress() {},
+      }),
+    // A fresh context per call, as the session gives every call.
+    "bridge tool.execute": () => tool.execute(input, freshContext()),
+    "session.dispatch via bridge": () => session.dispatch({ id: `b${++id}`, name: bridgedName, input }),
+  };
+  return {
+    paths,
+    client,
+    toolName,
+    async stop() {
+      await client.close();
+      await connection.close();
+      gateway?.kill();
+    },
+  };
 }
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-const us = (ms) => `${(ms * 1000).toFixed(1)} µs`;
-const [d, b, s] = [median(direct), median(bridged), median(dispatched)];
-console.log(`\ninterleaved, ${direct.length} calls per path, medians:`);
-console.log(`  direct client.callTool        ${us(d)}`);
-console.log(`  bridge tool.execute           ${us(b)}  (${(((b - d) / d) * 100).toFixed(1)}% vs direct)`);
-console.log(`  session.dispatch via bridge   ${us(s)}  (${(((s - d) / d) * 100).toFixed(1)}% vs direct)`);
 
-await client.close();
-await connection.close();
+// 1. mitata, one round over stdio, for the distribution of each path.
+{
+  const { paths, client, stop } = await start("stdio");
+  const sample = await client.callTool({ name: "echo", arguments: input });
+  const where = { serverId: "everything", toolName: "echo" };
+  summary(() => {
+    for (const [name, fn] of Object.entries(paths)) {
+      bench(name, async () => do_not_optimize(await fn()));
+    }
+    bench("mapCallToolResult alone", () => do_not_optimize(mapCallToolResult(sample, where)));
+  });
+  await run();
+  await stop();
+}
+
+// 2. Interleaved rounds on fresh processes.
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const pct = (value) => `${value >= 0 ? "+" : ""}${(value * 100).toFixed(1)}%`;
+
+async function rounds(mode) {
+  const rows = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const { paths, stop } = await start(mode);
+    const names = Object.keys(paths);
+    const samples = Object.fromEntries(names.map((name) => [name, []]));
+    for (let index = 0; index < WARMUP + CALLS; index++) {
+      for (let k = 0; k < names.length; k++) {
+        const name = names[(index + k) % names.length]; // rotate the order every iteration
+        const started = performance.now();
+        await paths[name]();
+        if (index >= WARMUP) samples[name].push(performance.now() - started);
+      }
+    }
+    await stop();
+    rows.push(Object.fromEntries(names.map((name) => [name, median(samples[name]) * 1000])));
+  }
+  console.log(`\n${mode}: ${ROUNDS} rounds x ${CALLS} interleaved calls per path, median µs per call`);
+  console.log("round | callTool | request | callTool, bridge's options | bridge | dispatch | bridge vs callTool");
+  rows.forEach((row, index) => {
+    const [d, r, o, b, t] = Object.values(row);
+    const cells = [d, r, o, b, t].map((value) => value.toFixed(1)).join(" | ");
+    console.log(`${index + 1} | ${cells} | ${pct(b / d - 1)}`);
+  });
+  const ratio = (name) => median(rows.map((row) => row[name] / row["direct client.callTool"] - 1));
+  console.log(`median over rounds, vs direct client.callTool:`);
+  console.log(`  bridge tool.execute          ${pct(ratio("bridge tool.execute"))}`);
+  console.log(`  session.dispatch via bridge  ${pct(ratio("session.dispatch via bridge"))}`);
+  console.log(`  direct client.request        ${pct(ratio("direct client.request"))}`);
+  console.log(`  callTool, bridge's options   ${pct(ratio("direct callTool, bridge's options"))}`);
+  const own = median(rows.map((row) => row["bridge tool.execute"] / row["direct callTool, bridge's options"] - 1));
+  console.log(`  bridge vs callTool with the bridge's options: ${pct(own)}`);
+}
+
+await rounds("http");
+await rounds("stdio");

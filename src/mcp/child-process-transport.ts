@@ -142,7 +142,10 @@ export class ChildProcessTransport implements Transport {
       child.stdin.end();
       if (!(await this.waitForExit(CLOSE_GRACE_MS))) {
         child.kill("SIGTERM");
-        if (!(await this.waitForExit(CLOSE_GRACE_MS))) child.kill("SIGKILL");
+        if (!(await this.waitForExit(CLOSE_GRACE_MS))) {
+          child.kill("SIGKILL");
+          await this.waitForExit(CLOSE_GRACE_MS);
+        }
       }
     }
     this.finish(this.closeReason);

@@ -231,6 +231,18 @@ export async function connectMcpServer(
 
   async function closeLive(live: Live) {
     live.closing = true;
+    const { transport } = live;
+    if (
+      transport instanceof StreamableHTTPClientTransport &&
+      transport.sessionId !== undefined &&
+      live.lost === undefined
+    ) {
+      // Ends the server's MCP session (an HTTP DELETE); a server that does not answer soon is left to time it out.
+      await Promise.race([
+        transport.terminateSession().catch(() => undefined),
+        new Promise((resolve) => setTimeout(resolve, 1000).unref()),
+      ]);
+    }
     try {
       await live.client.close();
     } catch {
@@ -361,19 +373,15 @@ export async function connectMcpServer(
     input: JsonObject,
     context: ToolCallContext,
   ): Promise<ToolResult> {
-    const live = await acquire(name, context.signal);
-    // The SDK never removes its abort listener, so it gets a signal of its own, not a long-lived caller's.
-    const controller = new AbortController();
-    const onAbort = () => controller.abort(context.signal.reason);
-    if (context.signal.aborted) onAbort();
-    else context.signal.addEventListener("abort", onAbort, { once: true });
+    const live = current ?? (await acquire(name, context.signal));
+    const { signal, release } = requestSignal(context.signal);
     let result: Awaited<ReturnType<typeof live.client.request<typeof CallToolResultSchema>>>;
     try {
       result = await live.client.request(
         { method: "tools/call", params: { name: toolName, arguments: input as Record<string, unknown> } },
         CallToolResultSchema,
         {
-          signal: controller.signal,
+          signal,
           timeout: timeoutMs,
           resetTimeoutOnProgress: true,
           onprogress: (progress) => context.onUpdate(progressUpdate(progress)),
@@ -382,13 +390,21 @@ export async function connectMcpServer(
     } catch (error) {
       throw callError(live, name, toolName, error, context.signal);
     } finally {
-      context.signal.removeEventListener("abort", onAbort);
+      release?.();
     }
     failures = 0;
     return mapCallToolResult(result, { serverId, toolName });
   }
 
   function callError(live: Live, name: string, toolName: string, error: unknown, signal: AbortSignal): ToolCallError {
+    if (closed) {
+      return new ToolCallError(
+        "execution-failed",
+        name,
+        `MCP server ${serverId} was closed during the call to ${toolName}`,
+        { cause: error },
+      );
+    }
     if (live.lost !== undefined) {
       return new ToolCallError(
         "execution-failed",
@@ -591,6 +607,26 @@ export async function connectMcpServer(
       await connecting?.catch(() => undefined);
     },
   };
+}
+
+// Signals already handed to the SDK, which adds an abort listener per request and never removes it.
+const signalsInUse = new WeakSet<AbortSignal>();
+
+/**
+ * The signal for one SDK request. A call's own signal (the session makes one per call) is passed as
+ * it is; a signal seen before (a caller reusing one) gets a fresh signal linked to it, so listeners
+ * do not pile up on it.
+ */
+function requestSignal(signal: AbortSignal): { signal: AbortSignal; release?: () => void } {
+  if (!signalsInUse.has(signal)) {
+    signalsInUse.add(signal);
+    return { signal };
+  }
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(signal.reason);
+  if (signal.aborted) onAbort();
+  else signal.addEventListener("abort", onAbort, { once: true });
+  return { signal: controller.signal, release: () => signal.removeEventListener("abort", onAbort) };
 }
 
 function progressUpdate(progress: Progress): ToolResult {

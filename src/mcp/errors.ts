@@ -31,3 +31,22 @@ export class McpConnectionError extends Error {
     super(message, options);
   }
 }
+
+/**
+ * Why `serveMcp` could not serve:
+ * - `invalid-serve-options`: the options are malformed (an unknown transport, a bad port or host).
+ * - `serve-failed`: the HTTP server could not listen (for example the port is taken).
+ */
+export type McpServeErrorCode = "invalid-serve-options" | "serve-failed";
+
+/** `serveMcp` could not start; the message says what to change. */
+export class McpServeError extends Error {
+  override readonly name = "McpServeError";
+  constructor(
+    readonly code: McpServeErrorCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}

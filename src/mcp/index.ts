@@ -11,7 +11,7 @@ export {
   type McpConnectOptions,
   type SkippedMcpTool,
 } from "./connect-mcp-server.js";
-export { McpConnectionError, type McpErrorCode } from "./errors.js";
+export { McpConnectionError, type McpErrorCode, McpServeError, type McpServeErrorCode } from "./errors.js";
 export {
   type McpCallToolResultLike,
   type McpToolResultDetails,

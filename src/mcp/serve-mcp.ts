@@ -15,6 +15,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import type { AgentSession } from "../core/dispatch/session.js";
 import type { ToolDescriptor, ToolResult } from "../core/types.js";
+import { McpServeError } from "./errors.js";
 
 interface ServeCommonOptions {
   /** The server's name and version in the handshake. Default `toolwire`. */
@@ -47,6 +48,8 @@ export interface McpServerHandle {
   /** For http: the bound port and the endpoint URL. */
   readonly port?: number;
   readonly url?: string;
+  /** For http: how many MCP sessions (connected clients) are open now. */
+  readonly sessions?: number;
   /** Resolves when the server stopped: `close()` was called, or (stdio) the client closed stdin. */
   readonly closed: Promise<void>;
   /** Stops serving and stops following the session's active tools. */
@@ -64,7 +67,25 @@ const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
  * client asked for progress; `notifications/tools/list_changed` is sent when the active set changes.
  */
 export async function serveMcp(session: AgentSession, options: ServeMcpOptions): Promise<McpServerHandle> {
-  return options.transport === "stdio" ? serveStdio(session, options) : serveHttp(session, options);
+  const transport = (options as { transport?: unknown } | undefined)?.transport;
+  if (transport === "stdio") return serveStdio(session, options as ServeMcpStdioOptions);
+  if (transport !== "http") {
+    throw new McpServeError(
+      "invalid-serve-options",
+      `serveMcp needs transport "stdio" or "http", got ${JSON.stringify(transport) ?? "undefined"}`,
+    );
+  }
+  const { port, host } = options as ServeMcpHttpOptions;
+  if (!(Number.isInteger(port) && port >= 0 && port <= 65_535)) {
+    throw new McpServeError("invalid-serve-options", `serveMcp needs a port from 0 to 65535, got ${String(port)}`);
+  }
+  if (host !== undefined && (typeof host !== "string" || host.trim() === "")) {
+    throw new McpServeError(
+      "invalid-serve-options",
+      `serveMcp needs host to be a non-empty string, got ${String(host)}`,
+    );
+  }
+  return serveHttp(session, options as ServeMcpHttpOptions);
 }
 
 async function serveStdio(session: AgentSession, options: ServeMcpStdioOptions): Promise<McpServerHandle> {
@@ -147,13 +168,22 @@ async function serveHttp(session: AgentSession, options: ServeMcpHttpOptions): P
       else response.end();
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    httpServer.once("error", reject);
-    httpServer.listen(options.port, host, () => {
-      httpServer.off("error", reject);
-      resolve();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      httpServer.once("error", reject);
+      httpServer.listen(options.port, host, () => {
+        httpServer.off("error", reject);
+        resolve();
+      });
     });
-  });
+  } catch (error) {
+    unsubscribe();
+    throw new McpServeError(
+      "serve-failed",
+      `serveMcp could not listen on ${host}:${options.port}: ${(error as Error).message}`,
+      { cause: error },
+    );
+  }
   port = (httpServer.address() as AddressInfo).port;
   const urlHost = host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
   let resolveClosed: () => void = () => {};
@@ -164,6 +194,9 @@ async function serveHttp(session: AgentSession, options: ServeMcpHttpOptions): P
     transport: "http",
     port,
     url: `http://${urlHost}:${port}/mcp`,
+    get sessions() {
+      return sessions.size;
+    },
     closed,
     async close() {
       unsubscribe();

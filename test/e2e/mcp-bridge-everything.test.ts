@@ -1,4 +1,5 @@
 // The client bridge against the real server-everything over stdio: listing, calling, results, list_changed, a kill.
+import { getEventListeners } from "node:events";
 import { readFileSync } from "node:fs";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createToolRegistry } from "../../src/core/register/registry.js";
@@ -96,6 +97,14 @@ describe("connectMcpServer with server-everything (one shared connection)", () =
     const result = await run(toolNamed(connection, "everything__get-sum"), { a: "x" });
     expect(result.isError).toBe(true);
     expect(result.content[0]).toMatchObject({ type: "text", text: expect.stringContaining("Invalid arguments") });
+  });
+
+  it("leaves no abort listeners piling up on a signal reused for many calls", async () => {
+    const connection = shared;
+    const ctx = context();
+    for (let index = 0; index < 20; index++)
+      await run(toolNamed(connection, "everything__echo"), { message: "x" }, ctx);
+    expect(getEventListeners(ctx.signal, "abort").length).toBeLessThanOrEqual(1);
   });
 
   it("forwards progress notifications to onUpdate", async () => {

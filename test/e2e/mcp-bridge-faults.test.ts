@@ -172,6 +172,16 @@ describe("bridged calls when the server misbehaves", () => {
     expect(connection.tools).toHaveLength(1); // the tool stays registered throughout
   });
 
+  it("fails a call in flight when its connection is closed", async () => {
+    const connection = await fake("shutting", "hang-on-call");
+    const pending = callError(connection.tools[0] as AgentTool);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await connection.close();
+    const error = await pending;
+    expect(error.code).toBe("execution-failed");
+    expect(error.message).toBe("MCP server shutting was closed during the call to ping");
+  });
+
   it("fails calls after close with a clear error", async () => {
     const connection = await fake("closing", "pong");
     await connection.close();

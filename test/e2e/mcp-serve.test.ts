@@ -15,6 +15,7 @@ import {
   connectMcpServer,
   type McpConnection,
   McpConnectionError,
+  McpServeError,
   type McpServerHandle,
   serveMcp,
 } from "../../src/mcp/index.js";
@@ -159,6 +160,20 @@ describe("serveMcp over Streamable HTTP with the official SDK client", () => {
     session.activateAllTools();
   });
 
+  it("refuses bad options and a port that is taken with typed errors", async () => {
+    await expect(serveMcp(session, { transport: "websocket" } as never)).rejects.toMatchObject({
+      code: "invalid-serve-options",
+      message: 'serveMcp needs transport "stdio" or "http", got "websocket"',
+    });
+    await expect(serveMcp(session, { transport: "http", port: -1 })).rejects.toMatchObject({
+      code: "invalid-serve-options",
+      message: "serveMcp needs a port from 0 to 65535, got -1",
+    });
+    const taken = serveMcp(session, { transport: "http", port: handle.port as number });
+    await expect(taken).rejects.toBeInstanceOf(McpServeError);
+    await expect(taken).rejects.toMatchObject({ code: "serve-failed", message: expect.stringContaining("EADDRINUSE") });
+  });
+
   it("refuses a request whose Host header is not loopback (DNS rebinding)", async () => {
     const status = await new Promise<number>((resolve, reject) => {
       const request = httpRequest(
@@ -215,11 +230,14 @@ describe("the bridge chained to serveMcp over HTTP", () => {
     ]);
     const sum = await session.dispatch({ id: "1", name: "inner__add", input: { a: 1, b: 2 } });
     expect(sum.content).toEqual([{ type: "text", text: "3" }]);
+    expect(handle.sessions).toBe(1);
     const refreshed = new Promise<RegistryReport>((resolve) => outer.onRefresh(resolve));
     inner.setActiveToolsByName(["add"]);
     const report = await refreshed;
     expect(report.removed.sort()).toEqual(["inner__explode", "inner__guarded", "inner__steps", "inner__weather"]);
     expect([...outer.tools.keys()]).toEqual(["inner__add"]);
+    await connection.close();
+    expect(handle.sessions).toBe(0); // closing the bridge ended its MCP session on the server
   });
 
   it("rejects a first connection to an HTTP server that is not there", async () => {
@@ -262,7 +280,12 @@ describe("the gateway script over stdio", () => {
     script = builtGatewayScript();
     folder = await tempFolder();
     configPath = join(folder.path, "gateway.json");
-    await writeFile(configPath, JSON.stringify({ servers: [{ ...everythingServer(), include: ["echo", "get-sum"] }] }));
+    await writeFile(
+      configPath,
+      JSON.stringify({
+        servers: [{ ...everythingServer(), include: ["echo", "get-sum", "trigger-long-running-operation"] }],
+      }),
+    );
   });
   afterAll(() => folder?.remove());
 
@@ -278,7 +301,11 @@ describe("the gateway script over stdio", () => {
     );
     try {
       const { tools } = await client.listTools();
-      expect(tools.map((tool) => tool.name)).toEqual(["everything__echo", "everything__get-sum"]);
+      expect(tools.map((tool) => tool.name)).toEqual([
+        "everything__echo",
+        "everything__get-sum",
+        "everything__trigger-long-running-operation",
+      ]);
       const result = await client.callTool({ name: "everything__get-sum", arguments: { a: 20, b: 22 } });
       expect(result.content).toEqual([{ type: "text", text: "The sum of 20 and 22 is 42." }]);
     } finally {
@@ -296,7 +323,11 @@ describe("the gateway script over stdio", () => {
         env: minimalEnv(),
       });
       const session = createAgentSession({ registry: createToolRegistry({ extensions: [connection] }) });
-      expect(session.activeToolNames).toEqual(["gw__everything__echo", "gw__everything__get-sum"]);
+      expect(session.activeToolNames).toEqual([
+        "gw__everything__echo",
+        "gw__everything__get-sum",
+        "gw__everything__trigger-long-running-operation",
+      ]);
       expect(connection.tools[0]?.descriptor.executor).toEqual({
         kind: "mcp",
         serverId: "gw",
@@ -306,6 +337,19 @@ describe("the gateway script over stdio", () => {
       expect(echoed.content).toEqual([{ type: "text", text: "Echo: hi" }]);
       const invalid = await session.dispatch({ id: "2", name: "gw__everything__get-sum", input: { a: "x" } });
       expect(invalid.is_error).toBe(true);
+      // progress travels through both bridges and the gateway's server
+      const updates: string[] = [];
+      session.on("tool_execution_update", (event) => {
+        const block = event.partial.content[0];
+        if (block?.type === "text") updates.push(block.text);
+      });
+      const slow = await session.dispatch({
+        id: "3",
+        name: "gw__everything__trigger-long-running-operation",
+        input: { duration: 0.3, steps: 3 },
+      });
+      expect(slow.content[0]).toMatchObject({ text: expect.stringContaining("Long running operation completed") });
+      expect(updates[0]).toMatch(/^progress 1: progress 1\/3/);
     } finally {
       await connection?.close();
     }
