@@ -227,8 +227,8 @@ export async function run(argv: readonly string[]): Promise<number> {
         : EXIT_USAGE;
     }
     if (error instanceof ConfigError) {
+      // The message already names the file and every issue (with line and column for bad JSON).
       out().error(paint(out(), "red", `toolwire: ${error.message}`));
-      for (const issue of error.issues ?? []) out().error(`  - ${issue.path}: ${issue.message}`);
       return EXIT_CONFIG;
     }
     if (error instanceof CliError) {
