@@ -42,6 +42,23 @@ export function buildProgram(output: () => Output, setExit: (code: number) => vo
     .option("-c, --config <file>", "config file (default: ./toolwire.config.json if present)")
     .option("--json", "machine-readable output")
     .option("--no-color", "no colour, even on a terminal")
+    .configureHelp({ showGlobalOptions: true })
+    .addHelpText(
+      "after",
+      `
+Exit codes:
+  0  done (a run completed, a tool call succeeded, the tool is available)
+  1  the work failed (a tool error, a run that did not complete, an unavailable tool)
+  2  usage (an unknown command or option, a bad model spec, no model)
+  3  config (the file named by --config is missing, not JSON, or invalid)
+
+Environment:
+  ANTHROPIC_API_KEY, ANTHROPIC_MODEL    run uses anthropic:$ANTHROPIC_MODEL when the key is set
+  OPENAI_API_KEY, OPENAI_BASE_URL,      otherwise openai:$OPENAI_MODEL (default gpt-4.1) when
+  OPENAI_MODEL                          either is set; OPENAI_BASE_URL names a local server
+  TOOLWIRE_MODEL                        the model spec for run, like --model
+  NO_COLOR, FORCE_COLOR                 colour off, or on even when piped`,
+    )
     .showHelpAfterError()
     .exitOverride();
 
@@ -130,6 +147,16 @@ export function buildProgram(output: () => Output, setExit: (code: number) => vo
         throw new CliError(EXIT_USAGE, `--max-turns must be a positive integer, got ${value}`);
       return turns;
     })
+    .addHelpText(
+      "after",
+      `
+Without --model: anthropic:$ANTHROPIC_MODEL if ANTHROPIC_API_KEY is set, else openai:$OPENAI_MODEL (default
+gpt-4.1) if OPENAI_API_KEY or OPENAI_BASE_URL is set. Exit 0 when the run completed, 1 when it did not.
+
+Examples:
+  toolwire run --model scripted:turns.json "read notes.md"
+  toolwire run --model openai:llama3.1 --base-url http://127.0.0.1:11434/v1 "what does src/cart.js do?"`,
+    )
     .action(async (words: string[], options: { model?: string; baseUrl?: string; maxTurns?: number }) => {
       const { createModelFromSpec } = await import("../providers/clients/model-from-spec.js");
       const spec = options.model ?? defaultModelSpec(process.env);
