@@ -7,6 +7,7 @@ import { describeThrown } from "../core/errors.js";
 import { ModelError } from "../providers/errors.js";
 import { runCall } from "./commands/call.js";
 import { copyDemoWorkspace, DEMO_PROMPT, runDemo } from "./commands/demo.js";
+import { runExplain } from "./commands/explain.js";
 import { planAsJson, printPlan } from "./commands/plan.js";
 import { runAgentInTerminal } from "./commands/run.js";
 import { runServe } from "./commands/serve.js";
@@ -105,11 +106,7 @@ Environment:
     .action(async (tool: string) => {
       const runtime = await open();
       try {
-        const available = runtime.registry.tools.has(tool);
-        const text = runtime.registry.explain(tool);
-        if (globals().json === true) output().line(JSON.stringify({ tool, available, explanation: text }, null, 2));
-        else output().line(text);
-        setExit(available ? EXIT_OK : EXIT_FAILED);
+        setExit(runExplain(runtime, output(), { tool, json: globals().json === true }));
       } finally {
         await runtime.close();
       }
