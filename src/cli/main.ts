@@ -272,6 +272,14 @@ export async function run(argv: readonly string[]): Promise<number> {
   }
 }
 
+// `toolwire plan | head` closes the pipe early: stop quietly instead of crashing on EPIPE with a stack trace.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EPIPE") throw error;
+    process.exit(process.exitCode ?? EXIT_OK);
+  });
+}
+
 run(process.argv.slice(2)).then((code) => {
   process.exitCode = code;
   // A tool that ignored its abort signal must not keep the command alive once its result is out.
