@@ -100,8 +100,8 @@ describe("toolwire serve --stdio", () => {
       stderr: "pipe",
     });
     let stderr = "";
-    transport.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
-      stderr += chunk;
+    transport.stderr?.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString("utf8");
     });
     const client = new Client({ name: "cli-test", version: "1.0.0" });
     await client.connect(transport);
