@@ -1,5 +1,6 @@
 // Runs the compiled `toolwire` command as a user does: a child process in a temp folder with real files.
 import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -96,3 +97,28 @@ export function hasAnsi(text: string): boolean {
 
 /** The built-in tools' names, sorted. */
 export const BUILTIN_NAMES = ["bash", "edit", "find", "grep", "ls", "read", "write"];
+
+/** Whether `script` (util-linux) can give the CLI a terminal here. */
+export const CAN_RUN_IN_TERMINAL = process.platform === "linux" && existsSync("/usr/bin/script");
+
+/** Runs the CLI with a pseudo-terminal as stdin, stdout and stderr (through `script`); the output is both streams. */
+export function runCliInTerminal(
+  args: readonly string[],
+  options: { cwd: string; env?: Record<string, string> },
+): Promise<CliResult> {
+  const quote = (word: string) => `'${word.replaceAll("'", "'\\''")}'`;
+  const command = [process.execPath, CLI, ...args].map(quote).join(" ");
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn("/usr/bin/script", ["-qec", command, "/dev/null"], {
+      cwd: options.cwd,
+      env: { ...(options.env ?? cliEnv()), TERM: "xterm-256color" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      stdout += chunk;
+    });
+    child.on("error", reject);
+    child.on("close", (code, signal) => resolvePromise({ code, signal, stdout, stderr: "" }));
+  });
+}
