@@ -2,13 +2,12 @@
 // The `toolwire` command: demo, plan, explain, call, run and serve, all reading toolwire.config.json.
 import { readFileSync } from "node:fs";
 import { Command, CommanderError, Option } from "commander";
-import type { ConfigIssue } from "../config/load-config.js";
+import { describeThrown } from "../core/errors.js";
 import { CliError, EXIT_CONFIG, EXIT_FAILED, EXIT_OK, EXIT_USAGE } from "./exit-codes.js";
 import { createOutput, type Output, paint } from "./output.js";
 
-// Commands load what they need when they run, so `toolwire --help` starts in a few tens of milliseconds.
-const openRuntime: typeof import("./runtime.js").openRuntime = async (options) =>
-  (await import("./runtime.js")).openRuntime(options);
+// The commands, the config loader and the providers are imported when a command runs, not at start:
+// `--help` and usage errors then answer in about a third of the time.
 
 interface GlobalOptions {
   config?: string;
@@ -38,12 +37,29 @@ export function buildProgram(output: () => Output, setExit: (code: number) => vo
     .option("-c, --config <file>", "config file (default: ./toolwire.config.json if present)")
     .option("--json", "machine-readable output")
     .option("--no-color", "no colour, even on a terminal")
+    .configureHelp({ showGlobalOptions: true })
+    .addHelpText(
+      "after",
+      `
+Exit codes:
+  0  done (a run completed, a tool call succeeded, the tool is available)
+  1  the work failed (a tool error, a run that did not complete, an unavailable tool)
+  2  usage (an unknown command or option, a bad model spec, no model)
+  3  config (the file named by --config is missing, not JSON, or invalid)
+
+Environment:
+  ANTHROPIC_API_KEY, ANTHROPIC_MODEL    run uses anthropic:$ANTHROPIC_MODEL when the key is set
+  OPENAI_API_KEY, OPENAI_BASE_URL,      otherwise openai:$OPENAI_MODEL (default gpt-4.1) when
+  OPENAI_MODEL                          either is set; OPENAI_BASE_URL names a local server
+  TOOLWIRE_MODEL                        the model spec for run, like --model
+  NO_COLOR, FORCE_COLOR                 colour off, or on even when piped`,
+    )
     .showHelpAfterError()
     .exitOverride();
 
   const globals = () => program.opts<GlobalOptions>();
-  const open = (connectMcp = true) =>
-    openRuntime({
+  const open = async (connectMcp = true) =>
+    (await import("./runtime.js")).openRuntime({
       cwd: process.cwd(),
       ...(globals().config === undefined ? {} : { configPath: globals().config }),
       connectMcp,
@@ -84,13 +100,10 @@ export function buildProgram(output: () => Output, setExit: (code: number) => vo
     .description("why a tool is available or not (exit 1 when it is not)")
     .argument("<tool>", "tool name")
     .action(async (tool: string) => {
+      const { runExplain } = await import("./commands/explain.js");
       const runtime = await open();
       try {
-        const available = runtime.registry.tools.has(tool);
-        const text = runtime.registry.explain(tool);
-        if (globals().json === true) output().line(JSON.stringify({ tool, available, explanation: text }, null, 2));
-        else output().line(text);
-        setExit(available ? EXIT_OK : EXIT_FAILED);
+        setExit(runExplain(runtime, output(), { tool, json: globals().json === true }));
       } finally {
         await runtime.close();
       }
@@ -129,10 +142,21 @@ export function buildProgram(output: () => Output, setExit: (code: number) => vo
         throw new CliError(EXIT_USAGE, `--max-turns must be a positive integer, got ${value}`);
       return turns;
     })
+    .addHelpText(
+      "after",
+      `
+Without --model: anthropic:$ANTHROPIC_MODEL if ANTHROPIC_API_KEY is set, else openai:$OPENAI_MODEL (default
+gpt-4.1) if OPENAI_API_KEY or OPENAI_BASE_URL is set. Exit 0 when the run completed, 1 when it did not.
+
+Examples:
+  toolwire run --model scripted:turns.json "read notes.md"
+  toolwire run --model openai:llama3.1 --base-url http://127.0.0.1:11434/v1 "what does src/cart.js do?"`,
+    )
     .action(async (words: string[], options: { model?: string; baseUrl?: string; maxTurns?: number }) => {
       const { createModelFromSpec } = await import("../providers/clients/model-from-spec.js");
       const { copyDemoWorkspace, DEMO_PROMPT } = await import("./commands/demo.js");
       const { runAgentInTerminal } = await import("./commands/run.js");
+      const { openRuntime } = await import("./runtime.js");
       const spec = options.model ?? defaultModelSpec(process.env);
       const baseURL = options.baseUrl ?? process.env.OPENAI_BASE_URL;
       const model = createModelFromSpec(
@@ -228,25 +252,32 @@ export async function run(argv: readonly string[]): Promise<number> {
         ? EXIT_OK
         : EXIT_USAGE;
     }
-    if (error instanceof Error && error.name === "ConfigError") {
+    const { ConfigError } = await import("../config/load-config.js");
+    const { ModelError } = await import("../providers/errors.js");
+    if (error instanceof ConfigError) {
+      // The message already names the file and every issue (with line and column for bad JSON).
       out().error(paint(out(), "red", `toolwire: ${error.message}`));
-      const issues = (error as Error & { issues?: readonly ConfigIssue[] }).issues ?? [];
-      if (!issues.every((issue) => error.message.includes(issue.message))) {
-        for (const issue of issues) out().error(`  - ${issue.path}: ${issue.message}`);
-      }
       return EXIT_CONFIG;
     }
     if (error instanceof CliError) {
       out().error(paint(out(), "red", `toolwire: ${error.message}`));
       return error.exitCode;
     }
-    if (error instanceof Error && (error as Error & { code?: string }).code === "invalid-model-spec") {
+    if (error instanceof ModelError && error.code === "invalid-model-spec") {
       out().error(paint(out(), "red", `toolwire: ${error.message}`));
       return EXIT_USAGE;
     }
-    out().error(paint(out(), "red", `toolwire: ${error instanceof Error ? error.message : String(error)}`));
+    out().error(paint(out(), "red", `toolwire: ${describeThrown(error)}`));
     return EXIT_FAILED;
   }
+}
+
+// `toolwire plan | head` closes the pipe early: stop quietly instead of crashing on EPIPE with a stack trace.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EPIPE") throw error;
+    process.exit(process.exitCode ?? EXIT_OK);
+  });
 }
 
 run(process.argv.slice(2)).then((code) => {

@@ -56,7 +56,7 @@ export async function runAgentInTerminal(
       const event = next.value;
       waitingFor = event.type === "tool_call" ? "tools" : event.type === "turn_end" ? "model" : waitingFor;
       if (options.json) {
-        output.line(JSON.stringify(event.type === "done" ? { ...event, transcript: undefined } : event));
+        output.line(JSON.stringify(eventAsJson(event)));
       } else {
         printEvent(event, output, durations);
       }
@@ -66,6 +66,23 @@ export async function runAgentInTerminal(
     unsubscribe();
   }
   return finished?.reason === "completed" ? EXIT_OK : EXIT_FAILED;
+}
+
+/** An error as JSON: `message` and `name` are not own enumerable properties, so `JSON.stringify` would drop them. */
+function errorAsJson(error: Error): Record<string, unknown> {
+  return { ...error, name: error.name, message: error.message };
+}
+
+/** One event as a JSON line: the transcript left out of `done` (it repeats the run), errors with their message. */
+export function eventAsJson(event: AgentEvent): unknown {
+  if (event.type === "error") return { ...event, error: errorAsJson(event.error) };
+  if (event.type === "done")
+    return {
+      ...event,
+      transcript: undefined,
+      ...(event.error === undefined ? {} : { error: errorAsJson(event.error) }),
+    };
+  return event;
 }
 
 function printEvent(event: AgentEvent, output: Output, durations: ReadonlyMap<string, number>): void {

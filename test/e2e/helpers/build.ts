@@ -1,4 +1,4 @@
-// Builds dist/ once when it is older than src/, so tests can spawn the compiled gateway script.
+// Builds dist/ once when it is older than src/, so tests can spawn the compiled scripts (the gateway, the CLI).
 import { execFileSync } from "node:child_process";
 import { readdirSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -20,7 +20,12 @@ function newestMtime(dir: string): number {
 
 /** The path of the compiled gateway script, built first if stale. */
 export function builtGatewayScript(): string {
-  const script = join(root, "dist", "mcp", "serve-main.js");
+  return builtScript("dist/mcp/serve-main.js");
+}
+
+/** The absolute path of a compiled file (relative to the package root), dist/ built first if it is older than src/. */
+export function builtScript(relativePath: string): string {
+  const script = join(root, relativePath);
   let built = 0;
   try {
     built = statSync(script).mtimeMs;

@@ -1,0 +1,33 @@
+// `toolwire explain <tool>`: why a tool is available or not, in words and (with --json) as data.
+import { EXIT_FAILED, EXIT_OK } from "../exit-codes.js";
+import type { Output } from "../output.js";
+import type { Runtime } from "../runtime.js";
+
+/** Where a tool stands: in the model's tools, hidden by availability, removed by the gates or policy, or unknown. */
+export type ToolStatus = "visible" | "hidden" | "removed" | "unknown";
+
+/** The explanation as data, for `--json`: the status, the registry's sentence, and the facts behind it. */
+export function explainAsJson(runtime: Runtime, tool: string) {
+  const { registry } = runtime;
+  const visible = registry.tools.get(tool);
+  const hidden = registry.hidden.find((entry) => entry.descriptor.name === tool);
+  const removed = registry.lastReport.excluded.filter((entry) => entry.name === tool);
+  const status: ToolStatus =
+    visible !== undefined ? "visible" : hidden !== undefined ? "hidden" : removed.length > 0 ? "removed" : "unknown";
+  return {
+    tool,
+    available: visible !== undefined,
+    status,
+    explanation: registry.explain(tool),
+    ...(visible === undefined ? {} : { owner: visible.descriptor.owner }),
+    ...(hidden === undefined ? {} : { diagnostics: hidden.diagnostics }),
+    ...(removed.length === 0 ? {} : { removed }),
+  };
+}
+
+/** Prints why `tool` is or is not available; the exit code is 0 only when the model gets it. */
+export function runExplain(runtime: Runtime, output: Output, options: { tool: string; json: boolean }): number {
+  const facts = explainAsJson(runtime, options.tool);
+  output.line(options.json ? JSON.stringify(facts, null, 2) : facts.explanation);
+  return facts.available ? EXIT_OK : EXIT_FAILED;
+}

@@ -1,0 +1,281 @@
+// toolwire plan and explain over a real toolwire.config.json (layers, plugin modules, availability), and bad configs.
+import { spawn } from "node:child_process";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BUILTIN_NAMES, CLI, cliEnv, hasAnsi, runCli, tempWorkspace } from "./helpers/cli.js";
+
+/** Three policy layers, a plugin with an availability-gated tool, a disabled plugin and one that throws on load. */
+const PROJECT = {
+  "toolwire.config.json": JSON.stringify(
+    {
+      policy: [
+        { label: "global", deny: ["group:runtime"] },
+        { label: "team", allow: ["group:fs", "group:plugins"] },
+        { label: "agent", deny: ["write", "edit"] },
+      ],
+      plugins: [
+        { module: "./plugins/ops.mjs" },
+        { id: "clock", module: "./plugins/clock.mjs", enabled: false },
+        { module: "./plugins/broken.mjs" },
+      ],
+      availability: { env: ["OPS_TOKEN"] },
+    },
+    null,
+    2,
+  ),
+  "plugins/ops.mjs": `export default {
+  id: "ops",
+  tools: (ctx) => [
+    ctx.defineTool({
+      name: "ops_deploy",
+      description: "Deploy the service.",
+      inputSchema: { type: "object", properties: {} },
+      availability: { kind: "env", name: "OPS_TOKEN" },
+      execute: () => "deployed",
+    }),
+    ctx.defineTool({
+      name: "ops_status",
+      description: "The service's status.",
+      inputSchema: { type: "object", properties: {} },
+      execute: () => "all green",
+    }),
+  ],
+};
+`,
+  "plugins/clock.mjs": `export default {
+  id: "clock",
+  tools: (ctx) => [ctx.defineTool({ name: "clock_now", description: "The time.", inputSchema: { type: "object" }, execute: () => "noon" })],
+};
+`,
+  "plugins/broken.mjs": `throw new Error("broken on purpose");\n`,
+};
+
+const VISIBLE = ["find", "grep", "ls", "ops_status", "read"];
+
+let project: { path: string; remove(): Promise<void> };
+let empty: { path: string; remove(): Promise<void> };
+beforeAll(async () => {
+  [project, empty] = await Promise.all([tempWorkspace(PROJECT), tempWorkspace()]);
+});
+afterAll(() => Promise.all([project.remove(), empty.remove()]));
+
+const inProject = (args: string[], env?: Record<string, string>) =>
+  runCli(args, { cwd: project.path, env: cliEnv(env) });
+
+describe("toolwire plan", () => {
+  it("prints visible tools, hidden ones with reasons, removed ones with layer and pattern, and problems", async () => {
+    const { code, stdout, stderr } = await inProject(["plan"]);
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
+    expect(stdout).toContain(`config: ${project.path}/toolwire.config.json   workspace: ${project.path}`);
+    expect(stdout).toMatch(/Visible \(5\)\nTOOL +OWNER +DESCRIPTION\n/);
+    expect(stdout).toMatch(/^ops_status +plugin:ops +The service's status\.$/m);
+    expect(stdout).toMatch(/^read +core +Read a file in the workspace/m);
+    expect(stdout).toMatch(/Hidden by availability \(2\)\nTOOL +REASON +WHY\n/);
+    expect(stdout).toMatch(/^clock_now +plugin-disabled +Plugin is not enabled: clock$/m);
+    expect(stdout).toMatch(/^ops_deploy +env-missing +Missing environment value: OPS_TOKEN$/m);
+    expect(stdout).toMatch(/Removed \(3\)\nTOOL +SOURCE +WHY\n/);
+    expect(stdout).toMatch(/^bash +builtin +policy layer "global": denied by "group:runtime"$/m);
+    expect(stdout).toMatch(/^write +builtin +policy layer "agent": denied by "write"$/m);
+    expect(stdout).toMatch(/^edit +builtin +policy layer "agent": denied by "edit"$/m);
+    expect(stdout).toMatch(/Problems \(1\)\nAREA +WHAT +WHY\n/);
+    expect(stdout).toMatch(
+      /^plugin +\.\/plugins\/broken\.mjs +Cannot load plugin module \.\/plugins\/broken\.mjs: broken on purpose$/m,
+    );
+    expect(hasAnsi(stdout)).toBe(false); // piped, no FORCE_COLOR: plain text
+  });
+
+  it("--json carries the same facts as data", async () => {
+    const { code, stdout } = await inProject(["plan", "--json"]);
+    expect(code).toBe(0);
+    const plan = JSON.parse(stdout);
+    expect(plan.config).toBe(`${project.path}/toolwire.config.json`);
+    expect(plan.workspace).toBe(project.path);
+    expect(plan.visible.map((tool: { name: string }) => tool.name)).toEqual(VISIBLE);
+    expect(plan.visible.find((tool: { name: string }) => tool.name === "ops_status")).toEqual({
+      name: "ops_status",
+      owner: { kind: "plugin", pluginId: "ops" },
+      description: "The service's status.",
+    });
+    expect(plan.hidden).toEqual([
+      {
+        name: "clock_now",
+        diagnostics: [
+          {
+            reason: "plugin-disabled",
+            signal: { kind: "plugin-enabled", pluginId: "clock" },
+            message: "Plugin is not enabled: clock",
+          },
+        ],
+      },
+      {
+        name: "ops_deploy",
+        diagnostics: [
+          {
+            reason: "env-missing",
+            signal: { kind: "env", name: "OPS_TOKEN" },
+            message: "Missing environment value: OPS_TOKEN",
+          },
+        ],
+      },
+    ]);
+    expect(plan.excluded).toEqual([
+      { name: "bash", source: "builtin", reason: "policy", layer: "global", pattern: "group:runtime" },
+      { name: "write", source: "builtin", reason: "policy", layer: "agent", pattern: "write" },
+      { name: "edit", source: "builtin", reason: "policy", layer: "agent", pattern: "edit" },
+    ]);
+    expect(plan.problems).toEqual([
+      {
+        area: "plugin",
+        subject: "./plugins/broken.mjs",
+        message: "Cannot load plugin module ./plugins/broken.mjs: broken on purpose",
+      },
+    ]);
+    expect(plan.unknownPatterns).toEqual([]);
+  });
+
+  it("shows an availability-gated tool once the environment has its value", async () => {
+    const { stdout } = await inProject(["plan", "--json"], { OPS_TOKEN: "secret" });
+    const plan = JSON.parse(stdout);
+    expect(plan.visible.map((tool: { name: string }) => tool.name)).toContain("ops_deploy");
+    expect(plan.hidden.map((entry: { name: string }) => entry.name)).toEqual(["clock_now"]);
+  });
+
+  it("colours the tables with FORCE_COLOR=1, and not with --no-color or NO_COLOR", async () => {
+    const forced = await inProject(["plan"], { FORCE_COLOR: "1" });
+    expect(forced.stdout).toContain("\u001b[1mTOOL");
+    expect(forced.stdout).toContain("\u001b[32mops_status\u001b[39m");
+    expect(forced.stdout).toContain("\u001b[33mclock_now\u001b[39m");
+    expect(forced.stdout).toContain("\u001b[31mbash\u001b[39m");
+    // the columns still line up: padding is counted without the escape codes
+    expect(forced.stdout).toContain("\u001b[32mops_status\u001b[39m  plugin:ops  The service's status.");
+    const flag = await inProject(["plan", "--no-color"], { FORCE_COLOR: "1" });
+    expect(hasAnsi(flag.stdout)).toBe(false);
+    const noColor = await inProject(["plan"], { FORCE_COLOR: "1", NO_COLOR: "1" });
+    expect(hasAnsi(noColor.stdout)).toBe(false);
+  });
+
+  it("without a config uses the defaults: every built-in on, the current folder as the workspace", async () => {
+    const text = await runCli(["plan"], { cwd: empty.path });
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain(`config: none (defaults: built-ins on)   workspace: ${empty.path}`);
+    expect(text.stdout).toContain("Visible (7)");
+    expect(text.stdout).not.toContain("Hidden");
+    expect(text.stdout).not.toContain("Removed");
+    const json = JSON.parse((await runCli(["plan", "--json"], { cwd: empty.path })).stdout);
+    expect(json.config).toBeNull();
+    expect(json.workspace).toBe(empty.path);
+    expect(json.visible.map((tool: { name: string }) => tool.name).sort()).toEqual(BUILTIN_NAMES);
+    expect(json.hidden).toEqual([]);
+    expect(json.excluded).toEqual([]);
+  });
+
+  it("--config names a config elsewhere; its folder is the workspace", async () => {
+    const { code, stdout } = await runCli(["--config", `${project.path}/toolwire.config.json`, "plan", "--json"], {
+      cwd: empty.path,
+    });
+    expect(code).toBe(0);
+    const plan = JSON.parse(stdout);
+    expect(plan.workspace).toBe(project.path);
+    expect(plan.visible.map((tool: { name: string }) => tool.name)).toEqual(VISIBLE);
+  });
+
+  it("stops quietly, exit 0, when the reader of the pipe goes away early", async () => {
+    const child = spawn(process.execPath, [CLI, "plan"], { cwd: project.path, env: cliEnv() });
+    let stderr = "";
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+      stderr += chunk;
+    });
+    child.stdout.destroy(); // the reader is gone before the first line is written: every write fails with EPIPE
+    const code = await new Promise((resolve) => child.on("close", resolve));
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
+  });
+});
+
+describe("invalid configs exit 3 and say where", () => {
+  let bad: { path: string; remove(): Promise<void> };
+  beforeAll(async () => {
+    bad = await tempWorkspace({
+      "json/toolwire.config.json": '{\n  "policy": [\n    { "label": "a", "deny": ["bash"], }\n  ]\n}\n',
+      "typo/toolwire.config.json": '{\n  "policy": [\n    { "label": "a", "alow": ["read"] }\n  ]\n}\n',
+    });
+  });
+  afterAll(() => bad.remove());
+
+  it("bad JSON: the file, the line and the column", async () => {
+    const { code, stdout, stderr } = await runCli(["plan"], { cwd: `${bad.path}/json` });
+    expect(code).toBe(3);
+    expect(stdout).toBe("");
+    expect(stderr.trim()).toBe(
+      `toolwire: Invalid JSON in ${bad.path}/json/toolwire.config.json at line 3, column 37: trailing comma: remove the "," before "}"`,
+    );
+  });
+
+  it("a typo'd key: its path and the key it probably meant, said once", async () => {
+    const { code, stderr } = await runCli(["explain", "read"], { cwd: `${bad.path}/typo` });
+    expect(code).toBe(3);
+    expect(stderr).toContain(`Invalid config ${bad.path}/typo/toolwire.config.json`);
+    const issue = 'policy[0].alow: unknown property (did you mean "allow"?); expected one of: label, allow, deny';
+    expect(stderr.split(issue)).toHaveLength(2);
+  });
+
+  it("--config naming a missing file", async () => {
+    const { code, stderr } = await runCli(["--config", "missing.json", "plan"], { cwd: empty.path });
+    expect(code).toBe(3);
+    expect(stderr.trim()).toBe(`toolwire: Cannot read config ${empty.path}/missing.json: no such file`);
+  });
+});
+
+describe("toolwire explain <tool>", () => {
+  it("a visible tool: exit 0 and who owns it", async () => {
+    const { code, stdout } = await inProject(["explain", "ops_status"]);
+    expect(code).toBe(0);
+    expect(stdout.trim()).toBe(
+      "ops_status is available: extension tool owned by plugin ops, executor plugin:ops:ops_status.",
+    );
+  });
+
+  it.each([
+    ["bash", 'bash (built-in) is removed by policy layer "global": deny pattern "group:runtime".'],
+    ["write", 'write (built-in) is removed by policy layer "agent": deny pattern "write".'],
+    ["ops_deploy", "Missing environment value: OPS_TOKEN (env-missing)"],
+    ["clock_now", "Plugin is not enabled: clock (plugin-disabled)"],
+    ["nope", 'No tool named "nope" is registered.\nAvailable tools: find, grep, ls, ops_status, read.'],
+  ])("%s: exit 1 and why", async (tool, why) => {
+    const { code, stdout } = await inProject(["explain", tool]);
+    expect(code).toBe(1);
+    expect(stdout).toContain(why);
+  });
+
+  it("--json: available, status, the sentence and the facts behind it", async () => {
+    const visible = await inProject(["explain", "read", "--json"]);
+    expect(visible.code).toBe(0);
+    expect(JSON.parse(visible.stdout)).toEqual({
+      tool: "read",
+      available: true,
+      status: "visible",
+      explanation: "read is available: built-in tool owned by core, executor core:read.",
+      owner: { kind: "core" },
+    });
+    const removed = await inProject(["--json", "explain", "bash"]);
+    expect(removed.code).toBe(1);
+    expect(JSON.parse(removed.stdout)).toEqual({
+      tool: "bash",
+      available: false,
+      status: "removed",
+      explanation: 'bash (built-in) is removed by policy layer "global": deny pattern "group:runtime".',
+      removed: [{ name: "bash", source: "builtin", reason: "policy", layer: "global", pattern: "group:runtime" }],
+    });
+    const hidden = JSON.parse((await inProject(["explain", "ops_deploy", "--json"])).stdout);
+    expect(hidden).toMatchObject({ tool: "ops_deploy", available: false, status: "hidden" });
+    expect(hidden.diagnostics).toEqual([
+      {
+        reason: "env-missing",
+        signal: { kind: "env", name: "OPS_TOKEN" },
+        message: "Missing environment value: OPS_TOKEN",
+      },
+    ]);
+    const unknown = JSON.parse((await inProject(["explain", "nope", "--json"])).stdout);
+    expect(unknown).toMatchObject({ tool: "nope", available: false, status: "unknown" });
+  });
+});

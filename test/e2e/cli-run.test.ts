@@ -1,0 +1,240 @@
+// toolwire run with a scripted model and against a loopback OpenAI-compatible server, and toolwire demo --json.
+import { resolve } from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { type FakeProviderServer, startFakeProvider } from "../support/fake-provider-server.js";
+import { readProviderFixture } from "../support/provider-fixtures.js";
+import { cliEnv, hasAnsi, runCli, tempWorkspace } from "./helpers/cli.js";
+
+const SCRIPT = {
+  turns: [
+    {
+      text: "Reading a.txt.",
+      toolCalls: [{ id: "c1", name: "read", input: { path: "a.txt" } }],
+      usage: { inputTokens: 100, outputTokens: 20 },
+      expect: { tools: ["read", "ls"], systemPromptContains: "careful coding agent" },
+    },
+    {
+      text: "It says hello.",
+      usage: { inputTokens: 150, outputTokens: 10 },
+      expect: { toolResults: [{ id: "c1", isError: false, contains: "hello" }] },
+    },
+  ],
+};
+/** The same first turn, then an expectation the result does not meet. */
+const FAILING_SCRIPT = {
+  turns: [SCRIPT.turns[0], { text: "x", expect: { toolResults: [{ id: "c1", contains: "goodbye" }] } }],
+};
+
+let workspace: { path: string; remove(): Promise<void> };
+beforeAll(async () => {
+  workspace = await tempWorkspace({
+    "a.txt": "hello from a\n",
+    "turns.json": JSON.stringify(SCRIPT),
+    "failing.json": JSON.stringify(FAILING_SCRIPT),
+  });
+});
+afterAll(() => workspace.remove());
+
+const run = (args: string[], env?: Record<string, string>) =>
+  runCli(["run", ...args], { cwd: workspace.path, env: cliEnv(env) });
+
+describe("toolwire run --model scripted:FILE", () => {
+  it("prints the turns, the call, the result and the outcome; exit 0 when the run completed", async () => {
+    const { code, stdout, stderr } = await run(["--model", "scripted:turns.json", "read", "a.txt"]);
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
+    expect(stdout).toContain(`model scripted:turns.json, workspace ${workspace.path}`);
+    expect(stdout).toContain('── turn 1\nmodel  Reading a.txt.\ncall   read {"path":"a.txt"}\n✓      read ');
+    expect(stdout).toContain("         │      1\thello from a\n── turn 2\nmodel  It says hello.");
+    expect(stdout).toContain("■ completed after 2 turns, 250 input and 30 output tokens");
+    expect(hasAnsi(stdout)).toBe(false);
+  });
+
+  it("exit 1 when the script's expectation fails, with the model's error", async () => {
+    const { code, stdout } = await run(["--model", "scripted:failing.json", "read a.txt"]);
+    expect(code).toBe(1);
+    expect(stdout).toContain(
+      'error  Scripted model scripted:failing.json, turn 2: result 0: expected text containing "goodbye", got "     1\\thello from a"',
+    );
+    expect(stdout).toContain("■ model_error after 2 turns");
+  });
+
+  it("exit 1 when --max-turns is reached, after the last turn's calls are answered", async () => {
+    const { code, stdout } = await run(["--model", "scripted:turns.json", "--max-turns", "1", "read a.txt"]);
+    expect(code).toBe(1);
+    expect(stdout).toContain("✓      read");
+    expect(stdout).not.toContain("── turn 2");
+    expect(stdout).toContain("■ max_turns after 1 turn");
+  });
+
+  it("--json prints one event per line, errors with their message", async () => {
+    const ok = await run(["--model", "scripted:turns.json", "--json", "read a.txt"]);
+    expect(ok.code).toBe(0);
+    const events = ok.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    expect(events.map((event) => event.type)).toEqual([
+      "turn_start",
+      "model_text_delta",
+      "model_text",
+      "usage",
+      "tool_call",
+      "tool_result",
+      "turn_end",
+      "turn_start",
+      "model_text_delta",
+      "model_text",
+      "usage",
+      "turn_end",
+      "done",
+    ]);
+    expect(events[5]).toMatchObject({
+      call: { id: "c1", name: "read", input: { path: "a.txt" } },
+      result: { tool_use_id: "c1", content: [{ type: "text", text: "     1\thello from a" }] },
+    });
+    expect(events.at(-1)).toEqual({
+      type: "done",
+      reason: "completed",
+      turns: 2,
+      usage: { inputTokens: 250, outputTokens: 30 },
+    });
+
+    const failed = await run(["--model", "scripted:failing.json", "--json", "read a.txt"]);
+    expect(failed.code).toBe(1);
+    const done = JSON.parse(failed.stdout.trim().split("\n").at(-1) ?? "");
+    expect(done).toMatchObject({
+      type: "done",
+      reason: "model_error",
+      error: { name: "ModelError", code: "expectation-failed", message: expect.stringContaining("turn 2: result 0") },
+    });
+  });
+
+  it("takes the model from TOOLWIRE_MODEL", async () => {
+    const { code, stdout } = await run(["read a.txt"], { TOOLWIRE_MODEL: "scripted:turns.json" });
+    expect(code).toBe(0);
+    expect(stdout).toContain("model scripted:turns.json");
+  });
+
+  it("a script file that is not there ends the run with model_error, exit 1", async () => {
+    const { code, stdout } = await run(["--model", "scripted:nowhere.json", "hi"]);
+    expect(code).toBe(1);
+    expect(stdout).toContain("error  Cannot read the script nowhere.json");
+  });
+
+  it("without a model and without keys, exit 2 with what to do", async () => {
+    const { code, stdout, stderr } = await run(["hello"]);
+    expect(code).toBe(2);
+    expect(stdout).toBe("");
+    expect(stderr.trim()).toBe(
+      "toolwire: No model: pass --model scripted:FILE | anthropic:MODEL | openai:MODEL, or set ANTHROPIC_API_KEY or OPENAI_API_KEY (and OPENAI_BASE_URL for a local server).",
+    );
+  });
+});
+
+describe("toolwire run against a loopback OpenAI-compatible server", () => {
+  let server: FakeProviderServer;
+  afterEach(() => server?.close());
+
+  /** The fixture's tool-call completion with one `read` call, then a plain answer. */
+  async function startServer(): Promise<FakeProviderServer> {
+    const toolCalls = readProviderFixture("openai-chat.tool-calls-response.json").response;
+    const first = structuredClone(toolCalls);
+    first.model = "test-model";
+    first.choices[0].message.tool_calls = [
+      { id: "call_read_1", type: "function", function: { name: "read", arguments: '{"path":"a.txt"}' } },
+    ];
+    const second = structuredClone(toolCalls);
+    second.id = "chatcmpl-2";
+    second.model = "test-model";
+    second.choices[0].finish_reason = "stop";
+    second.choices[0].message = { role: "assistant", content: "The file says hello.", refusal: null };
+    return startFakeProvider({ "/v1/chat/completions": [{ json: first }, { json: second }] });
+  }
+
+  function expectReadRoundTrip(): void {
+    expect(server.requests).toHaveLength(2);
+    const [request1, request2] = server.requests;
+    expect(request1?.body.model).toBe("test-model");
+    expect(request1?.body.messages.at(-1)).toEqual({ role: "user", content: "What does a.txt say?" });
+    expect(request1?.body.tools.map((tool: { function: { name: string } }) => tool.function.name)).toContain("read");
+    // the second request carries the assistant's call and the tool's result for it
+    const messages = request2?.body.messages;
+    expect(messages.at(-2)).toMatchObject({
+      role: "assistant",
+      tool_calls: [{ id: "call_read_1", function: { name: "read", arguments: '{"path":"a.txt"}' } }],
+    });
+    expect(messages.at(-1)).toEqual({ role: "tool", tool_call_id: "call_read_1", content: "     1\thello from a" });
+  }
+
+  it("--model openai:test-model --base-url: the model calls read, the result goes back, the run completes", async () => {
+    server = await startServer();
+    const { code, stdout, stderr } = await run([
+      "--model",
+      "openai:test-model",
+      "--base-url",
+      `${server.url}/v1`,
+      "What does a.txt say?",
+    ]);
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
+    expectReadRoundTrip();
+    expect(server.requests[0]?.headers.authorization).toBe("Bearer unused"); // no key anywhere: a placeholder
+    expect(stdout).toContain('call   read {"path":"a.txt"}');
+    expect(stdout).toContain("model  The file says hello.");
+    expect(stdout).toContain("■ completed after 2 turns, 164 input and 102 output tokens");
+  });
+
+  it("OPENAI_BASE_URL and OPENAI_MODEL instead of flags, with OPENAI_API_KEY sent as the bearer", async () => {
+    server = await startServer();
+    const { code, stdout } = await run(["What does a.txt say?"], {
+      OPENAI_BASE_URL: `${server.url}/v1`,
+      OPENAI_MODEL: "test-model",
+      OPENAI_API_KEY: "sk-local-test",
+    });
+    expect(code).toBe(0);
+    expect(stdout).toContain("model openai:test-model");
+    expectReadRoundTrip();
+    expect(server.requests[0]?.headers.authorization).toBe("Bearer sk-local-test");
+  });
+
+  it("a server that fails ends the run with model_error, exit 1, naming the status", async () => {
+    server = await startFakeProvider({
+      "/v1/chat/completions": [{ status: 400, json: { error: { message: "model not loaded", type: "invalid" } } }],
+    });
+    const { code, stdout } = await run([
+      "--model",
+      "openai:test-model",
+      "--base-url",
+      `${server.url}/v1`,
+      "What does a.txt say?",
+    ]);
+    expect(code).toBe(1);
+    expect(stdout).toContain("400");
+    expect(stdout).toContain("■ model_error after 1 turn");
+  });
+});
+
+describe("toolwire demo --json", () => {
+  it("prints one JSON event per line and exits 0", async () => {
+    const { code, stdout } = await runCli(["demo", "--json"], { cwd: resolve(import.meta.dirname, "..", "..") });
+    expect(code).toBe(0);
+    const events = stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    expect(events.filter((event) => event.type === "tool_call").map((event) => event.call.name)).toEqual([
+      "bash",
+      "grep",
+      "ls",
+      "read",
+      "edit",
+      "bash",
+    ]);
+    // the tests fail first (bash exits 1), then every step works
+    expect(
+      events.filter((event) => event.type === "tool_result").map((event) => event.result.is_error === true),
+    ).toEqual([true, false, false, false, false, false]);
+    expect(events.at(-1)).toMatchObject({ type: "done", reason: "completed", turns: 6 });
+  }, 60_000);
+});

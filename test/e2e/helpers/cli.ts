@@ -1,0 +1,124 @@
+// Runs the compiled `toolwire` command as a user does: a child process in a temp folder with real files.
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { builtScript } from "./build.js";
+
+/** The compiled CLI entry point (built first when dist/ is older than src/). */
+export const CLI = builtScript("dist/cli/main.js");
+
+/** What a finished command left behind. */
+export interface CliResult {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Variables that change what the CLI does; no test inherits them from the machine running the suite. */
+const CLI_VARIABLES = [
+  "ANTHROPIC_API_KEY",
+  "ANTHROPIC_MODEL",
+  "ANTHROPIC_BASE_URL",
+  "OPENAI_API_KEY",
+  "OPENAI_BASE_URL",
+  "OPENAI_MODEL",
+  "TOOLWIRE_MODEL",
+  "NO_COLOR",
+  "FORCE_COLOR",
+  "CI",
+];
+
+/** The test process's environment without the CLI's variables, plus `extra`. */
+export function cliEnv(extra: Record<string, string> = {}): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(process.env)) {
+    if (value !== undefined && !CLI_VARIABLES.includes(name)) env[name] = value;
+  }
+  return { ...env, ...extra };
+}
+
+/** Runs `node dist/cli/main.js ...args` in `cwd` and resolves when it exits (stdin closed at once). */
+export function runCli(
+  args: readonly string[],
+  options: { cwd: string; env?: Record<string, string>; timeoutMs?: number },
+): Promise<CliResult> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], {
+      cwd: options.cwd,
+      env: options.env ?? cliEnv(),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      stdout += chunk;
+    });
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+      stderr += chunk;
+    });
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`toolwire ${args.join(" ")} did not exit in time\nstdout: ${stdout}\nstderr: ${stderr}`));
+    }, options.timeoutMs ?? 15_000);
+    child.on("error", reject);
+    child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      resolvePromise({ code, signal, stdout, stderr });
+    });
+  });
+}
+
+/** A temp folder (its real path) with the given files written into it; `remove()` deletes it. */
+export async function tempWorkspace(
+  files: Record<string, string> = {},
+  prefix = "toolwire-cli-",
+): Promise<{ path: string; remove(): Promise<void> }> {
+  const path = await realpath(await mkdtemp(join(tmpdir(), prefix)));
+  await writeFiles(path, files);
+  return { path, remove: () => rm(path, { recursive: true, force: true }) };
+}
+
+/** Writes `files` (relative paths to text) under `root`, creating folders. */
+export async function writeFiles(root: string, files: Record<string, string>): Promise<void> {
+  for (const [name, text] of Object.entries(files)) {
+    const file = resolve(root, name);
+    await mkdir(dirname(file), { recursive: true });
+    await writeFile(file, text);
+  }
+}
+
+/** True when the text holds an ANSI escape sequence. */
+export function hasAnsi(text: string): boolean {
+  return text.includes("\u001b[");
+}
+
+/** The built-in tools' names, sorted. */
+export const BUILTIN_NAMES = ["bash", "edit", "find", "grep", "ls", "read", "write"];
+
+/** Whether `script` (util-linux) can give the CLI a terminal here. */
+export const CAN_RUN_IN_TERMINAL = process.platform === "linux" && existsSync("/usr/bin/script");
+
+/** Runs the CLI with a pseudo-terminal as stdin, stdout and stderr (through `script`); the output is both streams. */
+export function runCliInTerminal(
+  args: readonly string[],
+  options: { cwd: string; env?: Record<string, string> },
+): Promise<CliResult> {
+  const quote = (word: string) => `'${word.replaceAll("'", "'\\''")}'`;
+  const command = [process.execPath, CLI, ...args].map(quote).join(" ");
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn("/usr/bin/script", ["-qec", command, "/dev/null"], {
+      cwd: options.cwd,
+      env: { ...(options.env ?? cliEnv()), TERM: "xterm-256color" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      stdout += chunk;
+    });
+    child.on("error", reject);
+    child.on("close", (code, signal) => resolvePromise({ code, signal, stdout, stderr: "" }));
+  });
+}
