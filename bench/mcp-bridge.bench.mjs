@@ -1,8 +1,8 @@
 // Benchmark: one MCP tool call through the bridge against a direct SDK client.callTool on server-everything (stdio).
 // Run: npm run bench:mcp   (the bridge should add under 5%)
-// Calls of the paths are interleaved, so machine load hits them alike. Over HTTP both clients share one server
-// process (the toolwire gateway serving server-everything's echo); over stdio each has its own fresh process per
-// round, and the median over rounds evens out the speed difference between two server processes.
+// Calls of the paths are interleaved, so machine load hits them alike. Over HTTP all clients share one server
+// process (the toolwire gateway serving server-everything's echo); over stdio each path has its own fresh process
+// per round, and the median over rounds evens out the speed differences between server processes.
 import { spawn } from "node:child_process";
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
@@ -57,25 +57,36 @@ async function start(mode) {
     });
   }
   const toolName = mode === "http" ? "everything__echo" : "echo";
-  const connection = await connectMcpServer(
-    mode === "http" ? { id: "gw", url } : { id: "gw", command: process.execPath, args: [everything, "stdio"], env },
-  );
   const bridgedName = `gw__${toolName}`;
-  const tool = connection.tools.find((candidate) => candidate.descriptor.name === bridgedName);
-  const session = createAgentSession({ registry: createToolRegistry({ extensions: [connection] }) });
-  const client = new Client({ name: "bench", version: "1.0.0" });
-  await client.connect(
-    mode === "http"
-      ? new StreamableHTTPClientTransport(new URL(url))
-      : new StdioClientTransport({ command: process.execPath, args: [everything, "stdio"], env, stderr: "ignore" }),
-  );
+  const stdio = { id: "gw", command: process.execPath, args: [everything, "stdio"], env };
+  // Over stdio every path gets its own server process: a process that just answered is quicker to answer again,
+  // so paths sharing one would be favoured by the order of the interleaving.
+  const bridge = async () => connectMcpServer(mode === "http" ? { id: "gw", url } : stdio);
+  const direct = async () => {
+    const client = new Client({ name: "bench", version: "1.0.0" });
+    await client.connect(
+      mode === "http"
+        ? new StreamableHTTPClientTransport(new URL(url))
+        : new StdioClientTransport({ command: process.execPath, args: [everything, "stdio"], env, stderr: "ignore" }),
+    );
+    return client;
+  };
+  const [plain, requester, withOptions, executeConnection, dispatchConnection] = await Promise.all([
+    direct(),
+    direct(),
+    direct(),
+    bridge(),
+    bridge(),
+  ]);
+  const tool = executeConnection.tools.find((candidate) => candidate.descriptor.name === bridgedName);
+  const session = createAgentSession({ registry: createToolRegistry({ extensions: [dispatchConnection] }) });
   const paths = {
-    "direct client.callTool": () => client.callTool({ name: toolName, arguments: input }),
+    "direct client.callTool": () => plain.callTool({ name: toolName, arguments: input }),
     "direct client.request": () =>
-      client.request({ method: "tools/call", params: { name: toolName, arguments: input } }, CallToolResultSchema),
+      requester.request({ method: "tools/call", params: { name: toolName, arguments: input } }, CallToolResultSchema),
     // The same request options the bridge uses: a per-call signal, progress, timeout reset on progress.
     "direct callTool, bridge's options": () =>
-      client.callTool({ name: toolName, arguments: input }, undefined, {
+      withOptions.callTool({ name: toolName, arguments: input }, undefined, {
         signal: new AbortController().signal,
         timeout: 60_000,
         resetTimeoutOnProgress: true,
@@ -87,11 +98,10 @@ async function start(mode) {
   };
   return {
     paths,
-    client,
-    toolName,
+    client: plain,
     async stop() {
-      await client.close();
-      await connection.close();
+      await Promise.all([plain, requester, withOptions].map((client) => client.close()));
+      await Promise.all([executeConnection, dispatchConnection].map((connection) => connection.close()));
       gateway?.kill();
     },
   };
