@@ -9,7 +9,7 @@ import { connectMcpServer, type McpConnection } from "../../src/mcp/index.js";
 import { everythingServer } from "./helpers/mcp-servers.js";
 
 const fixture = JSON.parse(
-  readFileSync(new URL("../../../shared/fixtures/mcp-tools-list.everything.json", import.meta.url), "utf8"),
+  readFileSync(new URL("../fixtures/mcp/mcp-tools-list.everything.json", import.meta.url), "utf8"),
 ) as { result: { tools: { name: string; inputSchema: unknown; annotations?: unknown; title?: string }[] } };
 
 const open: McpConnection[] = [];
