@@ -1,4 +1,6 @@
 // toolwire run with a scripted model and against a loopback OpenAI-compatible server, and toolwire demo --json.
+import { existsSync } from "node:fs";
+import { readFile, rm } from "node:fs/promises";
 import { resolve } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type FakeProviderServer, startFakeProvider } from "../support/fake-provider-server.js";
@@ -213,6 +215,28 @@ describe("toolwire run against a loopback OpenAI-compatible server", () => {
     expect(stdout).toContain("400");
     expect(stdout).toContain("■ model_error after 1 turn");
   });
+});
+
+describe("toolwire run without a prompt: the demo task", () => {
+  const demoScript = resolve(import.meta.dirname, "..", "..", "examples", "demo-script.json");
+
+  it("runs in a temporary copy of the sample workspace and removes it afterwards; --keep keeps it", async () => {
+    const removed = await run(["--model", `scripted:${demoScript}`]);
+    expect(removed.code).toBe(0);
+    expect(removed.stdout).toContain("■ completed after 6 turns");
+    const copy = /workspace (\S+)\n/.exec(removed.stdout)?.[1] ?? "";
+    expect(copy).toMatch(/toolwire-demo-/);
+    expect(existsSync(copy)).toBe(false);
+
+    const kept = await run(["--model", `scripted:${demoScript}`, "--keep"]);
+    expect(kept.code).toBe(0);
+    const keptCopy = /The workspace is kept at (\S+)\n/.exec(kept.stdout)?.[1] ?? "";
+    try {
+      expect(await readFile(`${keptCopy}/src/cart.js`, "utf8")).toContain("item.priceCents * item.quantity");
+    } finally {
+      await rm(keptCopy, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
 
 describe("toolwire demo --json", () => {
