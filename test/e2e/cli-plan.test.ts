@@ -192,6 +192,48 @@ describe("toolwire plan", () => {
   });
 });
 
+describe("toolwire plan: the other gates", () => {
+  let gated: { path: string; remove(): Promise<void> };
+  beforeAll(async () => {
+    gated = await tempWorkspace({
+      "allow/toolwire.config.json": JSON.stringify({
+        allowedTools: ["read", "ls", "grep"],
+        policy: [{ label: "p", deny: ["nosuch_*", "grep"] }],
+        plugins: [{ module: "./myread.mjs" }],
+      }),
+      "allow/myread.mjs": `export default { id: "myread", tools: (ctx) => [
+  ctx.defineTool({ name: "read", description: "My read.", inputSchema: { type: "object" }, execute: () => "mine" }),
+  ctx.defineTool({ name: "other", description: "Other.", inputSchema: { type: "object" }, execute: () => "o" }),
+] };
+`,
+      "off/toolwire.config.json": JSON.stringify({ builtins: { enabled: false } }),
+    });
+  });
+  afterAll(() => gated.remove());
+
+  it("allowedTools, an override of a built-in, and a policy pattern that matches nothing", async () => {
+    const { code, stdout } = await runCli(["plan"], { cwd: `${gated.path}/allow` });
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/Visible \(2\)\n.*\nls +core +.*\nread +plugin:myread +My read\.\n/);
+    expect(stdout).toMatch(/^other +extension +not in allowedTools$/m);
+    expect(stdout).toMatch(/^find +builtin +not in allowedTools$/m);
+    expect(stdout).toMatch(/^grep +builtin +policy layer "p": denied by "grep"$/m);
+    expect(stdout).toContain("Overrides\nread: the extension tool replaces the builtin tool\n");
+    expect(stdout).toContain('Policy patterns that match no tool\nlayer "p": nosuch_*\n');
+    // and the plugin's read is the one a call reaches
+    const called = await runCli(["call", "read"], { cwd: `${gated.path}/allow` });
+    expect(called.stdout).toBe("mine\n");
+  });
+
+  it("builtins disabled: every built-in removed, and no visible tools said in words", async () => {
+    const { code, stdout } = await runCli(["plan"], { cwd: `${gated.path}/off` });
+    expect(code).toBe(0);
+    expect(stdout).toContain("Visible (0)\nnone: the model gets no tools\n");
+    expect(stdout).toContain("Removed (7)");
+    expect(stdout).toMatch(/^bash +builtin +built-in tools are disabled$/m);
+  });
+});
+
 describe("invalid configs exit 3 and say where", () => {
   let bad: { path: string; remove(): Promise<void> };
   beforeAll(async () => {
