@@ -61,7 +61,7 @@ afterAll(() => Promise.all([project.remove(), empty.remove()]));
 const inProject = (args: string[], env?: Record<string, string>) =>
   runCli(args, { cwd: project.path, env: cliEnv(env) });
 
-describe("toolwire plan", () => {
+describe.concurrent("toolwire plan", { timeout: 60_000 }, () => {
   it("prints visible tools, hidden ones with reasons, removed ones with layer and pattern, and problems", async () => {
     const { code, stdout, stderr } = await inProject(["plan"]);
     expect(stderr).toBe("");
@@ -192,7 +192,7 @@ describe("toolwire plan", () => {
   });
 });
 
-describe("toolwire plan: the other gates", () => {
+describe.concurrent("toolwire plan: the other gates", { timeout: 60_000 }, () => {
   let gated: { path: string; remove(): Promise<void> };
   beforeAll(async () => {
     gated = await tempWorkspace({
@@ -234,7 +234,7 @@ describe("toolwire plan: the other gates", () => {
   });
 });
 
-describe("invalid configs exit 3 and say where", () => {
+describe.concurrent("invalid configs exit 3 and say where", { timeout: 60_000 }, () => {
   let bad: { path: string; remove(): Promise<void> };
   beforeAll(async () => {
     bad = await tempWorkspace({
@@ -268,7 +268,7 @@ describe("invalid configs exit 3 and say where", () => {
   });
 });
 
-describe("toolwire explain <tool>", () => {
+describe.concurrent("toolwire explain <tool>", { timeout: 60_000 }, () => {
   it("a visible tool: exit 0 and who owns it", async () => {
     const { code, stdout } = await inProject(["explain", "ops_status"]);
     expect(code).toBe(0);

@@ -3,7 +3,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI, cliEnv, runCli, tempWorkspace, writeFiles } from "./helpers/cli.js";
 import { EXIT_AT_START_SOURCE, fakeServerSource } from "./helpers/mcp-servers.js";
 
@@ -44,7 +44,7 @@ describe("toolwire plan with MCP servers in the config", () => {
 
 describe("toolwire serve --http", () => {
   let child: ChildProcess | undefined;
-  afterEach(() => {
+  afterAll(() => {
     if (child?.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
   });
 
