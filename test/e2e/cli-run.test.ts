@@ -1,11 +1,12 @@
 // toolwire run with a scripted model and against a loopback OpenAI-compatible server, and toolwire demo --json.
+import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { readFile, rm } from "node:fs/promises";
 import { resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FakeProviderServer, startFakeProvider } from "../support/fake-provider-server.js";
 import { readProviderFixture } from "../support/provider-fixtures.js";
-import { cliEnv, hasAnsi, runCli, tempWorkspace } from "./helpers/cli.js";
+import { CLI, cliEnv, hasAnsi, runCli, tempWorkspace } from "./helpers/cli.js";
 
 const SCRIPT = {
   turns: [
@@ -33,6 +34,9 @@ beforeAll(async () => {
     "a.txt": "hello from a\n",
     "turns.json": JSON.stringify(SCRIPT),
     "failing.json": JSON.stringify(FAILING_SCRIPT),
+    "slow-tool.json": JSON.stringify({
+      turns: [{ toolCalls: [{ name: "bash", input: { command: "sleep 30" } }] }, { text: "never reached" }],
+    }),
   });
 });
 afterAll(() => workspace.remove());
@@ -110,6 +114,24 @@ describe.concurrent("toolwire run --model scripted:FILE", { timeout: 60_000 }, (
       reason: "model_error",
       error: { name: "ModelError", code: "expectation-failed", message: expect.stringContaining("turn 2: result 0") },
     });
+  });
+
+  it("Ctrl-C (SIGINT) during a tool call ends the run as aborted, the call answered with why, exit 1", async () => {
+    const child = spawn(process.execPath, [CLI, "run", "--model", "scripted:slow-tool.json", "sleep"], {
+      cwd: workspace.path,
+      env: cliEnv(),
+    });
+    let stdout = "";
+    let interrupted = false;
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      stdout += chunk;
+      if (stdout.includes("call   bash") && child.signalCode === null && !interrupted)
+        interrupted = child.kill("SIGINT");
+    });
+    const code = await new Promise((resolve) => child.on("close", resolve));
+    expect(code).toBe(1);
+    expect(stdout).toMatch(/✗ {6}bash .*\n.*│ Tool call bash aborted: interrupted \(Ctrl-C\)/);
+    expect(stdout).toContain("■ aborted after 1 turn");
   });
 
   it("takes the model from TOOLWIRE_MODEL", async () => {
