@@ -90,7 +90,14 @@ describe("toolwire serve --http", () => {
   });
 });
 
-describe("toolwire serve --stdio", () => {
+describe.concurrent("toolwire serve --stdio", { timeout: 60_000 }, () => {
+  it("exits 0 when its client goes away (stdin ends)", async () => {
+    const { code, stdout, stderr } = await runCli(["serve"], { cwd: project.path });
+    expect(code).toBe(0);
+    expect(stdout).toBe("");
+    expect(stderr).toContain("toolwire serve: 7 tools (");
+  });
+
   it("serves the SDK client that spawns it, over stdin/stdout", async () => {
     const transport = new StdioClientTransport({
       command: process.execPath,
