@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The `toolwire` command: demo, plan, explain, call, run and serve, all reading toolwire.config.json.
 import { readFileSync } from "node:fs";
+import { rm } from "node:fs/promises";
 import { Command, CommanderError, Option } from "commander";
 import { describeThrown } from "../core/errors.js";
 import { CliError, EXIT_CONFIG, EXIT_FAILED, EXIT_OK, EXIT_USAGE } from "./exit-codes.js";
@@ -142,6 +143,7 @@ Environment:
         throw new CliError(EXIT_USAGE, `--max-turns must be a positive integer, got ${value}`);
       return turns;
     })
+    .option("--keep", "keep the temporary copy of the sample workspace (the demo task, without a prompt)")
     .addHelpText(
       "after",
       `
@@ -152,41 +154,51 @@ Examples:
   toolwire run --model scripted:turns.json "read notes.md"
   toolwire run --model openai:llama3.1 --base-url http://127.0.0.1:11434/v1 "what does src/cart.js do?"`,
     )
-    .action(async (words: string[], options: { model?: string; baseUrl?: string; maxTurns?: number }) => {
-      const { createModelFromSpec } = await import("../providers/clients/model-from-spec.js");
-      const { copyDemoWorkspace, DEMO_PROMPT } = await import("./commands/demo.js");
-      const { runAgentInTerminal } = await import("./commands/run.js");
-      const { openRuntime } = await import("./runtime.js");
-      const spec = options.model ?? defaultModelSpec(process.env);
-      const baseURL = options.baseUrl ?? process.env.OPENAI_BASE_URL;
-      const model = createModelFromSpec(
-        spec,
-        baseURL === undefined || spec.startsWith("anthropic:") ? {} : { baseURL },
-      );
-      const prompt = words.join(" ").trim();
-      const demo = prompt === "";
-      const workspace = demo ? await copyDemoWorkspace() : undefined;
-      const runtime = await openRuntime({
-        cwd: workspace ?? process.cwd(),
-        ...(demo || globals().config === undefined ? {} : { configPath: globals().config }),
-        progress: (label, work) => output().progress(label, work),
-        systemPrompt: "You are a careful coding agent. Work in the workspace with the tools you have; be brief.",
-      });
-      try {
-        if (!globals().json)
-          output().line(paint(output(), "dim", `model ${spec}, workspace ${runtime.built.workspaceRoot}`));
-        setExit(
-          await runAgentInTerminal(runtime, model, output(), {
-            prompt: demo ? DEMO_PROMPT : prompt,
-            json: globals().json === true,
-            signal: interruptSignal(),
-            ...(options.maxTurns === undefined ? {} : { maxTurns: options.maxTurns }),
-          }),
+    .action(
+      async (words: string[], options: { model?: string; baseUrl?: string; maxTurns?: number; keep?: boolean }) => {
+        const { createModelFromSpec } = await import("../providers/clients/model-from-spec.js");
+        const { copyDemoWorkspace, DEMO_PROMPT } = await import("./commands/demo.js");
+        const { runAgentInTerminal } = await import("./commands/run.js");
+        const { openRuntime } = await import("./runtime.js");
+        const spec = options.model ?? defaultModelSpec(process.env);
+        const baseURL = options.baseUrl ?? process.env.OPENAI_BASE_URL;
+        const model = createModelFromSpec(
+          spec,
+          baseURL === undefined || spec.startsWith("anthropic:") ? {} : { baseURL },
         );
-      } finally {
-        await runtime.close();
-      }
-    });
+        const prompt = words.join(" ").trim();
+        const demo = prompt === "";
+        const workspace = demo ? await copyDemoWorkspace() : undefined;
+        try {
+          const runtime = await openRuntime({
+            cwd: workspace ?? process.cwd(),
+            ...(demo || globals().config === undefined ? {} : { configPath: globals().config }),
+            progress: (label, work) => output().progress(label, work),
+            systemPrompt: "You are a careful coding agent. Work in the workspace with the tools you have; be brief.",
+          });
+          try {
+            if (!globals().json)
+              output().line(paint(output(), "dim", `model ${spec}, workspace ${runtime.built.workspaceRoot}`));
+            setExit(
+              await runAgentInTerminal(runtime, model, output(), {
+                prompt: demo ? DEMO_PROMPT : prompt,
+                json: globals().json === true,
+                signal: interruptSignal(),
+                ...(options.maxTurns === undefined ? {} : { maxTurns: options.maxTurns }),
+              }),
+            );
+          } finally {
+            await runtime.close();
+          }
+        } finally {
+          // The demo task's copy of the sample workspace is temporary, as in `toolwire demo`.
+          if (workspace !== undefined) {
+            if (options.keep === true) output().line(`The workspace is kept at ${workspace}`);
+            else await rm(workspace, { recursive: true, force: true });
+          }
+        }
+      },
+    );
 
   program
     .command("serve")

@@ -28,11 +28,14 @@ export function paint(output: Pick<Output, "color">, style: Style, text: string)
   return `\u001b[${open}m${text}\u001b[${close}m`;
 }
 
-/** Decides colour the way most tools do: NO_COLOR wins, then FORCE_COLOR, then whether stdout is a terminal. */
+/**
+ * Decides colour the way most tools do: `--no-color` and NO_COLOR win, then FORCE_COLOR (`0` or `false` turns colour
+ * off even on a terminal, any other value turns it on even when piped), then whether stdout is a terminal.
+ */
 export function colorEnabled(env: NodeJS.ProcessEnv, stream: { isTTY?: boolean }, flag?: boolean): boolean {
   if (flag === false) return false;
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== "") return false;
-  if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== "0") return true;
+  if (env.FORCE_COLOR !== undefined) return env.FORCE_COLOR !== "0" && env.FORCE_COLOR !== "false";
   return stream.isTTY === true && env.TERM !== "dumb";
 }
 

@@ -18,7 +18,7 @@ afterAll(() => root.remove());
 
 const call = (...args: string[]) => runCli(["call", ...args], { cwd: workspace });
 
-describe("toolwire call", () => {
+describe.concurrent("toolwire call", { timeout: 60_000 }, () => {
   it("read prints the file with line numbers, exit 0", async () => {
     const { code, stdout, stderr } = await call("read", '{"path":"a.txt"}');
     expect(stderr).toBe("");

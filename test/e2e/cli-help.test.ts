@@ -10,7 +10,7 @@ afterAll(() => workspace.remove());
 
 const run = (...args: string[]) => runCli(args, { cwd: workspace.path });
 
-describe("toolwire --help", () => {
+describe.concurrent("toolwire --help", { timeout: 60_000 }, () => {
   it("lists every command, the global options, the exit codes and the environment variables, exit 0", async () => {
     const { code, stdout } = await run("--help");
     expect(code).toBe(0);
@@ -63,7 +63,7 @@ describe("toolwire --help", () => {
   });
 });
 
-describe("usage errors exit 2", () => {
+describe.concurrent("usage errors exit 2", { timeout: 60_000 }, () => {
   it("an unknown command names it and shows the help", async () => {
     const { code, stdout, stderr } = await run("plam");
     expect(code).toBe(2);

@@ -61,7 +61,7 @@ afterAll(() => Promise.all([project.remove(), empty.remove()]));
 const inProject = (args: string[], env?: Record<string, string>) =>
   runCli(args, { cwd: project.path, env: cliEnv(env) });
 
-describe("toolwire plan", () => {
+describe.concurrent("toolwire plan", { timeout: 60_000 }, () => {
   it("prints visible tools, hidden ones with reasons, removed ones with layer and pattern, and problems", async () => {
     const { code, stdout, stderr } = await inProject(["plan"]);
     expect(stderr).toBe("");
@@ -192,7 +192,49 @@ describe("toolwire plan", () => {
   });
 });
 
-describe("invalid configs exit 3 and say where", () => {
+describe.concurrent("toolwire plan: the other gates", { timeout: 60_000 }, () => {
+  let gated: { path: string; remove(): Promise<void> };
+  beforeAll(async () => {
+    gated = await tempWorkspace({
+      "allow/toolwire.config.json": JSON.stringify({
+        allowedTools: ["read", "ls", "grep"],
+        policy: [{ label: "p", deny: ["nosuch_*", "grep"] }],
+        plugins: [{ module: "./myread.mjs" }],
+      }),
+      "allow/myread.mjs": `export default { id: "myread", tools: (ctx) => [
+  ctx.defineTool({ name: "read", description: "My read.", inputSchema: { type: "object" }, execute: () => "mine" }),
+  ctx.defineTool({ name: "other", description: "Other.", inputSchema: { type: "object" }, execute: () => "o" }),
+] };
+`,
+      "off/toolwire.config.json": JSON.stringify({ builtins: { enabled: false } }),
+    });
+  });
+  afterAll(() => gated.remove());
+
+  it("allowedTools, an override of a built-in, and a policy pattern that matches nothing", async () => {
+    const { code, stdout } = await runCli(["plan"], { cwd: `${gated.path}/allow` });
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/Visible \(2\)\n.*\nls +core +.*\nread +plugin:myread +My read\.\n/);
+    expect(stdout).toMatch(/^other +extension +not in allowedTools$/m);
+    expect(stdout).toMatch(/^find +builtin +not in allowedTools$/m);
+    expect(stdout).toMatch(/^grep +builtin +policy layer "p": denied by "grep"$/m);
+    expect(stdout).toContain("Overrides\nread: the extension tool replaces the builtin tool\n");
+    expect(stdout).toContain('Policy patterns that match no tool\nlayer "p": nosuch_*\n');
+    // and the plugin's read is the one a call reaches
+    const called = await runCli(["call", "read"], { cwd: `${gated.path}/allow` });
+    expect(called.stdout).toBe("mine\n");
+  });
+
+  it("builtins disabled: every built-in removed, and no visible tools said in words", async () => {
+    const { code, stdout } = await runCli(["plan"], { cwd: `${gated.path}/off` });
+    expect(code).toBe(0);
+    expect(stdout).toContain("Visible (0)\nnone: the model gets no tools\n");
+    expect(stdout).toContain("Removed (7)");
+    expect(stdout).toMatch(/^bash +builtin +built-in tools are disabled$/m);
+  });
+});
+
+describe.concurrent("invalid configs exit 3 and say where", { timeout: 60_000 }, () => {
   let bad: { path: string; remove(): Promise<void> };
   beforeAll(async () => {
     bad = await tempWorkspace({
@@ -226,7 +268,7 @@ describe("invalid configs exit 3 and say where", () => {
   });
 });
 
-describe("toolwire explain <tool>", () => {
+describe.concurrent("toolwire explain <tool>", { timeout: 60_000 }, () => {
   it("a visible tool: exit 0 and who owns it", async () => {
     const { code, stdout } = await inProject(["explain", "ops_status"]);
     expect(code).toBe(0);

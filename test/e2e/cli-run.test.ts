@@ -1,9 +1,12 @@
 // toolwire run with a scripted model and against a loopback OpenAI-compatible server, and toolwire demo --json.
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { readFile, rm } from "node:fs/promises";
 import { resolve } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FakeProviderServer, startFakeProvider } from "../support/fake-provider-server.js";
 import { readProviderFixture } from "../support/provider-fixtures.js";
-import { cliEnv, hasAnsi, runCli, tempWorkspace } from "./helpers/cli.js";
+import { CLI, cliEnv, hasAnsi, runCli, tempWorkspace } from "./helpers/cli.js";
 
 const SCRIPT = {
   turns: [
@@ -31,6 +34,9 @@ beforeAll(async () => {
     "a.txt": "hello from a\n",
     "turns.json": JSON.stringify(SCRIPT),
     "failing.json": JSON.stringify(FAILING_SCRIPT),
+    "slow-tool.json": JSON.stringify({
+      turns: [{ toolCalls: [{ name: "bash", input: { command: "sleep 30" } }] }, { text: "never reached" }],
+    }),
   });
 });
 afterAll(() => workspace.remove());
@@ -38,7 +44,7 @@ afterAll(() => workspace.remove());
 const run = (args: string[], env?: Record<string, string>) =>
   runCli(["run", ...args], { cwd: workspace.path, env: cliEnv(env) });
 
-describe("toolwire run --model scripted:FILE", () => {
+describe.concurrent("toolwire run --model scripted:FILE", { timeout: 60_000 }, () => {
   it("prints the turns, the call, the result and the outcome; exit 0 when the run completed", async () => {
     const { code, stdout, stderr } = await run(["--model", "scripted:turns.json", "read", "a.txt"]);
     expect(stderr).toBe("");
@@ -110,6 +116,24 @@ describe("toolwire run --model scripted:FILE", () => {
     });
   });
 
+  it("Ctrl-C (SIGINT) during a tool call ends the run as aborted, the call answered with why, exit 1", async () => {
+    const child = spawn(process.execPath, [CLI, "run", "--model", "scripted:slow-tool.json", "sleep"], {
+      cwd: workspace.path,
+      env: cliEnv(),
+    });
+    let stdout = "";
+    let interrupted = false;
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      stdout += chunk;
+      if (stdout.includes("call   bash") && child.signalCode === null && !interrupted)
+        interrupted = child.kill("SIGINT");
+    });
+    const code = await new Promise((resolve) => child.on("close", resolve));
+    expect(code).toBe(1);
+    expect(stdout).toMatch(/✗ {6}bash .*\n.*│ Tool call bash aborted: interrupted \(Ctrl-C\)/);
+    expect(stdout).toContain("■ aborted after 1 turn");
+  });
+
   it("takes the model from TOOLWIRE_MODEL", async () => {
     const { code, stdout } = await run(["read a.txt"], { TOOLWIRE_MODEL: "scripted:turns.json" });
     expect(code).toBe(0);
@@ -132,9 +156,9 @@ describe("toolwire run --model scripted:FILE", () => {
   });
 });
 
-describe("toolwire run against a loopback OpenAI-compatible server", () => {
-  let server: FakeProviderServer;
-  afterEach(() => server?.close());
+describe.concurrent("toolwire run against a loopback OpenAI-compatible server", { timeout: 60_000 }, () => {
+  const servers: FakeProviderServer[] = [];
+  afterAll(() => Promise.all(servers.map((server) => server.close())));
 
   /** The fixture's tool-call completion with one `read` call, then a plain answer. */
   async function startServer(): Promise<FakeProviderServer> {
@@ -149,10 +173,16 @@ describe("toolwire run against a loopback OpenAI-compatible server", () => {
     second.model = "test-model";
     second.choices[0].finish_reason = "stop";
     second.choices[0].message = { role: "assistant", content: "The file says hello.", refusal: null };
-    return startFakeProvider({ "/v1/chat/completions": [{ json: first }, { json: second }] });
+    return started(startFakeProvider({ "/v1/chat/completions": [{ json: first }, { json: second }] }));
   }
 
-  function expectReadRoundTrip(): void {
+  async function started(starting: Promise<FakeProviderServer>): Promise<FakeProviderServer> {
+    const server = await starting;
+    servers.push(server);
+    return server;
+  }
+
+  function expectReadRoundTrip(server: FakeProviderServer): void {
     expect(server.requests).toHaveLength(2);
     const [request1, request2] = server.requests;
     expect(request1?.body.model).toBe("test-model");
@@ -168,7 +198,7 @@ describe("toolwire run against a loopback OpenAI-compatible server", () => {
   }
 
   it("--model openai:test-model --base-url: the model calls read, the result goes back, the run completes", async () => {
-    server = await startServer();
+    const server = await startServer();
     const { code, stdout, stderr } = await run([
       "--model",
       "openai:test-model",
@@ -178,7 +208,7 @@ describe("toolwire run against a loopback OpenAI-compatible server", () => {
     ]);
     expect(stderr).toBe("");
     expect(code).toBe(0);
-    expectReadRoundTrip();
+    expectReadRoundTrip(server);
     expect(server.requests[0]?.headers.authorization).toBe("Bearer unused"); // no key anywhere: a placeholder
     expect(stdout).toContain('call   read {"path":"a.txt"}');
     expect(stdout).toContain("model  The file says hello.");
@@ -186,7 +216,7 @@ describe("toolwire run against a loopback OpenAI-compatible server", () => {
   });
 
   it("OPENAI_BASE_URL and OPENAI_MODEL instead of flags, with OPENAI_API_KEY sent as the bearer", async () => {
-    server = await startServer();
+    const server = await startServer();
     const { code, stdout } = await run(["What does a.txt say?"], {
       OPENAI_BASE_URL: `${server.url}/v1`,
       OPENAI_MODEL: "test-model",
@@ -194,14 +224,16 @@ describe("toolwire run against a loopback OpenAI-compatible server", () => {
     });
     expect(code).toBe(0);
     expect(stdout).toContain("model openai:test-model");
-    expectReadRoundTrip();
+    expectReadRoundTrip(server);
     expect(server.requests[0]?.headers.authorization).toBe("Bearer sk-local-test");
   });
 
   it("a server that fails ends the run with model_error, exit 1, naming the status", async () => {
-    server = await startFakeProvider({
-      "/v1/chat/completions": [{ status: 400, json: { error: { message: "model not loaded", type: "invalid" } } }],
-    });
+    const server = await started(
+      startFakeProvider({
+        "/v1/chat/completions": [{ status: 400, json: { error: { message: "model not loaded", type: "invalid" } } }],
+      }),
+    );
     const { code, stdout } = await run([
       "--model",
       "openai:test-model",
@@ -215,9 +247,38 @@ describe("toolwire run against a loopback OpenAI-compatible server", () => {
   });
 });
 
-describe("toolwire demo --json", () => {
-  it("prints one JSON event per line and exits 0", async () => {
-    const { code, stdout } = await runCli(["demo", "--json"], { cwd: resolve(import.meta.dirname, "..", "..") });
+describe.concurrent("the demo task: run without a prompt, and demo --json", { timeout: 60_000 }, () => {
+  const demoScript = resolve(import.meta.dirname, "..", "..", "examples", "demo-script.json");
+
+  it("runs in a temporary copy of the sample workspace and removes it afterwards; --keep keeps it", async () => {
+    const removed = await runCli(["run", "--model", `scripted:${demoScript}`], {
+      cwd: workspace.path,
+      timeoutMs: 50_000,
+    });
+    expect(removed.code).toBe(0);
+    expect(removed.stdout).toContain("■ completed after 6 turns");
+    const copy = /workspace (\S+)\n/.exec(removed.stdout)?.[1] ?? "";
+    expect(copy).toMatch(/toolwire-demo-/);
+    expect(existsSync(copy)).toBe(false);
+
+    const kept = await runCli(["run", "--model", `scripted:${demoScript}`, "--keep"], {
+      cwd: workspace.path,
+      timeoutMs: 50_000,
+    });
+    expect(kept.code).toBe(0);
+    const keptCopy = /The workspace is kept at (\S+)\n/.exec(kept.stdout)?.[1] ?? "";
+    try {
+      expect(await readFile(`${keptCopy}/src/cart.js`, "utf8")).toContain("item.priceCents * item.quantity");
+    } finally {
+      await rm(keptCopy, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it("demo --json prints one JSON event per line and exits 0", async () => {
+    const { code, stdout } = await runCli(["demo", "--json"], {
+      cwd: resolve(import.meta.dirname, "..", ".."),
+      timeoutMs: 50_000,
+    });
     expect(code).toBe(0);
     const events = stdout
       .trim()

@@ -3,7 +3,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI, cliEnv, runCli, tempWorkspace, writeFiles } from "./helpers/cli.js";
 import { EXIT_AT_START_SOURCE, fakeServerSource } from "./helpers/mcp-servers.js";
 
@@ -44,7 +44,7 @@ describe("toolwire plan with MCP servers in the config", () => {
 
 describe("toolwire serve --http", () => {
   let child: ChildProcess | undefined;
-  afterEach(() => {
+  afterAll(() => {
     if (child?.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
   });
 
@@ -90,7 +90,14 @@ describe("toolwire serve --http", () => {
   });
 });
 
-describe("toolwire serve --stdio", () => {
+describe.concurrent("toolwire serve --stdio", { timeout: 60_000 }, () => {
+  it("exits 0 when its client goes away (stdin ends)", async () => {
+    const { code, stdout, stderr } = await runCli(["serve"], { cwd: project.path });
+    expect(code).toBe(0);
+    expect(stdout).toBe("");
+    expect(stderr).toContain("toolwire serve: 7 tools (");
+  });
+
   it("serves the SDK client that spawns it, over stdin/stdout", async () => {
     const transport = new StdioClientTransport({
       command: process.execPath,

@@ -10,7 +10,7 @@ beforeAll(async () => {
 });
 afterAll(() => workspace.remove());
 
-describe.skipIf(!CAN_RUN_IN_TERMINAL)("on a terminal", () => {
+(CAN_RUN_IN_TERMINAL ? describe.concurrent : describe.skip)("on a terminal", { timeout: 60_000 }, () => {
   it("plan is coloured with no variable asking for it, and NO_COLOR turns it off", async () => {
     const coloured = await runCliInTerminal(["plan"], { cwd: workspace.path });
     expect(coloured.code).toBe(0);

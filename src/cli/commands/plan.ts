@@ -49,17 +49,19 @@ export function printPlan(runtime: Runtime, output: Output): void {
     `${paint(output, "dim", "config:")} ${runtime.fromFile ? runtime.loaded.file : "none (defaults: built-ins on)"}   ${paint(output, "dim", "workspace:")} ${runtime.built.workspaceRoot}`,
   );
   heading(`Visible (${runtime.registry.tools.size})`);
-  output.line(
-    formatTable(
-      ["TOOL", "OWNER", "DESCRIPTION"],
-      [...runtime.registry.tools.values()].map((tool) => [
-        paint(output, "green", tool.descriptor.name),
-        describeOwner(tool.descriptor.owner),
-        firstLine(tool.descriptor.description),
-      ]),
-      output,
-    ),
-  );
+  if (runtime.registry.tools.size === 0) output.line(paint(output, "dim", "none: the model gets no tools"));
+  else
+    output.line(
+      formatTable(
+        ["TOOL", "OWNER", "DESCRIPTION"],
+        [...runtime.registry.tools.values()].map((tool) => [
+          paint(output, "green", tool.descriptor.name),
+          describeOwner(tool.descriptor.owner),
+          firstLine(tool.descriptor.description),
+        ]),
+        output,
+      ),
+    );
   if (runtime.registry.hidden.length > 0) {
     heading(`Hidden by availability (${runtime.registry.hidden.length})`);
     output.line(

@@ -62,7 +62,7 @@ export function runCli(
     const timer = setTimeout(() => {
       child.kill("SIGKILL");
       reject(new Error(`toolwire ${args.join(" ")} did not exit in time\nstdout: ${stdout}\nstderr: ${stderr}`));
-    }, options.timeoutMs ?? 15_000);
+    }, options.timeoutMs ?? 45_000);
     child.on("error", reject);
     child.on("close", (code, signal) => {
       clearTimeout(timer);
