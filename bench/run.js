@@ -33,6 +33,20 @@ export function describeMachine() {
   };
 }
 
+/**
+ * `docs` with the text between `<!-- results:start -->` and `<!-- results:end -->` replaced by the report
+ * (its headings one level down, under the docs' "Latest results"); `undefined` when a marker is missing.
+ */
+function replaceResults(docs, markdown) {
+  const start = "<!-- results:start -->";
+  const end = "<!-- results:end -->";
+  const from = docs.indexOf(start);
+  const to = docs.indexOf(end);
+  if (from === -1 || to < from) return undefined;
+  const tables = markdown.replace(/^### /gm, "#### ").trimEnd();
+  return `${docs.slice(0, from + start.length)}\n${tables}\n${docs.slice(to)}`;
+}
+
 function runProcess(name, out, extra) {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ["--expose-gc", path.join(here, "runner.js"), name, out, ...extra], {
@@ -81,6 +95,15 @@ async function main() {
   writeFileSync(outFile, `${JSON.stringify({ machine, summary, processes: reports }, null, 2)}\n`);
   writeFileSync(outFile.replace(/\.json$/, ".md"), markdown);
   process.stderr.write(`bench: wrote ${path.relative(process.cwd(), outFile)}\n`);
+  // Only a full run with the default output replaces the tables in the docs.
+  if (only === undefined && toolCounts === undefined && flag("--out") === undefined) {
+    const docs = path.join(here, "..", "docs", "benchmarks.md");
+    const updated = replaceResults(readFileSync(docs, "utf8"), markdown);
+    if (updated !== undefined) {
+      writeFileSync(docs, updated);
+      process.stderr.write("bench: updated the tables in docs/benchmarks.md\n");
+    }
+  }
 }
 
 await main();
