@@ -1,5 +1,6 @@
 // `npm run bench`: runs each library's benchmark in its own process, one after another, then prints and saves the report.
 // Flags: --only toolwire,pi (some processes) --tool-counts 10,100 (smaller tool sets) --out FILE (default bench/results.json)
+// --from FILE: no measuring, rebuilds the report (and the docs' tables) from a saved run's processes.
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -73,11 +74,13 @@ async function main() {
   const names = Object.keys(PROCESSES);
   if (existsSync(path.join(here, "peers", "mcp-bridge.js"))) names.push(...Object.keys(MCP_BRIDGE_PROCESS));
   const selected = only === undefined ? names : names.filter((name) => only.includes(name));
-  const machine = describeMachine();
+  const from = flag("--from");
+  const saved = from === undefined ? undefined : JSON.parse(readFileSync(from, "utf8"));
+  const machine = saved?.machine ?? describeMachine();
   const scratch = mkdtempSync(path.join(os.tmpdir(), "toolwire-bench-"));
-  const reports = [];
+  const reports = saved?.processes ?? [];
   try {
-    for (const name of selected) {
+    for (const name of saved === undefined ? selected : []) {
       const started = Date.now();
       process.stderr.write(`bench: ${name} ...`);
       const report = await runProcess(name, path.join(scratch, `${name}.json`), extra);

@@ -113,7 +113,9 @@ export function summarize(processes) {
       const toolwireNs = perCallNs(own, "toolwire", variant, n);
       const peers = {};
       for (const peer of PEERS) peers[peer] = perCallNs(usable(peer), peer, variant, n);
-      const measured = PEERS.filter((peer) => peers[peer] !== undefined);
+      // A peer whose figure is within its noise (printed ≈0) has no speed to compare with: not a candidate.
+      const noise = (peer) => noiseNs(usable(peer), "turn", peer, variant, n);
+      const measured = PEERS.filter((peer) => peers[peer] !== undefined && Math.abs(peers[peer]) > noise(peer));
       const fastestPeer = measured.sort((a, b) => peers[a] - peers[b])[0];
       return {
         n,
