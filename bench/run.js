@@ -1,5 +1,6 @@
 // `npm run bench`: runs each library's benchmark in its own process, one after another, then prints and saves the report.
 // Flags: --only toolwire,pi (some processes) --tool-counts 10,100 (smaller tool sets) --out FILE (default bench/results.json)
+// --from FILE: no measuring, rebuilds the report (and the docs' tables) from a saved run's processes.
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -33,6 +34,20 @@ export function describeMachine() {
   };
 }
 
+/**
+ * `docs` with the text between `<!-- results:start -->` and `<!-- results:end -->` replaced by the report
+ * (its headings one level down, under the docs' "Latest results"); `undefined` when a marker is missing.
+ */
+function replaceResults(docs, markdown) {
+  const start = "<!-- results:start -->";
+  const end = "<!-- results:end -->";
+  const from = docs.indexOf(start);
+  const to = docs.indexOf(end);
+  if (from === -1 || to < from) return undefined;
+  const tables = markdown.replace(/^### /gm, "#### ").trimEnd();
+  return `${docs.slice(0, from + start.length)}\n${tables}\n${docs.slice(to)}`;
+}
+
 function runProcess(name, out, extra) {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ["--expose-gc", path.join(here, "runner.js"), name, out, ...extra], {
@@ -59,11 +74,13 @@ async function main() {
   const names = Object.keys(PROCESSES);
   if (existsSync(path.join(here, "peers", "mcp-bridge.js"))) names.push(...Object.keys(MCP_BRIDGE_PROCESS));
   const selected = only === undefined ? names : names.filter((name) => only.includes(name));
-  const machine = describeMachine();
+  const from = flag("--from");
+  const saved = from === undefined ? undefined : JSON.parse(readFileSync(from, "utf8"));
+  const machine = saved?.machine ?? describeMachine();
   const scratch = mkdtempSync(path.join(os.tmpdir(), "toolwire-bench-"));
-  const reports = [];
+  const reports = saved?.processes ?? [];
   try {
-    for (const name of selected) {
+    for (const name of saved === undefined ? selected : []) {
       const started = Date.now();
       process.stderr.write(`bench: ${name} ...`);
       const report = await runProcess(name, path.join(scratch, `${name}.json`), extra);
@@ -81,6 +98,15 @@ async function main() {
   writeFileSync(outFile, `${JSON.stringify({ machine, summary, processes: reports }, null, 2)}\n`);
   writeFileSync(outFile.replace(/\.json$/, ".md"), markdown);
   process.stderr.write(`bench: wrote ${path.relative(process.cwd(), outFile)}\n`);
+  // Only a full run with the default output replaces the tables in the docs.
+  if (only === undefined && toolCounts === undefined && flag("--out") === undefined) {
+    const docs = path.join(here, "..", "docs", "benchmarks.md");
+    const updated = replaceResults(readFileSync(docs, "utf8"), markdown);
+    if (updated !== undefined) {
+      writeFileSync(docs, updated);
+      process.stderr.write("bench: updated the tables in docs/benchmarks.md\n");
+    }
+  }
 }
 
 await main();

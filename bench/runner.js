@@ -14,12 +14,12 @@ async function main() {
   const toolCounts = countsFlag === -1 ? undefined : flags[countsFlag + 1].split(",").map(Number);
   const started = Date.now();
   const report = { process: name, libraries: [], rows: [], facts: {} };
+  const loaded = [];
   try {
-    const loaded = [];
     for (const module of modules) loaded.push(await import(`./peers/${module}.js`));
     let measured = [];
     for (const [index, module] of loaded.entries()) {
-      const cases = module.createCases({ toolCounts });
+      const cases = await module.createCases({ toolCounts }); // the MCP slot starts its servers, so may be async
       await verifyCases(cases); // in the shared process, this also runs every peer once before toolwire
       report.libraries.push(module.describe());
       Object.assign(report.facts, (await module.facts?.({ toolCounts })) ?? {});
@@ -29,6 +29,9 @@ async function main() {
     if (!flags.includes("--verify-only")) report.rows = await measureCases(measured);
   } catch (error) {
     report.error = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  } finally {
+    // Stops whatever a module started (the MCP slot's server processes), so this process can exit.
+    for (const module of loaded) await module.close?.();
   }
   report.durationMs = Date.now() - started;
   writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);

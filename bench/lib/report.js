@@ -113,7 +113,9 @@ export function summarize(processes) {
       const toolwireNs = perCallNs(own, "toolwire", variant, n);
       const peers = {};
       for (const peer of PEERS) peers[peer] = perCallNs(usable(peer), peer, variant, n);
-      const measured = PEERS.filter((peer) => peers[peer] !== undefined);
+      // A peer whose figure is within its noise (printed ≈0) has no speed to compare with: not a candidate.
+      const noise = (peer) => noiseNs(usable(peer), "turn", peer, variant, n);
+      const measured = PEERS.filter((peer) => peers[peer] !== undefined && Math.abs(peers[peer]) > noise(peer));
       const fastestPeer = measured.sort((a, b) => peers[a] - peers[b])[0];
       return {
         n,
@@ -398,7 +400,7 @@ export function formatReport(summary, machine) {
     ),
   );
   out.push("");
-  out.push("### MCP bridge: a call through the bridge against `client.callTool` direct, same server, same run");
+  out.push("### MCP bridge: server-everything's `echo` through the bridge against `client.callTool` direct (stdio)");
   if (summary.mcp === undefined || summary.mcp.length === 0) {
     out.push("Not measured: no `bench/peers/mcp-bridge.js` in this build (the bridge is built on its own branch).");
   } else {
@@ -412,6 +414,10 @@ export function formatReport(summary, machine) {
           formatRatio(row.ratio),
         ]),
       ),
+    );
+    out.push("");
+    out.push(
+      "Each path on its own server process, in one benchmark process; the clock is that process's CPU time, so the servers' own work (the same for both paths) is not counted.",
     );
   }
   out.push("");

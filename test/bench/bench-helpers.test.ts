@@ -172,6 +172,27 @@ describe("the report", () => {
     expect(at100.toolwireOverFloor).toBeCloseTo(20);
   });
 
+  it("does not name as fastest a peer whose figure is within its noise (printed ≈0)", () => {
+    const noisy = (n: number, medianNs: number, spread: number) => ({
+      group: "turn",
+      library: "ai-sdk",
+      variant: "valid",
+      n,
+      medianNs,
+      p25Ns: medianNs - spread,
+      p75Ns: medianNs + spread,
+      samples: 4,
+    });
+    const withNoise = summarize([
+      processes[0],
+      processes[1],
+      processReport("ai-sdk", [noisy(0, 100_000, 50_000), ...[1, 10, 100].map((n) => noisy(n, 100_010, 50_000))]),
+    ]) as unknown as Summary;
+    const at10 = withNoise.comparison.valid.find((row) => row.n === 10)!;
+    expect(at10.fastestPeer).toBe("pi");
+    expect(at10.timesLowerThanFastestPeer).toBeCloseTo(8);
+  });
+
   it("reports a failed process as skipped with the first line of its reason", () => {
     expect(summary.skipped).toEqual([{ process: "langchain", reason: "Error: cannot load" }]);
   });
