@@ -57,43 +57,57 @@ export async function runToolCallsInParallel(
   toolUses: readonly ToolUse[],
   signal: AbortSignal | undefined,
 ): Promise<ToolResultBlock[]> {
+  if (toolUses.length === 1) return [await runToolCall(runtime, toolUses[0] as ToolUse, signal)];
   const prepared: (PreparedCall | ToolResultBlock)[] = [];
   for (const toolUse of toolUses) {
     let info: CallInfo | undefined;
     try {
       info = startToolCall(runtime, toolUse);
-      const call = await prepareToolCall(runtime, info, signal);
+      const pending = prepareToolCall(runtime, info, signal);
+      const call = pending instanceof Promise ? await pending : pending; // synchronous unless a hook is async
       prepared.push(call.kind === "refused" ? refuseToolCall(runtime, call) : call); // refused calls end at once
     } catch (error) {
       prepared.push(internalFailure(runtime, info, toolUse, error));
     }
   }
-  const results: Promise<ToolResultBlock>[] = [];
+  const results: (ToolResultBlock | Promise<ToolResultBlock>)[] = [];
   let running: Promise<unknown>[] = [];
   for (let index = 0; index < prepared.length; index++) {
     const call = prepared[index] as PreparedCall | ToolResultBlock;
-    const toolUse = toolUses[index] as ToolUse;
     if (!("kind" in call)) {
-      results.push(Promise.resolve(call));
+      results.push(call);
       continue;
     }
-    const complete = () =>
-      Promise.resolve()
-        .then(() => completePrepared(runtime, call, signal))
-        .catch((error: unknown) => internalFailure(runtime, call.info, toolUse, error));
+    const toolUse = toolUses[index] as ToolUse;
     if (call.kind === "ready" && call.tool.executionMode === "sequential") {
-      await Promise.all(running);
+      await Promise.all(running); // the running ones finish first...
       running = [];
-      const result = complete();
+      const result = completeSafely(runtime, call, toolUse, signal);
       results.push(result);
-      await result;
+      await result; // ...and nothing else starts until this one is done
     } else {
-      const result = complete();
+      const result = completeSafely(runtime, call, toolUse, signal);
       results.push(result);
       running.push(result);
     }
   }
   return Promise.all(results);
+}
+
+/** Completes a prepared call; a fault inside toolwire becomes that call's error result. */
+function completeSafely(
+  runtime: CallRuntime,
+  call: PreparedCall,
+  toolUse: ToolUse,
+  signal: AbortSignal | undefined,
+): Promise<ToolResultBlock> {
+  const onFault = (error: unknown) => internalFailure(runtime, call.info, toolUse, error);
+  try {
+    const done = completePrepared(runtime, call, signal);
+    return done instanceof Promise ? done.catch(onFault) : Promise.resolve(done);
+  } catch (error) {
+    return Promise.resolve(onFault(error));
+  }
 }
 
 /** A batch in sequential mode: each call's whole life before the next starts. */

@@ -6,8 +6,8 @@ import type { AgentTool, HiddenToolPlanEntry, RegistryReport, ToolOwnerRef, Tool
 export interface RegistrySnapshot {
   readonly tools: ReadonlyMap<string, AgentTool>;
   readonly hidden: readonly HiddenToolPlanEntry[];
-  /** The source of each name's winning tool. */
-  readonly sources: ReadonlyMap<string, ToolSource>;
+  /** Each name's winning tool and its source. */
+  readonly winners: ReadonlyMap<string, { readonly source: ToolSource }>;
   readonly overrides: RegistryReport["overrides"];
   readonly excluded: RegistryReport["excluded"];
 }
@@ -31,7 +31,7 @@ function describeOwner(owner: ToolOwnerRef): string {
 export function explainTool(snapshot: RegistrySnapshot, name: string): string {
   const lines: string[] = [];
   const tool = snapshot.tools.get(name);
-  const source = snapshot.sources.get(name);
+  const source = snapshot.winners.get(name)?.source;
   const hidden = snapshot.hidden.find((entry) => entry.descriptor.name === name);
   if (tool !== undefined && source !== undefined) {
     const { descriptor } = tool;

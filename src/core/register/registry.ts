@@ -10,7 +10,6 @@ import type {
   ToolDescriptor,
   ToolRegistry,
   ToolRegistryOptions,
-  ToolSource,
 } from "../types.js";
 import { wrapTool } from "../wrap/wrap-tool.js";
 import { explainTool, type RegistrySnapshot } from "./explain.js";
@@ -168,8 +167,6 @@ function build(options: Options, previous: ReadonlyMap<string, AgentTool>) {
     hidden,
     unknownPatterns,
   };
-  const sources = new Map<string, ToolSource>();
-  for (const [name, entry] of winners) sources.set(name, entry.source);
-  const snapshot: RegistrySnapshot = { tools, hidden, sources, overrides, excluded };
+  const snapshot: RegistrySnapshot = { tools, hidden, winners, overrides, excluded };
   return { tools, report, snapshot };
 }
