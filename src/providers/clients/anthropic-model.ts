@@ -2,7 +2,7 @@
 import { isRecord } from "../../core/json.js";
 import { anthropic } from "../anthropic.js";
 import { ModelError } from "../errors.js";
-import type { ToolCall } from "../types.js";
+import { mapTranscript } from "./map-transcript.js";
 import { count, loadSdk, sdkClientOptions, toModelError } from "./sdk-support.js";
 import type {
   ModelClient,
@@ -73,17 +73,13 @@ export function createAnthropicModel(options: AnthropicModelOptions): ModelClien
 
 /** The transcript as Anthropic messages: assistant content echoed as sent, tool results as one user message. */
 export function toAnthropicMessages(messages: readonly TranscriptMessage[]): unknown[] {
-  const out: unknown[] = [];
-  let calls: readonly ToolCall[] = [];
-  for (const message of messages) {
-    if (message.role === "user") out.push({ role: "user", content: message.text });
-    else if (message.role === "assistant") {
-      calls = message.toolCalls;
+  return mapTranscript(messages, {
+    assistant: (message) => {
       const raw = message.providerMessage;
-      out.push({ role: "assistant", content: raw?.provider === "anthropic" ? raw.value : assistantContent(message) });
-    } else out.push(anthropic.formatToolResults(message.results, calls));
-  }
-  return out;
+      return [{ role: "assistant", content: raw?.provider === "anthropic" ? raw.value : assistantContent(message) }];
+    },
+    results: (results, calls) => [anthropic.formatToolResults(results, calls)],
+  });
 }
 
 function assistantContent(message: Extract<TranscriptMessage, { role: "assistant" }>): unknown[] {

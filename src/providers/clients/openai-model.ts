@@ -4,6 +4,7 @@ import { ModelError } from "../errors.js";
 import { chatMessageOf, openaiChat } from "../openai-chat.js";
 import { openaiResponses } from "../openai-responses.js";
 import type { ToolCall } from "../types.js";
+import { mapTranscript } from "./map-transcript.js";
 import { count, loadSdk, sdkClientOptions, toModelError } from "./sdk-support.js";
 import type {
   ModelClient,
@@ -102,17 +103,13 @@ async function completeWithChat(
 
 /** The transcript as Chat Completions messages (without the system message). */
 export function toChatMessages(messages: readonly TranscriptMessage[]): unknown[] {
-  const out: unknown[] = [];
-  let calls: readonly ToolCall[] = [];
-  for (const message of messages) {
-    if (message.role === "user") out.push({ role: "user", content: message.text });
-    else if (message.role === "assistant") {
-      calls = message.toolCalls;
+  return mapTranscript(messages, {
+    assistant: (message) => {
       const raw = message.providerMessage;
-      out.push(raw?.provider === "openai-chat" ? raw.value : chatAssistantMessage(message.text, calls));
-    } else out.push(...(openaiChat.formatToolResults(message.results, calls) as unknown[]));
-  }
-  return out;
+      return [raw?.provider === "openai-chat" ? raw.value : chatAssistantMessage(message.text, message.toolCalls)];
+    },
+    results: (results, calls) => openaiChat.formatToolResults(results, calls) as unknown[],
+  });
 }
 
 function chatAssistantMessage(text: string, calls: readonly ToolCall[]): unknown {
@@ -206,23 +203,18 @@ async function completeWithResponses(
 
 /** The transcript as Responses input items: output items echoed as sent, results as function_call_output items. */
 export function toResponsesInput(messages: readonly TranscriptMessage[]): unknown[] {
-  const out: unknown[] = [];
-  let calls: readonly ToolCall[] = [];
-  for (const message of messages) {
-    if (message.role === "user") out.push({ role: "user", content: message.text });
-    else if (message.role === "assistant") {
-      calls = message.toolCalls;
+  return mapTranscript(messages, {
+    assistant: (message) => {
       const raw = message.providerMessage;
-      if (raw?.provider === "openai-responses" && Array.isArray(raw.value)) out.push(...raw.value);
-      else {
-        if (message.text !== "") out.push({ role: "assistant", content: message.text });
-        for (const call of calls) {
-          out.push({ type: "function_call", call_id: call.id, name: call.name, arguments: argumentsText(call.input) });
-        }
+      if (raw?.provider === "openai-responses" && Array.isArray(raw.value)) return raw.value;
+      const items: unknown[] = message.text === "" ? [] : [{ role: "assistant", content: message.text }];
+      for (const call of message.toolCalls) {
+        items.push({ type: "function_call", call_id: call.id, name: call.name, arguments: argumentsText(call.input) });
       }
-    } else out.push(...(openaiResponses.formatToolResults(message.results, calls) as unknown[]));
-  }
-  return out;
+      return items;
+    },
+    results: (results, calls) => openaiResponses.formatToolResults(results, calls) as unknown[],
+  });
 }
 
 /** A Responses API body as a model turn. Throws `ModelError` (`invalid-response`) when it is not one. */

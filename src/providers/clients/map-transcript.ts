@@ -1,0 +1,30 @@
+// The walk every model client makes over a transcript: user text, assistant turns, tool results paired with their calls.
+import type { ToolResultBlock } from "../../core/types.js";
+import type { ToolCall } from "../types.js";
+import type { TranscriptMessage } from "./types.js";
+
+type AssistantMessage = Extract<TranscriptMessage, { role: "assistant" }>;
+
+/** How one provider writes each kind of transcript message; each returns the items it adds. */
+export interface TranscriptMapping {
+  assistant(message: AssistantMessage): readonly unknown[];
+  /** The results of the tool calls of the assistant message just before them. */
+  results(results: readonly ToolResultBlock[], calls: readonly ToolCall[]): readonly unknown[];
+}
+
+/** A transcript as a provider's message list; user messages are `{ role: "user", content: text }` everywhere. */
+export function mapTranscript(messages: readonly TranscriptMessage[], mapping: TranscriptMapping): unknown[] {
+  const out: unknown[] = [];
+  let calls: readonly ToolCall[] = [];
+  for (const message of messages) {
+    if (message.role === "user") {
+      out.push({ role: "user", content: message.text });
+    } else if (message.role === "assistant") {
+      calls = message.toolCalls;
+      out.push(...mapping.assistant(message));
+    } else {
+      out.push(...mapping.results(message.results, calls));
+    }
+  }
+  return out;
+}
