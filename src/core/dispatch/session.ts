@@ -81,7 +81,7 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
       next = new Map(explicit.map((name) => [name, tools.get(name) as AgentTool]));
     }
     const nextNames = [...next.keys()];
-    const changed = !sameNames(nextNames, activeNames) || [...next].some(([name, tool]) => active.get(name) !== tool);
+    const changed = !sameNames(nextNames, activeNames) || !sameTools(next, active);
     active = next;
     activeNames = nextNames;
     if (changed) {
@@ -169,6 +169,11 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
       unsubscribeRefreshError();
     },
   };
+}
+
+function sameTools(next: ReadonlyMap<string, AgentTool>, previous: ReadonlyMap<string, AgentTool>): boolean {
+  for (const [name, tool] of next) if (previous.get(name) !== tool) return false;
+  return true;
 }
 
 function sameNames(a: readonly string[], b: readonly string[]): boolean {
