@@ -222,10 +222,8 @@ describe("evaluateToolAvailability malformed expressions", () => {
     };
     let expression: unknown = { kind: "config", path: ["k"], check: "available" };
     for (let index = 0; index < 60; index++) expression = { anyOf: [expression, expression] };
-    const started = performance.now();
-    expect(evaluate(expression, context)).toEqual([]);
+    expect(evaluate(expression, context)).toEqual([]); // 2^60 paths would never finish
     expect(calls).toBe(1);
-    expect(performance.now() - started).toBeLessThan(1000); // 2^60 paths would never finish
   });
 
   it("keeps the diagnostics of a failing diamond bounded", () => {
