@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { echoTool, sessionWith, textOf } from "../../../test/support.js";
+import { echoTool, sessionWith, textOf } from "../../../test/support/session.js";
 import { defineTool } from "../register/define-tool.js";
 import type { AgentTool, ToolExecutionMode } from "../types.js";
 

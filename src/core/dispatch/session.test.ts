@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { deferred, echoTool, sessionWith, textOf } from "../../../test/support.js";
+import { deferred, echoTool, sessionWith, textOf } from "../../../test/support/session.js";
 import { createAgentSession } from "../../create-agent-session.js";
 import { defineTool } from "../register/define-tool.js";
 import { createToolRegistry } from "../register/registry.js";

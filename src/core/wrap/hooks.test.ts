@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { deferred, echoTool, sessionWith, textOf } from "../../../test/support.js";
+import { deferred, echoTool, sessionWith, textOf } from "../../../test/support/session.js";
 import { defineTool } from "../register/define-tool.js";
 import type { AfterToolCall, BeforeToolCall, SessionErrorEvent, WriteLock } from "../types.js";
 import { createWriteLock } from "./write-lock.js";

@@ -1,10 +1,9 @@
-// Helpers shared by tests: small tools, a session over them, and a deferred promise.
-
-import type { AgentSessionOptions } from "../src/core/dispatch/session.js";
-import { defineTool } from "../src/core/register/define-tool.js";
-import { createToolRegistry } from "../src/core/register/registry.js";
-import type { AgentTool, ToolResultBlock } from "../src/core/types.js";
-import { createAgentSession } from "../src/create-agent-session.js";
+// Helpers shared by the core tests: small tools, a session over them, and a deferred promise.
+import type { AgentSessionOptions } from "../../src/core/dispatch/session.js";
+import { defineTool } from "../../src/core/register/define-tool.js";
+import { createToolRegistry } from "../../src/core/register/registry.js";
+import type { AgentTool, ToolResultBlock } from "../../src/core/types.js";
+import { createAgentSession } from "../../src/create-agent-session.js";
 
 /** A tool `echo` whose input `{ text: string }` comes back as its result. */
 export function echoTool(name = "echo"): AgentTool {
