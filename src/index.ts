@@ -2,7 +2,7 @@
 
 export { normalizeToolResult } from "./core/dispatch/result.js";
 // Dispatch
-export type { AgentSession, AgentSessionOptions } from "./core/dispatch/session.js";
+export { type AgentSession, type AgentSessionOptions, DEFAULT_TOOL_TIMEOUT_MS } from "./core/dispatch/session.js";
 export { buildSystemPrompt } from "./core/dispatch/system-prompt.js";
 export type { InputValidator, InputValidatorFactory, ValidationIssue } from "./core/dispatch/validate.js";
 export {

@@ -71,20 +71,48 @@ export class SessionError extends Error {
   }
 }
 
-/** The message of anything thrown, Error or not. */
+/** The most characters `describeThrown` returns: a thrown value can be as large as its thrower likes. */
+export const MAX_DESCRIBED_CHARS = 2_000;
+
+/**
+ * The message of anything thrown, Error or not, cut to `MAX_DESCRIBED_CHARS`. Never throws, whatever
+ * the value is: a revoked proxy, an object whose getters or `toString` throw, a BigInt, a cycle.
+ */
 export function describeThrown(thrown: unknown): string {
-  if (thrown instanceof Error) return thrown.message || thrown.name;
+  return cutText(describeUnbounded(thrown), MAX_DESCRIBED_CHARS);
+}
+
+/** `text` itself when it has at most `max` characters, else its head and a note of how much was cut. */
+export function cutText(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}… (${text.length - max} more characters)`;
+}
+
+function describeUnbounded(thrown: unknown): string {
   if (typeof thrown === "string") return thrown;
   if (thrown === undefined) return "undefined";
+  try {
+    if (thrown instanceof Error) {
+      const message = thrown.message;
+      if (typeof message === "string" && message !== "") return message;
+      const name = thrown.name;
+      return typeof name === "string" && name !== "" ? name : "Error";
+    }
+  } catch {
+    return "an error that cannot be read";
+  }
   try {
     const json = JSON.stringify(thrown);
     if (json !== undefined) return json;
   } catch {
-    // circular or BigInt: fall through
+    // circular, BigInt, or a throwing getter: fall through
   }
   try {
     return String(thrown);
   } catch {
-    return Object.prototype.toString.call(thrown);
+    try {
+      return Object.prototype.toString.call(thrown);
+    } catch {
+      return "a value that cannot be read";
+    }
   }
 }

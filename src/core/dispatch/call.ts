@@ -1,5 +1,5 @@
 // One call's life, in order: startToolCall, prepareToolCall, executePreparedToolCall, finalizeExecutedToolCall.
-import { describeThrown, type SessionError, ToolCallError, toolCallRefusal } from "../errors.js";
+import { cutText, describeThrown, type SessionError, ToolCallError, toolCallRefusal } from "../errors.js";
 import { isRecord } from "../json.js";
 import type {
   AfterToolCall,
@@ -126,15 +126,19 @@ function validateInput(
   return issues === undefined ? cleaned : invalidInputError(tool.descriptor.name, issues, origin);
 }
 
+/** The most characters of a model-written tool name that an error message repeats. */
+const MAX_ECHOED_NAME_CHARS = 100;
+
 function notFoundError(name: string, active: ReadonlyMap<string, AgentTool>): ToolCallError {
   const names = [...active.keys()];
   const lower = name.toLowerCase();
   const similar = names.find((candidate) => candidate.toLowerCase() === lower);
   const hint = similar === undefined ? "" : ` Did you mean ${similar}? Tool names are case-sensitive.`;
+  const shown = cutText(name, MAX_ECHOED_NAME_CHARS);
   return toolCallRefusal(
     "tool-not-found",
-    name,
-    `Tool ${name} not found.${hint} Available tools: ${names.length === 0 ? "none" : names.join(", ")}.`,
+    shown,
+    `Tool ${shown} not found.${hint} Available tools: ${names.length === 0 ? "none" : names.join(", ")}.`,
   );
 }
 
@@ -158,15 +162,9 @@ export function executePreparedToolCall(
   signal: AbortSignal | undefined,
 ): Promise<ToolOutcome> {
   const { tool, info } = call;
-  const context = new CallContext(runtime, info);
-  const timeoutMs = tool.timeoutMs ?? runtime.toolTimeoutMs;
-  if (timeoutMs === undefined && signal === undefined) {
-    return tool.run(call.input, context).then((outcome) => {
-      context.finished = true;
-      return outcome;
-    });
-  }
   if (signal?.aborted) return Promise.resolve(stopped(abortedError(info.name, signal)));
+  const context = new CallContext(runtime, info);
+  const timeoutMs = timerDelay(tool.timeoutMs ?? runtime.toolTimeoutMs);
   return new Promise<ToolOutcome>((resolve) => {
     const finish = (outcome: ToolOutcome) => {
       if (context.finished) return;
@@ -193,8 +191,24 @@ export function executePreparedToolCall(
             finish(stopped(error));
           }, timeoutMs);
     signal?.addEventListener("abort", onAbort, { once: true });
-    tool.run(call.input, context).then(finish);
+    // run never rejects; the second handler is for a fault inside toolwire, so that it still ends the call.
+    tool.run(call.input, context).then(finish, (error: unknown) => {
+      finish({
+        result: errorResult(`Tool call failed inside toolwire: ${describeThrown(error)}`),
+        errorCode: "execution-failed",
+        error,
+      });
+    });
   });
+}
+
+/** The longest delay `setTimeout` keeps (about 24.8 days); a longer one would fire at once. */
+const MAX_TIMER_DELAY_MS = 2_147_483_647;
+
+/** A timeout as a timer delay: `undefined` (no timer) for none or `Infinity`, longer ones clamped. */
+function timerDelay(timeoutMs: number | undefined): number | undefined {
+  if (timeoutMs === undefined || timeoutMs === Number.POSITIVE_INFINITY) return undefined;
+  return Math.min(Math.max(timeoutMs, 0), MAX_TIMER_DELAY_MS);
 }
 
 /**
@@ -229,6 +243,7 @@ class CallContext implements ToolCallContext {
     this.#controller?.abort(reason);
   }
 
+  /** Never throws: a malformed partial is dropped, and listeners cannot break the executor. */
   onUpdate = (partial: ToolResult): void => {
     const { runtime, info } = this;
     if (this.finished || !runtime.emitter.has("tool_execution_update")) return;

@@ -1,27 +1,41 @@
 // A model's tool input is untrusted: an object, JSON text encoding one, or anything else.
-import { type ToolCallError, toolCallRefusal } from "../errors.js";
+import { copyJson } from "../copy-json.js";
+import { describeThrown, type ToolCallError, toolCallRefusal } from "../errors.js";
 import { isRecord } from "../json.js";
 import type { JsonObject } from "../types.js";
 
-/** The input as an object, or a `ToolCallError` (`invalid-input`) saying what was wrong. `undefined` counts as `{}`. */
+/**
+ * The input as a fresh plain-data object, or a `ToolCallError` (`invalid-input`) saying what was
+ * wrong. `undefined` counts as `{}`. Never throws: an input that cannot be read as JSON data (a
+ * getter that throws, a proxy, a cycle, more than `MAX_JSON_DEPTH` levels) is refused, and the copy
+ * means what was validated is what the executor gets.
+ */
 export function parseToolInput(toolName: string, raw: unknown): JsonObject | ToolCallError {
-  if (isRecord(raw)) return raw as JsonObject;
   if (raw === undefined) return {};
+  let value = raw;
+  let where = "";
   if (typeof raw === "string") {
-    let parsed: unknown;
     try {
-      parsed = JSON.parse(raw);
+      value = JSON.parse(raw);
     } catch (error) {
       return toolCallRefusal(
         "invalid-input",
         toolName,
-        `Invalid input for tool ${toolName}: the input is not valid JSON (${(error as Error).message}). Send the input as one JSON object, for example {"key": "value"}.`,
+        `Invalid input for tool ${toolName}: the input is not valid JSON (${describeThrown(error)}). Send the input as one JSON object, for example {"key": "value"}.`,
       );
     }
-    if (isRecord(parsed)) return parsed as JsonObject;
-    return notAnObject(toolName, parsed, " (after parsing the JSON text)");
+    where = " (after parsing the JSON text)";
   }
-  return notAnObject(toolName, raw, "");
+  if (typeof value !== "object" || value === null) return notAnObject(toolName, value, where);
+  const copied = copyJson(value, "input");
+  if (!copied.ok) {
+    return toolCallRefusal(
+      "invalid-input",
+      toolName,
+      `Invalid input for tool ${toolName}: ${copied.problem}. Send the arguments as one JSON object of plain values.`,
+    );
+  }
+  return isRecord(copied.value) ? (copied.value as JsonObject) : notAnObject(toolName, copied.value, where);
 }
 
 function notAnObject(toolName: string, value: unknown, where: string): ToolCallError {

@@ -29,7 +29,10 @@ export interface AgentSessionOptions {
   readonly writeLock?: WriteLock;
   /** Default `"parallel"`. */
   readonly toolExecution?: ToolExecutionMode;
-  /** Per call; a tool's own `timeoutMs` wins. Default: none. */
+  /**
+   * Per call, from the executor's start; a tool's own `timeoutMs` wins. Default
+   * `DEFAULT_TOOL_TIMEOUT_MS` (5 minutes), so that every call ends; `Infinity` turns it off.
+   */
   readonly toolTimeoutMs?: number;
   /** How long one async hook may take before it counts as failed. Default 30 000 ms. */
   readonly hookTimeoutMs?: number;
@@ -58,11 +61,20 @@ export interface AgentSession {
   close(): void;
 }
 
+/** How long a call's executor may run when neither the tool nor the session says: 5 minutes. */
+export const DEFAULT_TOOL_TIMEOUT_MS = 300_000;
+
 const ALLOW_ALL_VALIDATOR: InputValidatorFactory = () => () => undefined;
 
 /** Creates a session. Until `setActiveToolsByName`, every registry tool is active. */
 export function createAgentSession(options: AgentSessionOptions): AgentSession {
   const { registry } = options;
+  const { toolTimeoutMs = DEFAULT_TOOL_TIMEOUT_MS } = options;
+  if (typeof toolTimeoutMs !== "number" || !(toolTimeoutMs > 0)) {
+    throw new TypeError(
+      `createAgentSession: toolTimeoutMs must be a positive number of milliseconds (or Infinity for none), got ${String(toolTimeoutMs)}`,
+    );
+  }
   const emitter = createSessionEmitter();
   const baseSystemPrompt = options.systemPrompt ?? "";
   let explicit: string[] | undefined;
@@ -112,7 +124,7 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
     beforeHooks: [...(options.beforeToolCall ?? [])],
     afterHooks: [...(options.afterToolCall ?? [])],
     lock: options.writeLock ?? createWriteLock(),
-    toolTimeoutMs: options.toolTimeoutMs,
+    toolTimeoutMs,
     hookTimeoutMs: options.hookTimeoutMs ?? 30_000,
     emitter,
   };

@@ -1,5 +1,7 @@
 // Hook chains: before hooks allow, rewrite or block; after hooks patch the result. Both run inside the write lock.
 // A chain runs synchronously while its hooks return plain values, so sync hooks cost no promise and no timer.
+
+import { copyJson } from "../copy-json.js";
 import { isContentArray } from "../dispatch/result.js";
 import { describeThrown, SessionError } from "../errors.js";
 import { isRecord } from "../json.js";
@@ -13,19 +15,29 @@ export type BeforeChainOutcome =
 
 const DEFAULT_BLOCK_REASON = "blocked by a beforeToolCall hook";
 
-/** Whether a value is a promise or promise-like. */
+/** Whether a value is a promise or promise-like. Never throws (a `then` getter that throws means no). */
 export function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return (
-    value instanceof Promise ||
-    (typeof value === "object" && value !== null && typeof (value as { then?: unknown }).then === "function")
-  );
+  if (typeof value !== "object" || value === null) return false;
+  try {
+    return value instanceof Promise || typeof (value as { then?: unknown }).then === "function";
+  } catch {
+    return false; // a revoked proxy, or a `then` getter that throws
+  }
 }
 
 /** Races a pending hook against `timeoutMs`. */
 function settleHook<T>(value: PromiseLike<T>, timeoutMs: number, what: string): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${what} did not settle within ${timeoutMs} ms`)), timeoutMs);
-    Promise.resolve(value).then(
+    let pending: Promise<T>;
+    try {
+      pending = Promise.resolve(value);
+    } catch (error) {
+      clearTimeout(timer); // a promise whose `constructor` getter throws
+      reject(error);
+      return;
+    }
+    pending.then(
       (settled) => {
         clearTimeout(timer);
         resolve(settled);
@@ -100,10 +112,15 @@ function continueBefore(
 }
 
 function applyDecision(
-  decision: unknown,
+  hookDecision: unknown,
   input: JsonObject,
   validate: (input: JsonObject) => JsonObject | undefined,
 ): BeforeChainOutcome | { readonly input: JsonObject } {
+  if (typeof hookDecision !== "object" || hookDecision === null) return { input };
+  const copied = copyJson(hookDecision, "the decision"); // read once, as plain data: no getter runs after this
+  if (!copied.ok)
+    return { kind: "block", reason: `a beforeToolCall hook returned an unreadable decision: ${copied.problem}` };
+  const decision = copied.value;
   if (!isRecord(decision)) return { input };
   if (decision.block === true) {
     const { reason } = decision;
@@ -188,7 +205,19 @@ function continueAfter(
   return current;
 }
 
-function applyPatch(patch: unknown, result: ToolResult, event: AfterEvent, report: (error: SessionError) => void) {
+function applyPatch(hookPatch: unknown, result: ToolResult, event: AfterEvent, report: (error: SessionError) => void) {
+  if (typeof hookPatch !== "object" || hookPatch === null) return result;
+  const copied = copyJson(hookPatch, "the patch"); // read once, as plain data: no getter runs after this
+  if (!copied.ok) {
+    report(
+      new SessionError(
+        "after-hook-failed",
+        `An afterToolCall hook on ${event.toolName} returned an unreadable patch (${copied.problem}); it was ignored`,
+      ),
+    );
+    return result;
+  }
+  const patch = copied.value;
   if (!isRecord(patch)) return result;
   const next: ToolResult = { ...result };
   if (patch.content !== undefined) {

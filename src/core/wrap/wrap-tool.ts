@@ -3,6 +3,7 @@
 import { errorResult as errorText, normalizeToolResult } from "../dispatch/result.js";
 import { describeThrown, ToolCallError } from "../errors.js";
 import type { AgentTool, JsonObject, ToolCallContext, ToolCallErrorCode, ToolResult } from "../types.js";
+import { isThenable } from "./hooks.js";
 
 /** What running a wrapped tool gave: always a result, and the error code when the run failed. */
 export interface ToolOutcome {
@@ -35,16 +36,13 @@ export function wrapTool(tool: AgentTool): WrappedTool {
   const run = async (input: JsonObject, context: ToolCallContext): Promise<ToolOutcome> => {
     let value: unknown;
     try {
-      value = await tool.execute(input, context);
+      value = tool.execute(input, context);
+      // Only a promise is awaited: awaiting any other value would read its `then`, which a hostile value can make throw.
+      if (isThenable(value)) value = await value;
     } catch (error) {
-      if (error instanceof ToolCallError) return { result: errorText(error.message), errorCode: error.code, error };
-      return {
-        result: errorText(`Tool ${name} failed: ${describeThrown(error)}`),
-        errorCode: "execution-failed",
-        error,
-      };
+      return failedOutcome(name, error);
     }
-    const result = normalizeToolResult(value);
+    const result = normalizeToolResult(value); // never throws: a hostile value becomes a problem text
     if (typeof result === "string") {
       return {
         result: errorText(
@@ -66,4 +64,19 @@ export function wrapTool(tool: AgentTool): WrappedTool {
   wrapped.add(wrapper);
   wrappers.set(tool, wrapper);
   return wrapper;
+}
+
+/** The outcome of an executor that threw: its own `ToolCallError`, or `execution-failed` with what it threw. */
+function failedOutcome(name: string, error: unknown): ToolOutcome {
+  if (isToolCallError(error)) return { result: errorText(error.message), errorCode: error.code, error };
+  return { result: errorText(`Tool ${name} failed: ${describeThrown(error)}`), errorCode: "execution-failed", error };
+}
+
+/** `instanceof`, guarded: on a revoked proxy it throws, and an error's fields can be getters. */
+function isToolCallError(error: unknown): error is ToolCallError {
+  try {
+    return error instanceof ToolCallError && typeof error.message === "string" && typeof error.code === "string";
+  } catch {
+    return false;
+  }
 }
