@@ -226,8 +226,9 @@ describe("hostile hooks", () => {
     const session = sessionWith([echoTool()], {
       beforeToolCall: [
         () =>
-          ({
-            get then(): never {
+          // biome-ignore lint/suspicious/noThenProperty: a hostile promise-like is what this test is about
+          Object.defineProperty({}, "then", {
+            get(): never {
               throw new Error("no then");
             },
           }) as never,
@@ -276,11 +277,25 @@ describe("hostile input", () => {
     expect(textOf(result)).toContain("Invalid input for tool echo: input.text could not be read (no)");
   });
 
-  it("JSON text nested 100,000 levels deep is refused, not a stack overflow", async () => {
+  it("JSON text nested 100,000 levels deep is refused before parsing, not a stack overflow", async () => {
     const session = sessionWith([echoTool()]);
     const deep = `{"text":"x","more":${"[".repeat(100_000)}${"]".repeat(100_000)}}`;
     const result = await session.dispatch({ id: "1", name: "echo", input: deep });
-    expect(textOf(result)).toMatch(/input\.more(\[0\])+ is nested more than 100 levels deep/);
+    expect(textOf(result)).toBe(
+      "Invalid input for tool echo: the JSON text nests more than 100 levels deep. Send the arguments as one JSON object of plain values.",
+    );
+  });
+
+  it("short JSON text nested past the limit is refused with the path, and brackets inside strings do not count", async () => {
+    const session = sessionWith([echoTool()]);
+    const deep = `{"text":"x","more":${"[".repeat(150)}${"]".repeat(150)}}`;
+    const result = await session.dispatch({ id: "1", name: "echo", input: deep });
+    expect(textOf(result)).toMatch(
+      /^Invalid input for tool echo: input\.more(\[0\]){99} is nested more than 100 levels deep/,
+    );
+    const bracketsInText = JSON.stringify({ text: `${"[".repeat(20_000)}\\"${"{".repeat(20_000)}` });
+    const fine = await session.dispatch({ id: "2", name: "echo", input: bracketsInText });
+    expect(fine.is_error).toBeUndefined();
   });
 
   it("a 100,000-character tool name is not echoed whole", async () => {

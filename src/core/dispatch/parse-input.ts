@@ -1,5 +1,5 @@
 // A model's tool input is untrusted: an object, JSON text encoding one, or anything else.
-import { copyJson } from "../copy-json.js";
+import { copyJson, MAX_JSON_DEPTH } from "../copy-json.js";
 import { describeThrown, type ToolCallError, toolCallRefusal } from "../errors.js";
 import { isRecord } from "../json.js";
 import type { JsonObject } from "../types.js";
@@ -15,6 +15,13 @@ export function parseToolInput(toolName: string, raw: unknown): JsonObject | Too
   let value = raw;
   let where = "";
   if (typeof raw === "string") {
+    if (raw.length > DEPTH_SCAN_MIN_CHARS && nestsDeeperThan(raw, MAX_JSON_DEPTH)) {
+      return toolCallRefusal(
+        "invalid-input",
+        toolName,
+        `Invalid input for tool ${toolName}: the JSON text nests more than ${MAX_JSON_DEPTH} levels deep. Send the arguments as one JSON object of plain values.`,
+      );
+    }
     try {
       value = JSON.parse(raw);
     } catch (error) {
@@ -46,3 +53,46 @@ function notAnObject(toolName: string, value: unknown, where: string): ToolCallE
     `Invalid input for tool ${toolName}: expected a JSON object, got ${kind}${where}. Send the arguments as one object whose keys are the parameter names.`,
   );
 }
+
+/** Below this length JSON.parse is quick however the text nests; `copyJson` then refuses what is too deep. */
+const DEPTH_SCAN_MIN_CHARS = 10_000;
+
+/**
+ * Whether JSON text opens more than `max` arrays or objects at once, found without parsing it
+ * (JSON.parse spends tens of milliseconds on text nested tens of thousands of levels deep). String
+ * contents are skipped with `indexOf`, so long strings cost almost nothing.
+ */
+function nestsDeeperThan(text: string, max: number): boolean {
+  let depth = 0;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code === QUOTE) {
+      index = closingQuote(text, index);
+      if (index === -1) return false; // unterminated: JSON.parse reports it
+    } else if (code === OPEN_BRACKET || code === OPEN_BRACE) {
+      if (++depth > max) return true;
+    } else if (code === CLOSE_BRACKET || code === CLOSE_BRACE) {
+      depth--;
+    }
+  }
+  return false;
+}
+
+/** The index of the quote that closes the string opening at `open`, or -1. */
+function closingQuote(text: string, open: number): number {
+  let at = text.indexOf('"', open + 1);
+  while (at !== -1) {
+    let backslashes = 0;
+    while (text.charCodeAt(at - 1 - backslashes) === BACKSLASH) backslashes++;
+    if (backslashes % 2 === 0) return at;
+    at = text.indexOf('"', at + 1);
+  }
+  return -1;
+}
+
+const QUOTE = 34;
+const BACKSLASH = 92;
+const OPEN_BRACKET = 91;
+const CLOSE_BRACKET = 93;
+const OPEN_BRACE = 123;
+const CLOSE_BRACE = 125;

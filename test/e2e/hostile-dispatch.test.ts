@@ -1,0 +1,45 @@
+// Hostile executors, hooks and inputs through dispatch, dispatchAll and serveMcp, in a child process with no safety net.
+import { spawn } from "node:child_process";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { builtScript } from "./helpers/build.js";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const dist = dirname(builtScript("dist/index.js"));
+
+interface Figures {
+  calls: number;
+  dispatchDelayMs: number;
+  serveDelayMs: number;
+  heapBeforeMb: number;
+  heapAfterMb: number;
+}
+
+function runChild(seed: number, runs: number): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(
+      process.execPath,
+      ["--expose-gc", join(here, "helpers/hostile-dispatch-child.mjs"), dist, String(seed), String(runs)],
+      { stdio: ["ignore", "pipe", "pipe"] },
+    );
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => (stdout += chunk));
+    child.stderr.on("data", (chunk) => (stderr += chunk));
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe("hostile executors, hooks and inputs (fast-check, in a child process without an unhandledRejection handler)", () => {
+  it("never exits the process, gives one result per call in order, never blocks the loop over 100 ms, keeps memory bounded", async () => {
+    const seed = Date.now() % 1_000_000;
+    const { code, stdout, stderr } = await runChild(seed, 300);
+    expect(code, `seed ${seed}\n${stderr}`).toBe(0);
+    const figures = JSON.parse(stdout.trim()) as Figures;
+    expect(figures.calls).toBeGreaterThan(300);
+    expect(figures.dispatchDelayMs, `seed ${seed}`).toBeLessThan(100);
+    expect(figures.serveDelayMs, `seed ${seed}`).toBeLessThan(100);
+    expect(figures.heapAfterMb).toBeLessThan(figures.heapBeforeMb + 50);
+  }, 60_000);
+});
