@@ -21,7 +21,7 @@ export type JsonCopy =
  * cannot run code or see a different value.
  */
 export function copyJson(value: unknown, root: string): JsonCopy {
-  const state: CopyState = { ancestors: new Set(), nodes: 0 };
+  const state: CopyState = { ancestors: [], nodes: 0 };
   try {
     const copied = copyValue(value, "", 0, state);
     return { ok: true, value: copied === OMIT ? undefined : copied };
@@ -34,15 +34,23 @@ export function copyJson(value: unknown, root: string): JsonCopy {
 const OMIT: unique symbol = Symbol("omit");
 
 interface CopyState {
-  readonly ancestors: Set<object>;
+  /** The objects being copied, outermost first: checked only at the depth limit, where a cycle ends up. */
+  readonly ancestors: object[];
   nodes: number;
 }
 
 class CopyFailure {
+  /** The path from the root, segment by segment, filled in on the way out. */
+  readonly segments: string[] = [];
   constructor(
-    public path: string,
     readonly reason: string,
+    /** How many segments of the path name the bad value (a cycle is found deeper than where it closes). */
+    readonly keep = Number.POSITIVE_INFINITY,
   ) {}
+
+  get path(): string {
+    return this.segments.slice(0, this.keep).join("");
+  }
 }
 
 function copyValue(value: unknown, key: string, depth: number, state: CopyState): unknown {
@@ -57,63 +65,67 @@ function copyValue(value: unknown, key: string, depth: number, state: CopyState)
     case "symbol":
       return OMIT;
     case "bigint":
-      throw new CopyFailure("", "is a BigInt, which JSON cannot hold");
+      throw new CopyFailure("is a BigInt, which JSON cannot hold");
   }
   if (value === null) return null;
-  if (++state.nodes > MAX_JSON_NODES) throw new CopyFailure("", `is too large (more than ${MAX_JSON_NODES} values)`);
-  if (depth >= MAX_JSON_DEPTH) throw new CopyFailure("", `is nested more than ${MAX_JSON_DEPTH} levels deep`);
   const object = value as object;
-  const toJSON = read(() => (object as { toJSON?: unknown }).toJSON);
-  if (typeof toJSON === "function") {
-    const replaced = read(() => (toJSON as (key: string) => unknown).call(object, key));
-    return copyValue(replaced, key, depth, state);
+  if (++state.nodes > MAX_JSON_NODES) throw tooLarge();
+  if (depth >= MAX_JSON_DEPTH) {
+    if (!state.ancestors.includes(object)) throw new CopyFailure(`is nested more than ${MAX_JSON_DEPTH} levels deep`);
+    throw new CopyFailure("refers to itself (a cycle), which JSON cannot hold", firstRepeat(state.ancestors));
   }
-  if (state.ancestors.has(object)) throw new CopyFailure("", "refers to itself (a cycle), which JSON cannot hold");
-  state.ancestors.add(object);
-  const copied = read(() => Array.isArray(object))
-    ? copyArray(object as unknown[], depth, state)
-    : copyObject(object, depth, state);
-  state.ancestors.delete(object);
+  // Every read below may run user code (a getter, a proxy trap); its throw becomes a failure at this path.
+  let isArray: boolean;
+  let toJSON: unknown;
+  try {
+    toJSON = (object as { toJSON?: unknown }).toJSON;
+    if (typeof toJSON === "function") return copyValue(toJSON.call(object, key), key, depth, state);
+    isArray = Array.isArray(object);
+  } catch (error) {
+    throw unreadable(error);
+  }
+  state.ancestors.push(object);
+  const copied = isArray ? copyArray(object as unknown[], depth, state) : copyObject(object, depth, state);
+  state.ancestors.pop();
   return copied;
 }
 
 function copyArray(array: readonly unknown[], depth: number, state: CopyState): unknown[] {
-  const length = read(() => array.length);
-  if (length > MAX_JSON_NODES - state.nodes)
-    throw new CopyFailure("", `is too large (more than ${MAX_JSON_NODES} values)`);
-  const copied: unknown[] = [];
+  let length: number;
+  try {
+    length = array.length;
+  } catch (error) {
+    throw unreadable(error);
+  }
+  if (length > MAX_JSON_NODES - state.nodes) throw tooLarge();
+  const copied: unknown[] = new Array(length);
   for (let index = 0; index < length; index++) {
-    if (++state.nodes > MAX_JSON_NODES) throw new CopyFailure("", `is too large (more than ${MAX_JSON_NODES} values)`);
     try {
-      const element = copyValue(
-        read(() => array[index]),
-        String(index),
-        depth + 1,
-        state,
-      );
-      copied.push(element === OMIT ? null : element);
+      const element = copyValue(array[index], String(index), depth + 1, state);
+      copied[index] = element === OMIT ? null : element;
     } catch (error) {
       throw within(error, `[${index}]`);
     }
   }
+  state.nodes += length;
   return copied;
 }
 
 function copyObject(object: object, depth: number, state: CopyState): Record<string, unknown> {
-  const keys = read(() => Object.keys(object));
+  let keys: string[];
+  try {
+    keys = Object.keys(object);
+  } catch (error) {
+    throw unreadable(error);
+  }
   const copied: Record<string, unknown> = {};
-  for (const key of keys) {
+  for (let index = 0; index < keys.length; index++) {
+    const key = keys[index] as string;
     try {
-      const field = copyValue(
-        read(() => (object as Record<string, unknown>)[key]),
-        key,
-        depth + 1,
-        state,
-      );
-      if (field !== OMIT) {
-        if (key === "__proto__") Object.defineProperty(copied, key, { value: field, enumerable: true, writable: true });
-        else copied[key] = field;
-      }
+      const field = copyValue((object as Record<string, unknown>)[key], key, depth + 1, state);
+      if (field === OMIT) continue;
+      if (key === "__proto__") Object.defineProperty(copied, key, { value: field, enumerable: true, writable: true });
+      else copied[key] = field;
     } catch (error) {
       throw within(error, /^[A-Za-z_$][\w$]*$/.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`);
     }
@@ -121,16 +133,29 @@ function copyObject(object: object, depth: number, state: CopyState): Record<str
   return copied;
 }
 
-/** Runs a read that user code may intercept (a getter, a proxy trap); its throw becomes a failure at this path. */
-function read<T>(run: () => T): T {
-  try {
-    return run();
-  } catch (error) {
-    throw new CopyFailure("", `could not be read (${describeThrown(error)})`);
+/** The depth at which the path first comes back to an object it went through. */
+function firstRepeat(ancestors: readonly object[]): number {
+  const seen = new Set<object>();
+  for (let depth = 0; depth < ancestors.length; depth++) {
+    const object = ancestors[depth] as object;
+    if (seen.has(object)) return depth;
+    seen.add(object);
   }
+  return ancestors.length;
 }
 
-function within(error: unknown, segment: string): unknown {
-  if (error instanceof CopyFailure) error.path = segment + error.path;
-  return error;
+function tooLarge(): CopyFailure {
+  return new CopyFailure(`is too large (more than ${MAX_JSON_NODES} values)`);
+}
+
+/** A throw from user code while reading: a failure at the path of the value being read. */
+function unreadable(error: unknown): unknown {
+  return error instanceof CopyFailure ? error : new CopyFailure(`could not be read (${describeThrown(error)})`);
+}
+
+/** Adds one path segment to a failure on its way out; anything else thrown while reading becomes one. */
+function within(error: unknown, segment: string): CopyFailure {
+  const failure = unreadable(error) as CopyFailure;
+  failure.segments.unshift(segment);
+  return failure;
 }

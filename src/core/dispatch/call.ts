@@ -15,6 +15,7 @@ import type {
 import { type BeforeChainOutcome, runAfterHooks, runBeforeHooks } from "../wrap/hooks.js";
 import { type ToolOutcome, type WrappedTool, wrapTool } from "../wrap/wrap-tool.js";
 import { runLocked } from "../wrap/write-lock.js";
+import type { Deadline, DeadlineClock } from "./deadline-clock.js";
 import type { SessionEmitter } from "./events.js";
 import { parseToolInput } from "./parse-input.js";
 import { errorResult, normalizeToolResult } from "./result.js";
@@ -29,6 +30,8 @@ export interface CallRuntime {
   readonly afterHooks: readonly AfterToolCall[];
   readonly lock: WriteLock;
   readonly toolTimeoutMs: number | undefined;
+  /** Where calls' timeouts are kept: one timer per delay, not one per call. */
+  readonly deadlines: DeadlineClock;
   readonly hookTimeoutMs: number;
   readonly emitter: SessionEmitter;
 }
@@ -164,42 +167,78 @@ export function executePreparedToolCall(
   const { tool, info } = call;
   if (signal?.aborted) return Promise.resolve(stopped(abortedError(info.name, signal)));
   const context = new CallContext(runtime, info);
-  const timeoutMs = timerDelay(tool.timeoutMs ?? runtime.toolTimeoutMs);
   return new Promise<ToolOutcome>((resolve) => {
-    const finish = (outcome: ToolOutcome) => {
-      if (context.finished) return;
-      context.finished = true;
-      if (timer !== undefined) clearTimeout(timer);
-      signal?.removeEventListener("abort", onAbort);
-      resolve(outcome);
-    };
-    const onAbort = () => {
-      const error = abortedError(info.name, signal as AbortSignal);
-      context.abort(error);
-      finish(stopped(error));
-    };
-    const timer =
-      timeoutMs === undefined
-        ? undefined
-        : setTimeout(() => {
-            const error = toolCallRefusal(
-              "timeout",
-              info.name,
-              `Tool ${info.name} timed out after ${timeoutMs} ms and was stopped. Try a smaller request, or another way to get the result.`,
-            );
-            context.abort(error);
-            finish(stopped(error));
-          }, timeoutMs);
-    signal?.addEventListener("abort", onAbort, { once: true });
-    // run never rejects; the second handler is for a fault inside toolwire, so that it still ends the call.
-    tool.run(call.input, context).then(finish, (error: unknown) => {
-      finish({
-        result: errorResult(`Tool call failed inside toolwire: ${describeThrown(error)}`),
-        errorCode: "execution-failed",
-        error,
-      });
-    });
+    const run = new RunningCall(context, resolve, signal, timerDelay(tool.timeoutMs ?? runtime.toolTimeoutMs));
+    tool.run(call.input, context).then(run.settle, run.fail);
   });
+}
+
+/**
+ * One executor run racing its deadline and the caller's signal; the first to come ends the call.
+ * A class, not closures: it is made for every call, and is its own abort listener and expiry.
+ */
+class RunningCall {
+  readonly #context: CallContext;
+  readonly #resolve: (outcome: ToolOutcome) => void;
+  readonly #signal: AbortSignal | undefined;
+  readonly #timeoutMs: number | undefined;
+  readonly #deadline: Deadline | undefined;
+
+  constructor(
+    context: CallContext,
+    resolve: (outcome: ToolOutcome) => void,
+    signal: AbortSignal | undefined,
+    timeoutMs: number | undefined,
+  ) {
+    this.#context = context;
+    this.#resolve = resolve;
+    this.#signal = signal;
+    this.#timeoutMs = timeoutMs;
+    this.#deadline = timeoutMs === undefined ? undefined : context.runtime.deadlines.after(timeoutMs, this);
+    signal?.addEventListener("abort", this, { once: true });
+  }
+
+  /** The executor's outcome (`run` never rejects). */
+  settle = (outcome: ToolOutcome): void => {
+    const context = this.#context;
+    if (context.finished) return;
+    context.finished = true;
+    this.#deadline?.cancel();
+    this.#signal?.removeEventListener("abort", this);
+    this.#resolve(outcome);
+  };
+
+  /** A fault inside toolwire: it still ends the call. */
+  fail = (error: unknown): void => {
+    this.settle({
+      result: errorResult(`Tool call failed inside toolwire: ${describeThrown(error)}`),
+      errorCode: "execution-failed",
+      error,
+    });
+  };
+
+  /** The caller aborted (this object is the signal's listener). */
+  handleEvent(): void {
+    this.#stop(abortedError(this.#context.info.name, this.#signal as AbortSignal));
+  }
+
+  /** The deadline passed. */
+  expire(): void {
+    const { name } = this.#context.info;
+    this.#stop(
+      toolCallRefusal(
+        "timeout",
+        name,
+        `Tool ${name} timed out after ${this.#timeoutMs} ms and was stopped. Try a smaller request, or another way to get the result.`,
+      ),
+    );
+  }
+
+  #stop(error: ToolCallError): void {
+    if (this.#context.finished) return;
+    this.#context.abort(error);
+    this.settle(stopped(error));
+  }
 }
 
 /** The longest delay `setTimeout` keeps (about 24.8 days); a longer one would fire at once. */
@@ -223,8 +262,8 @@ class CallContext implements ToolCallContext {
   #aborted = false;
 
   constructor(
-    private readonly runtime: CallRuntime,
-    private readonly info: CallInfo,
+    readonly runtime: CallRuntime,
+    readonly info: CallInfo,
   ) {
     this.toolCallId = info.id;
   }

@@ -228,6 +228,7 @@ describe("hostile hooks", () => {
         () =>
           // biome-ignore lint/suspicious/noThenProperty: a hostile promise-like is what this test is about
           Object.defineProperty({}, "then", {
+            enumerable: true,
             get(): never {
               throw new Error("no then");
             },

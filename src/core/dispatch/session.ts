@@ -15,6 +15,7 @@ import type {
 } from "../types.js";
 import { createWriteLock } from "../wrap/write-lock.js";
 import type { CallRuntime } from "./call.js";
+import { createDeadlineClock } from "./deadline-clock.js";
 import { createSessionEmitter } from "./events.js";
 import { runToolCall, runToolCallsInParallel, runToolCallsInSequence } from "./scheduler.js";
 import { buildSystemPrompt } from "./system-prompt.js";
@@ -125,6 +126,7 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
     afterHooks: [...(options.afterToolCall ?? [])],
     lock: options.writeLock ?? createWriteLock(),
     toolTimeoutMs,
+    deadlines: createDeadlineClock(),
     hookTimeoutMs: options.hookTimeoutMs ?? 30_000,
     emitter,
   };

@@ -63,7 +63,7 @@ const behaviours = {
   hangs: () => never(),
   hangsIgnoringAbort: () => never(),
   resolvesAfterTimeout: () => later(60, "late"),
-  updatesHostile: (input, context) => {
+  updatesHostile: (_input, context) => {
     context.onUpdate(throwingGetter("content"));
     context.onUpdate(revoked());
     return "fine";

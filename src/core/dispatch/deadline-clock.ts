@@ -1,0 +1,118 @@
+// Call deadlines on one timer per delay: calls with the same delay expire in the order they started, so a FIFO needs no sorting.
+
+/** A pending deadline; `cancel` is idempotent and O(1). */
+export interface Deadline {
+  cancel(): void;
+}
+
+/** What expires: called once, when its deadline passes without a `cancel`. */
+export interface Expiring {
+  expire(): void;
+}
+
+/** Schedules `target.expire()` after `delayMs`, far cheaper than a `setTimeout` per call. */
+export interface DeadlineClock {
+  after(delayMs: number, target: Expiring): Deadline;
+}
+
+/**
+ * A clock whose timers keep the process alive only while some deadline is pending (a call still
+ * running), like a `setTimeout` per call would, and let it exit when none is.
+ */
+export function createDeadlineClock(): DeadlineClock {
+  const lanes = new Map<number, Lane>();
+  return {
+    after(delayMs, target) {
+      let lane = lanes.get(delayMs);
+      if (lane === undefined) {
+        lane = new Lane(delayMs);
+        lanes.set(delayMs, lane);
+      }
+      return lane.add(target);
+    },
+  };
+}
+
+/** Slack before finished entries are swept out of a lane. */
+const SWEEP_SLACK = 1024;
+
+class Entry implements Deadline {
+  done = false;
+  constructor(
+    readonly lane: Lane,
+    readonly at: number,
+    readonly target: Expiring,
+  ) {}
+
+  cancel(): void {
+    if (this.done) return;
+    this.done = true;
+    this.lane.settled();
+  }
+}
+
+class Lane {
+  entries: Entry[] = [];
+  head = 0;
+  live = 0;
+  timer: NodeJS.Timeout | undefined;
+
+  constructor(readonly delayMs: number) {}
+
+  add(target: Expiring): Entry {
+    const entry = new Entry(this, performance.now() + this.delayMs, target);
+    this.entries.push(entry);
+    if (++this.live === 1) {
+      if (this.timer === undefined) this.arm(this.delayMs);
+      else this.timer.ref();
+    }
+    if (this.entries.length - this.head > 2 * this.live + SWEEP_SLACK) this.sweep();
+    return entry;
+  }
+
+  settled(): void {
+    if (--this.live === 0) this.timer?.unref(); // nothing pending: the timer must not hold the process
+  }
+
+  private arm(delayMs: number): void {
+    this.timer = setTimeout(() => this.fire(), Math.max(1, Math.ceil(delayMs)));
+    if (this.live === 0) this.timer.unref();
+  }
+
+  private fire(): void {
+    this.timer = undefined;
+    const now = performance.now();
+    while (this.head < this.entries.length) {
+      const entry = this.entries[this.head] as Entry;
+      if (!entry.done && entry.at > now) break;
+      this.head++;
+      if (entry.done) continue;
+      entry.done = true;
+      this.live--;
+      try {
+        entry.target.expire();
+      } catch {
+        // an expiry handler's fault must not stop the others
+      }
+    }
+    if (this.timer !== undefined) clearTimeout(this.timer); // armed again by an `add` from inside a handler
+    this.timer = undefined;
+    if (this.head >= this.entries.length) {
+      this.entries = [];
+      this.head = 0;
+      return;
+    }
+    this.arm((this.entries[this.head] as Entry).at - now);
+  }
+
+  /** Drops finished entries, keeping the order of the pending ones. */
+  private sweep(): void {
+    const pending: Entry[] = [];
+    for (let index = this.head; index < this.entries.length; index++) {
+      const entry = this.entries[index] as Entry;
+      if (!entry.done) pending.push(entry);
+    }
+    this.entries = pending;
+    this.head = 0;
+  }
+}
