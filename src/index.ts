@@ -1,5 +1,6 @@
 // toolwire's public API, grouped by stage: the vocabulary, register, filter, wrap, dispatch.
 
+export { MAX_JSON_DEPTH, MAX_JSON_NODES } from "./core/copy-json.js";
 export { normalizeToolResult } from "./core/dispatch/result.js";
 // Dispatch
 export { type AgentSession, type AgentSessionOptions, DEFAULT_TOOL_TIMEOUT_MS } from "./core/dispatch/session.js";
@@ -7,6 +8,7 @@ export { buildSystemPrompt } from "./core/dispatch/system-prompt.js";
 export type { InputValidator, InputValidatorFactory, ValidationIssue } from "./core/dispatch/validate.js";
 export {
   describeThrown,
+  MAX_DESCRIBED_CHARS,
   SessionError,
   ToolCallError,
   ToolDefinitionError,
