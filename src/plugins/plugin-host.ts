@@ -16,12 +16,19 @@ export type PluginEntry =
       /** Default true. A disabled plugin is still loaded, so its tools show as hidden with `plugin-disabled`. */
       readonly enabled?: boolean;
       readonly options?: JsonObject;
+      /** Overrides the host's `loadTimeoutMs` for this plugin. */
+      readonly loadTimeoutMs?: number;
     }
   | {
       readonly plugin: Plugin | PluginDefinition;
       readonly enabled?: boolean;
       readonly options?: JsonObject;
+      readonly loadTimeoutMs?: number;
     };
+
+/** How long a plugin may take to load (import its module, then create its tools) by default. */
+export const DEFAULT_PLUGIN_LOAD_TIMEOUT_MS = 10_000;
+const MAX_TIMER_MS = 2_147_483_647;
 
 /** What `createPluginHost` takes. */
 export interface PluginHostOptions {
@@ -32,6 +39,12 @@ export interface PluginHostOptions {
   readonly workspaceRoot?: string;
   /** Loads a module by URL or package name. Default: dynamic `import()`. */
   readonly importModule?: (specifier: string) => Promise<unknown>;
+  /**
+   * How long each plugin may take to import its module, and again to create its tools, before it is
+   * reported as failed and skipped (a top-level await or a factory promise that never settles).
+   * Default `DEFAULT_PLUGIN_LOAD_TIMEOUT_MS` (10 000 ms); an entry's own `loadTimeoutMs` wins.
+   */
+  readonly loadTimeoutMs?: number;
 }
 
 /** Something the host could not do as asked, in words; the other plugins are unaffected. */
@@ -94,7 +107,8 @@ interface Slot {
 /**
  * Loads every plugin in order and returns the host. Never throws for a plugin: one whose module
  * cannot be imported, exports no plugin, has a bad id or tool, repeats an earlier id, or whose tool
- * factory throws is reported in `problems` (kind `load-failed`) and skipped; the rest load. When
+ * factory throws, or whose import or tool factory does not settle within its load timeout, is
+ * reported in `problems` (kind `load-failed`) and skipped; the rest load. When
  * two tools share a name, the first from an enabled plugin wins (else the first), and the conflict
  * is reported with the kept and dropped plugin and why.
  */
@@ -111,6 +125,7 @@ export async function createPluginHost(options: PluginHostOptions): Promise<Plug
     workspaceRoot,
     importModule,
     configDir: options.baseDir === undefined ? undefined : baseDir,
+    loadTimeoutMs: options.loadTimeoutMs,
   };
   for (const entry of options.plugins) {
     const outcome = await loadEntry(entry, context, slots);
@@ -187,6 +202,7 @@ interface LoadContext {
   readonly workspaceRoot: string;
   readonly configDir: string | undefined;
   readonly importModule: (specifier: string) => Promise<unknown>;
+  readonly loadTimeoutMs: number | undefined;
 }
 
 /** Loads one entry: its plugin and tools, or the reason it failed. */
@@ -203,12 +219,25 @@ async function loadEntry(
     ...(module === undefined ? {} : { module }),
     message,
   });
+  const timeoutMs = entry.loadTimeoutMs ?? context.loadTimeoutMs ?? DEFAULT_PLUGIN_LOAD_TIMEOUT_MS;
+  if (!(typeof timeoutMs === "number" && timeoutMs > 0 && timeoutMs <= MAX_TIMER_MS)) {
+    return failed(
+      `loadTimeoutMs must be a positive number of milliseconds up to ${MAX_TIMER_MS}, got ${String(timeoutMs)}`,
+    );
+  }
   let plugin: Plugin;
   try {
     plugin =
       module === undefined
         ? definePlugin((entry as { plugin: Plugin | PluginDefinition }).plugin)
-        : pluginFromModule(module, await context.importModule(toSpecifier(module, context.baseDir)));
+        : pluginFromModule(
+            module,
+            await settleWithin(
+              context.importModule(toSpecifier(module, context.baseDir)),
+              timeoutMs,
+              `its module did not finish loading within ${timeoutMs} ms (a top-level await that never settles?)`,
+            ),
+          );
   } catch (error) {
     const pluginId = error instanceof PluginError && error.pluginId !== undefined ? error.pluginId : configuredId;
     const why = describeThrown(error);
@@ -223,17 +252,31 @@ async function loadEntry(
     return failed(`Duplicate plugin id "${plugin.id}": already loaded${from}`, plugin.id);
   }
   try {
-    const tools = await plugin.createTools({
-      pluginId: plugin.id,
-      options: Object.freeze({ ...(entry.options ?? {}) }) as JsonObject,
-      workspaceRoot: context.workspaceRoot,
-      ...(context.configDir === undefined ? {} : { configDir: context.configDir }),
-      defineTool,
-    });
+    const tools = await settleWithin(
+      plugin.createTools({
+        pluginId: plugin.id,
+        options: Object.freeze({ ...(entry.options ?? {}) }) as JsonObject,
+        workspaceRoot: context.workspaceRoot,
+        ...(context.configDir === undefined ? {} : { configDir: context.configDir }),
+        defineTool,
+      }),
+      timeoutMs,
+      `its tools function did not settle within ${timeoutMs} ms`,
+    );
     return { plugin, ...(module === undefined ? {} : { module }), tools: Object.freeze(tools) };
   } catch (error) {
     return failed(`Plugin ${plugin.id} failed while creating its tools: ${describeThrown(error)}`, plugin.id);
   }
+}
+
+/** `work`'s outcome, or a rejection with `message` once `ms` pass first. */
+function settleWithin<T>(work: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    // Not unref'd: a module awaiting a promise that never settles holds nothing else that keeps the process alive.
+    timer = setTimeout(() => reject(new Error(message)), ms);
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }
 
 function toSpecifier(module: string, baseDir: string): string {
