@@ -59,12 +59,14 @@ Environment:
     .exitOverride();
 
   const globals = () => program.opts<GlobalOptions>();
+  const warn = (message: string) => output().error(paint(output(), "yellow", `toolwire: ${message}`));
   const open = async (connectMcp = true) =>
     (await import("./runtime.js")).openRuntime({
       cwd: process.cwd(),
       ...(globals().config === undefined ? {} : { configPath: globals().config }),
       connectMcp,
       progress: (label, work) => output().progress(label, work),
+      warn,
     });
 
   program
@@ -174,6 +176,7 @@ Examples:
             cwd: workspace ?? process.cwd(),
             ...(demo || globals().config === undefined ? {} : { configPath: globals().config }),
             progress: (label, work) => output().progress(label, work),
+            warn,
             systemPrompt: "You are a careful coding agent. Work in the workspace with the tools you have; be brief.",
           });
           try {
