@@ -46,7 +46,8 @@ Exit codes:
   0  done (a run completed, a tool call succeeded, the tool is available)
   1  the work failed (a tool error, a run that did not complete, an unavailable tool)
   2  usage (an unknown command or option, a bad model spec, no model)
-  3  config (the file named by --config is missing, not JSON, or invalid)
+  3  config (the file is not a regular file, too large, not JSON or invalid, the file
+     named by --config is missing, or the workspace folder does not exist)
 
 Environment:
   ANTHROPIC_API_KEY, ANTHROPIC_MODEL    run uses anthropic:$ANTHROPIC_MODEL when the key is set
