@@ -1,4 +1,5 @@
 // The plugin host over real plugin modules in a temp folder: loading, failures, enable/disable, conflicts, hooks.
+import { execFileSync } from "node:child_process";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -141,6 +142,19 @@ describe("createPluginHost: loading", () => {
         module: "./plugins/stuck-tools.mjs",
         message: "Plugin stuck failed while creating its tools: its tools function did not settle within 300 ms",
       },
+    ]);
+  });
+
+  it("refuses a FIFO or a device as a module without opening it (that would block a thread for good)", async () => {
+    execFileSync("mkfifo", [join(dir, "plugins", "pipe.mjs")]);
+    const host = await createPluginHost({
+      baseDir: dir,
+      plugins: [{ module: "./plugins/pipe.mjs" }, { module: "/dev/null" }, { module: "./plugins" }],
+    });
+    expect(host.problems.map((p) => p.message)).toEqual([
+      "Cannot load plugin module ./plugins/pipe.mjs: it is a FIFO (named pipe), not a regular file",
+      "Cannot load plugin module /dev/null: it is a device, not a regular file",
+      "Cannot load plugin module ./plugins: it is a folder, not a module file",
     ]);
   });
 

@@ -1,6 +1,7 @@
 // The plugin host: loads plugins (by module path or in process), enables and disables them, and serves their tools and hooks.
+import { stat } from "node:fs/promises";
 import { isAbsolute, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { describeThrown } from "../core/errors.js";
 import { defineTool } from "../core/register/define-tool.js";
 import type { AfterToolCall, AgentTool, BeforeToolCall, JsonObject, LiveToolSource } from "../core/types.js";
@@ -225,6 +226,8 @@ async function loadEntry(
       `loadTimeoutMs must be a positive number of milliseconds up to ${MAX_TIMER_MS}, got ${String(timeoutMs)}`,
     );
   }
+  const notAFile = module === undefined ? undefined : await notRegularFile(toSpecifier(module, context.baseDir));
+  if (notAFile !== undefined) return failed(`Cannot load plugin module ${module}: ${notAFile}`);
   let plugin: Plugin;
   try {
     plugin =
@@ -277,6 +280,23 @@ function settleWithin<T>(work: Promise<T>, ms: number, message: string): Promise
     timer = setTimeout(() => reject(new Error(message)), ms);
   });
   return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Why a `file:` specifier cannot be a module (a FIFO, device, socket or folder), or `undefined`. Importing a
+ * FIFO would block a thread of Node's pool for good, and then even `process.exit` waits for it.
+ */
+async function notRegularFile(specifier: string): Promise<string | undefined> {
+  if (!specifier.startsWith("file:")) return undefined;
+  let stats: Awaited<ReturnType<typeof stat>>;
+  try {
+    stats = await stat(fileURLToPath(specifier));
+  } catch {
+    return undefined; // missing or unreadable: the import says why
+  }
+  if (stats.isFile()) return undefined;
+  if (stats.isDirectory()) return "it is a folder, not a module file";
+  return `it is ${stats.isFIFO() ? "a FIFO (named pipe)" : stats.isSocket() ? "a socket" : "a device"}, not a regular file`;
 }
 
 function toSpecifier(module: string, baseDir: string): string {

@@ -24,6 +24,7 @@ beforeAll(async () => {
         { module: "./hangs.mjs", loadTimeoutMs: 500 },
         { module: "./quiet.mjs", loadTimeoutMs: 500 },
         { id: "tools", module: "./tools.mjs", loadTimeoutMs: 500 },
+        { module: "./fifo.mjs" },
         { module: "./ok.mjs" },
       ],
     }),
@@ -47,14 +48,18 @@ beforeAll(async () => {
     }),
     "fifo/.keep": "",
   });
-  execFileSync("mkfifo", [`${root.path}/fifo/toolwire.config.json`, `${root.path}/fifo/named.json`]);
+  execFileSync("mkfifo", [
+    `${root.path}/fifo/toolwire.config.json`,
+    `${root.path}/fifo/named.json`,
+    `${root.path}/stuck/fifo.mjs`,
+  ]);
 });
 afterAll(() => root.remove());
 
 const at = (folder: string, args: string[]) => runCli(args, { cwd: `${root.path}/${folder}`, timeoutMs: 20_000 });
 
 describe.concurrent("the CLI does not hang or crash on a bad config", { timeout: 30_000 }, () => {
-  it("plugins whose module or tools function never settles fail after their load timeout; the others load", async () => {
+  it("plugins whose module or tools function never settles fail after their load timeout, a FIFO module at once; the others load", async () => {
     const started = performance.now();
     const { code, stdout, stderr } = await at("stuck", ["plan", "--json"]);
     expect(performance.now() - started).toBeLessThan(10_000);
@@ -79,6 +84,11 @@ describe.concurrent("the CLI does not hang or crash on a bad config", { timeout:
         area: "plugin",
         subject: "tools",
         message: "Plugin tools failed while creating its tools: its tools function did not settle within 500 ms",
+      },
+      {
+        area: "plugin",
+        subject: "./fifo.mjs",
+        message: "Cannot load plugin module ./fifo.mjs: it is a FIFO (named pipe), not a regular file",
       },
     ]);
   });
