@@ -1,6 +1,7 @@
 // loadConfig over real files: valid configs load frozen; every kind of bad config is a ConfigError naming path and expectation.
 import { execFileSync } from "node:child_process";
 import { mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
@@ -238,6 +239,19 @@ describe("loadConfig refuses what is not a config file, without blocking", () =>
     const zero = await failure("/dev/zero");
     expect(zero.code).toBe("config-not-a-file");
     expect(zero.message).toBe("Cannot read config /dev/zero: it is a device, not a regular file");
+  });
+
+  it("a Unix socket is refused as a socket (it cannot even be opened)", async () => {
+    const path = join(dir, "sock.json");
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(path, resolve));
+    try {
+      const error = await failure(path);
+      expect(error.code).toBe("config-not-a-file");
+      expect(error.message).toBe(`Cannot read config ${path}: it is a socket, not a regular file`);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it("a folder is not a file", async () => {

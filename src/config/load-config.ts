@@ -1,6 +1,6 @@
 // loadConfig: reads toolwire.config.json, reports malformed JSON with line and column, and validates it against the shipped schema.
-import { constants, readFileSync } from "node:fs";
-import { open } from "node:fs/promises";
+import { constants, readFileSync, type Stats } from "node:fs";
+import { open, stat } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import type { JsonObject, JsonPrimitive, PolicyLayer } from "../core/types.js";
@@ -161,18 +161,19 @@ async function readConfigText(file: string): Promise<string> {
       cause === undefined ? undefined : { cause },
     );
   };
-  // Non-blocking: opening a FIFO with no writer (or a device) must not wait; its kind is refused before any read.
-  const handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK).catch((error: NodeJS.ErrnoException) =>
-    fail(
-      error.code === "EISDIR" ? "config-not-a-file" : "config-not-found",
-      error.code === "ENOENT" ? "no such file" : error.code === "EISDIR" ? "it is a folder" : error.message,
-      error,
-    ),
-  );
-  try {
-    const stats = await handle.stat();
+  const cannot = (error: NodeJS.ErrnoException): never =>
+    fail("config-not-found", error.code === "ENOENT" ? "no such file" : error.message, error);
+  const refuseKind = (stats: Stats) => {
     if (stats.isDirectory()) fail("config-not-a-file", "it is a folder");
     if (!stats.isFile()) fail("config-not-a-file", `it is ${kindOf(stats)}, not a regular file`);
+  };
+  // The kind is judged before opening (a socket cannot be opened, a FIFO would wait for a writer), and again on
+  // the open file, opened non-blocking, in case the path changed in between.
+  refuseKind(await stat(file).catch(cannot));
+  const handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK).catch(cannot);
+  try {
+    const stats = await handle.stat();
+    refuseKind(stats);
     const limit = `larger than ${MAX_CONFIG_BYTES / (1024 * 1024)} MiB`;
     if (stats.size > MAX_CONFIG_BYTES) fail("config-too-large", `it is ${limit}`);
     // The file may grow after the stat: read at most one byte past the limit to tell.
@@ -193,11 +194,11 @@ async function readConfigText(file: string): Promise<string> {
   }
 }
 
-function kindOf(stats: import("node:fs").Stats): string {
+function kindOf(stats: Stats): string {
   if (stats.isFIFO()) return "a FIFO (named pipe)";
   if (stats.isSocket()) return "a socket";
   if (stats.isCharacterDevice() || stats.isBlockDevice()) return "a device";
-  return "not a regular file";
+  return "something else";
 }
 
 /**
