@@ -46,7 +46,8 @@ Exit codes:
   0  done (a run completed, a tool call succeeded, the tool is available)
   1  the work failed (a tool error, a run that did not complete, an unavailable tool)
   2  usage (an unknown command or option, a bad model spec, no model)
-  3  config (the file named by --config is missing, not JSON, or invalid)
+  3  config (the file is not a regular file, too large, not JSON or invalid, the file
+     named by --config is missing, or the workspace folder does not exist)
 
 Environment:
   ANTHROPIC_API_KEY, ANTHROPIC_MODEL    run uses anthropic:$ANTHROPIC_MODEL when the key is set
@@ -59,12 +60,14 @@ Environment:
     .exitOverride();
 
   const globals = () => program.opts<GlobalOptions>();
+  const warn = (message: string) => output().error(paint(output(), "yellow", `toolwire: ${message}`));
   const open = async (connectMcp = true) =>
     (await import("./runtime.js")).openRuntime({
       cwd: process.cwd(),
       ...(globals().config === undefined ? {} : { configPath: globals().config }),
       connectMcp,
       progress: (label, work) => output().progress(label, work),
+      warn,
     });
 
   program
@@ -174,6 +177,7 @@ Examples:
             cwd: workspace ?? process.cwd(),
             ...(demo || globals().config === undefined ? {} : { configPath: globals().config }),
             progress: (label, work) => output().progress(label, work),
+            warn,
             systemPrompt: "You are a careful coding agent. Work in the workspace with the tools you have; be brief.",
           });
           try {

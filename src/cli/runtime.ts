@@ -1,9 +1,10 @@
 // What every command builds from toolwire.config.json: the registry, the session, MCP connections and problems.
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { createBuiltinTools } from "../builtins/create-builtin-tools.js";
+import { type BuiltinToolsOptions, createBuiltinTools } from "../builtins/create-builtin-tools.js";
 import { type BuiltConfig, buildFromConfig } from "../config/apply-config.js";
-import { CONFIG_FILE_NAME, type LoadedConfig, loadConfig } from "../config/load-config.js";
+import { findOutsideCode } from "../config/find-outside-code.js";
+import { type BuiltinsEnvConfig, CONFIG_FILE_NAME, type LoadedConfig, loadConfig } from "../config/load-config.js";
 import type { AgentSession } from "../core/dispatch/session.js";
 import { describeThrown } from "../core/errors.js";
 import { createToolRegistry } from "../core/register/registry.js";
@@ -42,12 +43,16 @@ export interface OpenRuntimeOptions {
   readonly progress?: <T>(label: string, work: Promise<T>) => Promise<T>;
   readonly systemPrompt?: string;
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Told once, in one line, when the config runs code from outside its folder (see `findOutsideCode`). */
+  readonly warn?: (message: string) => void;
 }
 
 /**
  * Loads the config (or defaults when there is none and none was named), loads its plugins and skills,
  * connects its MCP servers (a server that fails is a problem, not a failure), and builds the registry
- * and the session. Throws `ConfigError` for a config that is missing when named, not JSON, or invalid.
+ * and the session. Throws `ConfigError` for a config that is missing when named, not a regular file,
+ * not JSON, or invalid, or whose workspace is not a folder. Before anything loads, `warn` hears once
+ * about plugin modules and MCP server programs the config runs from outside its own folder.
  */
 export async function openRuntime(options: OpenRuntimeOptions): Promise<Runtime> {
   const defaultPath = join(options.cwd, CONFIG_FILE_NAME);
@@ -55,8 +60,16 @@ export async function openRuntime(options: OpenRuntimeOptions): Promise<Runtime>
   const loaded: LoadedConfig = fromFile
     ? await loadConfig(resolve(options.cwd, options.configPath ?? defaultPath))
     : { config: {}, file: defaultPath, dir: resolve(options.cwd) };
+  if (fromFile && options.warn !== undefined) {
+    const outside = findOutsideCode(loaded, { cwd: options.cwd });
+    if (outside.length > 0) {
+      options.warn(
+        `warning: ${loaded.file} runs code from outside its folder: ${outside.map((code) => `${code.path} ${code.file}`).join(", ")}`,
+      );
+    }
+  }
   const built = await buildFromConfig(loaded, {
-    builtins: (root) => createBuiltinTools({ root }),
+    builtins: (root, config) => createBuiltinTools({ root, ...builtinsEnvOption(config.env) }),
     ...(options.env === undefined ? {} : { env: options.env }),
   });
   const problems: RuntimeProblem[] = built.problems.map((problem) => ({ ...problem }));
@@ -101,4 +114,16 @@ export async function openRuntime(options: OpenRuntimeOptions): Promise<Runtime>
       await Promise.allSettled(connections.map((connection) => connection.close()));
     },
   };
+}
+
+/** The config's `builtins.env` as `createBuiltinTools` takes it: `{ pass?, set? }`, copied out of the frozen config. */
+function builtinsEnvOption(env: BuiltinsEnvConfig | undefined): Pick<BuiltinToolsOptions, "env"> {
+  if (env === undefined) return {};
+  const option = {
+    ...(env.pass === undefined ? {} : { pass: [...env.pass] }),
+    ...(env.set === undefined ? {} : { set: { ...env.set } }),
+  };
+  // createBuiltinTools' `env` becomes `{ pass?: string[]; set?: Record<string, string> }` in the bash-environment
+  // change; until that lands here its declared type is the whole environment, hence the cast.
+  return { env: option as unknown as BuiltinToolsOptions["env"] };
 }

@@ -1,5 +1,5 @@
 // buildFromConfig over real files: built-ins, allowed names, layers, plugins, skills, availability and MCP servers.
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -120,10 +120,67 @@ describe("buildFromConfig", () => {
     expect(built.mcpServers).toEqual([
       {
         server: { id: "fs", command: "node", args: ["s.js"], cwd: join(dir, "servers") },
-        options: { include: ["read_*"], timeoutMs: 100 },
+        options: { include: ["read_*"], timeoutMs: 100, connectTimeoutMs: 100 },
       },
       { server: { id: "web", url: "http://127.0.0.1:9/mcp", headers: { A: "b" } }, options: {} },
     ]);
+  });
+
+  it("a timeoutMs under 30 s also bounds the handshake; connectTimeoutMs, when given, sets it alone", async () => {
+    const loaded = await loadConfig(
+      await configFile({
+        mcpServers: [
+          { id: "short", command: "node", timeoutMs: 500 },
+          { id: "long", command: "node", timeoutMs: 120_000 },
+          { id: "both", url: "http://127.0.0.1:9/mcp", timeoutMs: 500, connectTimeoutMs: 2000 },
+          { id: "connect", command: "node", connectTimeoutMs: 250 },
+        ],
+      }),
+    );
+    expect((await buildFromConfig(loaded)).mcpServers.map((plan) => plan.options)).toEqual([
+      { timeoutMs: 500, connectTimeoutMs: 500 },
+      { timeoutMs: 120_000 },
+      { timeoutMs: 500, connectTimeoutMs: 2000 },
+      { connectTimeoutMs: 250 },
+    ]);
+  });
+
+  it("gives the builtins factory the workspace root and the builtins section, env included", async () => {
+    await mkdir(join(dir, "ws"));
+    const seen: unknown[] = [];
+    const env = { pass: ["GITHUB_*"], set: { CI: "1" } };
+    await buildFromConfig(await loadConfig(await configFile({ workspace: "ws", builtins: { env } })), {
+      builtins: (root, config) => {
+        seen.push(root, config);
+        return builtins(root);
+      },
+    });
+    expect(seen).toEqual([join(dir, "ws"), { env }]);
+  });
+
+  it("a workspace that is missing or not a folder is a ConfigError at workspace, before any plugin loads", async () => {
+    const marker = join(dir, "loaded.txt");
+    await writeFile(
+      join(dir, "plugins", "marks.mjs"),
+      `import { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(marker)}, "x");\nexport default { id: "marks" };\n`,
+    );
+    const missing = buildFromConfig(
+      await loadConfig(await configFile({ workspace: "nope", plugins: [{ module: "./plugins/marks.mjs" }] })),
+    );
+    await expect(missing).rejects.toMatchObject({
+      name: "ConfigError",
+      code: "invalid-config",
+      issues: [
+        {
+          path: "workspace",
+          message: `the workspace folder ${join(dir, "nope")} does not exist; create it or point "workspace" at an existing folder`,
+        },
+      ],
+    });
+    await expect(
+      buildFromConfig(await loadConfig(await configFile({ workspace: "plugins/marks.mjs" }))),
+    ).rejects.toMatchObject({ issues: [{ path: "workspace", message: expect.stringContaining("is not a folder") }] });
+    await expect(readFile(marker, "utf8")).rejects.toMatchObject({ code: "ENOENT" });
   });
 
   it("a config that fails validation changes nothing in a registry built from the previous one", async () => {

@@ -1,4 +1,5 @@
 // buildFromConfig: turns a validated config into registry options, a plugin host, skills, MCP servers and session hooks.
+import { stat } from "node:fs/promises";
 import { isAbsolute, resolve } from "node:path";
 import type {
   AfterToolCall,
@@ -12,12 +13,18 @@ import type {
 import { createPluginHost, type PluginHost } from "../plugins/plugin-host.js";
 import { formatSkillsPrompt } from "../skills/format-skills-prompt.js";
 import { type LoadedSkills, loadSkills } from "../skills/load-skills.js";
-import type { LoadedConfig, McpServerConfig } from "./load-config.js";
+import { type BuiltinsConfig, ConfigError, type LoadedConfig, type McpServerConfig } from "./load-config.js";
+
+/** connectMcpServer's handshake timeout when neither `connectTimeoutMs` nor a shorter `timeoutMs` is set. */
+const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
 
 /** What `buildFromConfig` takes besides the config. */
 export interface BuildFromConfigOptions {
-  /** The built-in tools, or a factory given the workspace root. The config only turns them on or off. */
-  readonly builtins?: readonly AgentTool[] | ((workspaceRoot: string) => readonly AgentTool[]);
+  /**
+   * The built-in tools, or a factory given the workspace root and the config's `builtins` section (its
+   * `env` says what reaches `bash`). The config turns given tools only on or off.
+   */
+  readonly builtins?: readonly AgentTool[] | ((workspaceRoot: string, config: BuiltinsConfig) => readonly AgentTool[]);
   /** More extension sources (such as MCP connections); the plugin host is added after them. */
   readonly extensions?: ToolSourceInput;
   readonly custom?: ToolSourceInput;
@@ -45,6 +52,7 @@ export interface McpServerPlan {
     readonly include?: readonly string[];
     readonly exclude?: readonly string[];
     readonly timeoutMs?: number;
+    readonly connectTimeoutMs?: number;
   };
 }
 
@@ -72,7 +80,8 @@ export interface BuiltConfig {
  * skills, reads only the named environment variables, and returns registry options (built-ins on or
  * off, allowed names, policy layers, the plugin host as a live extension source, availability), the
  * session hooks and the enabled MCP servers. Never throws for a plugin or skill that fails: each is
- * in `problems`. Nothing global is changed.
+ * in `problems`. Throws `ConfigError` (`invalid-config`, path `workspace`) when the workspace is not an
+ * existing folder, before loading anything. Nothing global is changed.
  */
 export async function buildFromConfig(
   loaded: LoadedConfig,
@@ -80,6 +89,7 @@ export async function buildFromConfig(
 ): Promise<BuiltConfig> {
   const { config, dir } = loaded;
   const workspaceRoot = resolve(dir, config.workspace ?? ".");
+  await checkWorkspace(loaded, workspaceRoot);
   const pluginHost = await createPluginHost({
     plugins: config.plugins ?? [],
     baseDir: dir,
@@ -89,7 +99,9 @@ export async function buildFromConfig(
   const skills = await loadSkills((config.skills ?? []).map((folder) => resolve(dir, folder)));
   const availability = availabilityFrom(loaded, pluginHost, options);
   const builtins =
-    typeof options.builtins === "function" ? options.builtins(workspaceRoot) : (options.builtins ?? undefined);
+    typeof options.builtins === "function"
+      ? options.builtins(workspaceRoot, config.builtins ?? {})
+      : (options.builtins ?? undefined);
   const registryOptions: ToolRegistryOptions = {
     ...(builtins === undefined ? {} : { builtins }),
     extensions: [...(options.extensions ?? []), pluginHost],
@@ -123,6 +135,25 @@ export async function buildFromConfig(
   };
 }
 
+async function checkWorkspace(loaded: LoadedConfig, workspaceRoot: string): Promise<void> {
+  const isFolder = await stat(workspaceRoot).then(
+    (stats) => stats.isDirectory(),
+    () => undefined,
+  );
+  if (isFolder === true) return;
+  const path = loaded.config.workspace === undefined ? "(root)" : "workspace";
+  const message =
+    isFolder === undefined
+      ? `the workspace folder ${workspaceRoot} does not exist; create it or point "workspace" at an existing folder`
+      : `the workspace ${workspaceRoot} is not a folder; point "workspace" at a folder`;
+  throw new ConfigError(
+    "invalid-config",
+    loaded.file,
+    [{ path, message }],
+    `Invalid config ${loaded.file}:\n- ${path}: ${message}`,
+  );
+}
+
 function availabilityFrom(
   loaded: LoadedConfig,
   pluginHost: PluginHost,
@@ -143,7 +174,10 @@ function availabilityFrom(
 }
 
 function planServer(entry: McpServerConfig, dir: string): McpServerPlan {
-  const { enabled: _enabled, include, exclude, timeoutMs, ...server } = entry;
+  const { enabled: _enabled, include, exclude, timeoutMs, connectTimeoutMs, ...server } = entry;
+  // A short request timeout also bounds the handshake: a server that never answers must not hold 30 s.
+  const connect =
+    connectTimeoutMs ?? (timeoutMs !== undefined && timeoutMs < DEFAULT_CONNECT_TIMEOUT_MS ? timeoutMs : undefined);
   const resolved =
     "command" in server && server.cwd !== undefined && !isAbsolute(server.cwd)
       ? { ...server, cwd: resolve(dir, server.cwd) }
@@ -154,6 +188,7 @@ function planServer(entry: McpServerConfig, dir: string): McpServerPlan {
       ...(include === undefined ? {} : { include }),
       ...(exclude === undefined ? {} : { exclude }),
       ...(timeoutMs === undefined ? {} : { timeoutMs }),
+      ...(connect === undefined ? {} : { connectTimeoutMs: connect }),
     },
   };
 }

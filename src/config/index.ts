@@ -6,14 +6,19 @@ export {
   type ConfigProblem,
   type McpServerPlan,
 } from "./apply-config.js";
+export { findOutsideCode, type OutsideCode } from "./find-outside-code.js";
 export {
   type AvailabilityConfig,
+  type BuiltinsConfig,
+  type BuiltinsEnvConfig,
   CONFIG_FILE_NAME,
   ConfigError,
   type ConfigErrorCode,
   type ConfigIssue,
   type LoadedConfig,
   loadConfig,
+  MAX_CONFIG_BYTES,
+  MAX_CONFIG_DEPTH,
   type McpHttpServerConfig,
   type McpServerConfig,
   type McpStdioServerConfig,

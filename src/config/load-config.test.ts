@@ -1,5 +1,7 @@
 // loadConfig over real files: valid configs load frozen; every kind of bad config is a ConfigError naming path and expectation.
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { execFileSync } from "node:child_process";
+import { mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
@@ -8,6 +10,8 @@ import {
   ConfigError,
   type ConfigIssue,
   loadConfig,
+  MAX_CONFIG_BYTES,
+  MAX_CONFIG_DEPTH,
   parseConfig,
   readConfigSchema,
   validateConfig,
@@ -213,6 +217,144 @@ describe("loadConfig", () => {
   it("parseConfig gives the same verdicts without a file", () => {
     expect(() => parseConfig("{ nope")).toThrow(expect.objectContaining({ code: "invalid-json", file: undefined }));
     expect(parseConfig('{"skills":["a"]}')).toEqual({ skills: ["a"] });
+  });
+});
+
+describe("loadConfig refuses what is not a config file, without blocking", () => {
+  it("a FIFO with no writer is refused as not a regular file, at once (reading it would wait forever)", async () => {
+    const fifo = join(dir, "toolwire.config.json");
+    execFileSync("mkfifo", [fifo]);
+    const started = performance.now();
+    const error = await failure(fifo);
+    expect(performance.now() - started).toBeLessThan(5000);
+    expect(error.code).toBe("config-not-a-file");
+    expect(error.message).toBe(`Cannot read config ${fifo}: it is a FIFO (named pipe), not a regular file`);
+  });
+
+  it("a symlink to a FIFO, and a device such as /dev/zero, are refused the same way", async () => {
+    const fifo = join(dir, "pipe");
+    execFileSync("mkfifo", [fifo]);
+    await symlink(fifo, join(dir, "link.json"));
+    expect((await failure(join(dir, "link.json"))).code).toBe("config-not-a-file");
+    const zero = await failure("/dev/zero");
+    expect(zero.code).toBe("config-not-a-file");
+    expect(zero.message).toBe("Cannot read config /dev/zero: it is a device, not a regular file");
+  });
+
+  it("a Unix socket is refused as a socket (it cannot even be opened)", async () => {
+    const path = join(dir, "sock.json");
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(path, resolve));
+    try {
+      const error = await failure(path);
+      expect(error.code).toBe("config-not-a-file");
+      expect(error.message).toBe(`Cannot read config ${path}: it is a socket, not a regular file`);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it("a folder is not a file", async () => {
+    const error = await failure(dir);
+    expect(error.code).toBe("config-not-a-file");
+    expect(error.message).toBe(`Cannot read config ${dir}: it is a folder`);
+  });
+
+  it("a file larger than 4 MiB is refused; one just under loads", async () => {
+    const padding = (size: number) => `{"skills": []${" ".repeat(size - 14)}}`;
+    expect(padding(100)).toHaveLength(100);
+    const big = await write(padding(MAX_CONFIG_BYTES + 1), "big.json");
+    const error = await failure(big);
+    expect(error.code).toBe("config-too-large");
+    expect(error.message).toBe(`Cannot read config ${big}: it is larger than 4 MiB`);
+    expect((await loadConfig(await write(padding(MAX_CONFIG_BYTES), "fits.json"))).config).toEqual({ skills: [] });
+  });
+});
+
+describe("deeply nested values", () => {
+  const nestedObject = (depth: number) => `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`;
+  const nestedList = (depth: number) => `${"[".repeat(depth)}${"]".repeat(depth)}`;
+
+  it("plugin options nested 100,000 levels deep are an invalid-config naming the path, not a stack overflow", async () => {
+    const file = await write(`{"plugins":[{"module":"./p.mjs","options":${nestedObject(100_000)}}]}`);
+    const error = await failure(file);
+    expect(error.code).toBe("invalid-config");
+    expect(error.issues).toHaveLength(1);
+    const [issue] = error.issues as [ConfigIssue];
+    expect(issue.path.startsWith("plugins[0].options.a.a.a")).toBe(true);
+    expect(issue.path.length).toBeLessThanOrEqual(121);
+    expect(issue.message).toBe(`nests deeper than ${MAX_CONFIG_DEPTH} levels of lists and objects; flatten this value`);
+  });
+
+  it("lists nested 100,000 levels deep anywhere are refused the same way", () => {
+    const text = `{"availability":{"config":{"x":${nestedList(100_000)}}}}`;
+    expect(() => parseConfig(text)).toThrow(
+      expect.objectContaining({
+        code: "invalid-config",
+        message: expect.stringContaining("availability.config.x[0][0]"),
+      }),
+    );
+    expect(validateConfig(JSON.parse(nestedList(100_000)))).toHaveLength(1);
+  });
+
+  it("exactly 64 levels load (frozen all the way down); 65 do not", () => {
+    // the root object, plugins, the entry and options are 4 levels: options' value adds the rest
+    const at = (depth: number) => `{"plugins":[{"module":"./p.mjs","options":${nestedObject(depth - 3)}}]}`;
+    const loaded = parseConfig(at(MAX_CONFIG_DEPTH));
+    let node: unknown = loaded.plugins?.[0]?.options;
+    while (typeof node === "object" && node !== null) {
+      expect(Object.isFrozen(node)).toBe(true);
+      node = (node as { a?: unknown }).a;
+    }
+    expect(() => parseConfig(at(MAX_CONFIG_DEPTH + 1))).toThrow(expect.objectContaining({ code: "invalid-config" }));
+  });
+});
+
+describe("new fields", () => {
+  it("builtins.env: pass takes names and globs, set takes variable names to strings", () => {
+    expect(validateConfig({ builtins: { env: { pass: ["GITHUB_*", "HOME"], set: { CI: "1", _X: "" } } } })).toEqual([]);
+    const issues = validateConfig({
+      builtins: { env: { pass: ["a b", 3], set: { "1X": "v", "A=B": "v", OK: "a\u0000b", N: 3 }, extra: true } },
+    });
+    expect([...issues].sort(byPath)).toEqual(
+      [
+        { path: "builtins.env.extra", message: "unknown property; expected one of: pass, set" },
+        {
+          path: "builtins.env.pass[0]",
+          message:
+            'must be a variable name or glob (letters, digits, _ and *, 1 to 128 characters), got the string "a b"',
+        },
+        { path: "builtins.env.pass[1]", message: "must be a string, got number 3" },
+        {
+          path: 'builtins.env.set["1X"]',
+          message: "the name must be an environment variable name (letters, digits and _, not starting with a digit)",
+        },
+        {
+          path: 'builtins.env.set["A=B"]',
+          message: "the name must be an environment variable name (letters, digits and _, not starting with a digit)",
+        },
+        { path: "builtins.env.set.OK", message: 'must be a string without NUL characters, got the string "a\\u0000b"' },
+        { path: "builtins.env.set.N", message: "must be a string, got number 3" },
+      ].sort(byPath),
+    );
+  });
+
+  it("timeouts are positive and fit a timer (at most 2147483647 ms)", () => {
+    expect(
+      validateConfig({
+        plugins: [{ module: "./p.mjs", loadTimeoutMs: 500 }],
+        mcpServers: [{ id: "s", command: "node", timeoutMs: 500, connectTimeoutMs: 200 }],
+      }),
+    ).toEqual([]);
+    expect(
+      validateConfig({
+        plugins: [{ module: "./p.mjs", loadTimeoutMs: 1e12 }],
+        mcpServers: [{ id: "s", url: "http://127.0.0.1:1/mcp", connectTimeoutMs: 0 }],
+      }),
+    ).toEqual([
+      { path: "plugins[0].loadTimeoutMs", message: "must be at most 2147483647, got number 1000000000000" },
+      { path: "mcpServers[0].connectTimeoutMs", message: "must be greater than 0, got number 0" },
+    ]);
   });
 });
 

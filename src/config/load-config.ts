@@ -1,6 +1,6 @@
 // loadConfig: reads toolwire.config.json, reports malformed JSON with line and column, and validates it against the shipped schema.
-import { readFileSync } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { constants, readFileSync, type Stats } from "node:fs";
+import { open, stat } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import type { JsonObject, JsonPrimitive, PolicyLayer } from "../core/types.js";
@@ -14,6 +14,8 @@ export interface PluginConfig {
   /** Default true. */
   readonly enabled?: boolean;
   readonly options?: JsonObject;
+  /** How long importing the module and running its tool factory may take. Default 10 000 ms. */
+  readonly loadTimeoutMs?: number;
 }
 
 interface McpServerCommon {
@@ -22,7 +24,10 @@ interface McpServerCommon {
   readonly enabled?: boolean;
   readonly include?: readonly string[];
   readonly exclude?: readonly string[];
+  /** Each request (listing, each call); also the handshake's limit when below 30 000 ms. */
   readonly timeoutMs?: number;
+  /** Starting the server and the handshake. Default: `timeoutMs` when below 30 000 ms, else 30 000 ms. */
+  readonly connectTimeoutMs?: number;
 }
 /** An MCP server started as a child process and spoken to over stdio. */
 export interface McpStdioServerConfig extends McpServerCommon {
@@ -38,6 +43,21 @@ export interface McpHttpServerConfig extends McpServerCommon {
 }
 export type McpServerConfig = McpStdioServerConfig | McpHttpServerConfig;
 
+/** The environment of the built-in `bash` tool, as the config file states it. */
+export interface BuiltinsEnvConfig {
+  /** Names or globs (`*` matches anything) of this process's environment variables that reach `bash`. */
+  readonly pass?: readonly string[];
+  /** Variables set for `bash`, by name. */
+  readonly set?: Readonly<Record<string, string>>;
+}
+
+/** The `builtins` section. */
+export interface BuiltinsConfig {
+  /** Default true. */
+  readonly enabled?: boolean;
+  readonly env?: BuiltinsEnvConfig;
+}
+
 /** The availability context, as the config file states it. */
 export interface AvailabilityConfig {
   readonly authProviders?: readonly string[];
@@ -51,7 +71,7 @@ export interface AvailabilityConfig {
 export interface ToolwireConfig {
   readonly $schema?: string;
   readonly workspace?: string;
-  readonly builtins?: { readonly enabled?: boolean };
+  readonly builtins?: BuiltinsConfig;
   readonly allowedTools?: readonly string[];
   readonly policy?: readonly PolicyLayer[];
   readonly plugins?: readonly PluginConfig[];
@@ -79,7 +99,12 @@ export interface ConfigIssue {
   readonly column?: number;
 }
 
-export type ConfigErrorCode = "config-not-found" | "invalid-json" | "invalid-config";
+export type ConfigErrorCode =
+  | "config-not-found"
+  | "config-not-a-file"
+  | "config-too-large"
+  | "invalid-json"
+  | "invalid-config";
 
 /** A config file that cannot be used. Nothing was changed; `issues` lists every problem found. */
 export class ConfigError extends Error {
@@ -98,6 +123,10 @@ export class ConfigError extends Error {
 
 /** The config file's usual name. */
 export const CONFIG_FILE_NAME = "toolwire.config.json";
+/** The largest config file read, in bytes (4 MiB). */
+export const MAX_CONFIG_BYTES = 4 * 1024 * 1024;
+/** How deeply arrays and objects may nest in a config. */
+export const MAX_CONFIG_DEPTH = 64;
 
 const SCHEMA_URL = new URL("../../schema/toolwire.config.schema.json", import.meta.url);
 let schema: JsonObject | undefined;
@@ -111,27 +140,65 @@ export function readConfigSchema(): JsonObject {
 
 /**
  * Reads, parses and validates a config file. Throws `ConfigError`: `config-not-found` when the file
- * cannot be read, `invalid-json` (with the line and column) when it is not JSON, `invalid-config`
- * (with every bad path and what was expected) when it breaks the schema. Reading a config changes
- * nothing: only what the caller builds from the result does.
+ * cannot be read, `config-not-a-file` when it is a FIFO, device, socket or folder (it is never read then,
+ * so nothing blocks), `config-too-large` above `MAX_CONFIG_BYTES`, `invalid-json` (with the line and column)
+ * when it is not JSON, `invalid-config` (with every bad path and what was expected) when it breaks the
+ * schema or nests deeper than `MAX_CONFIG_DEPTH`. Reading a config changes nothing: only what the caller
+ * builds from the result does.
  */
 export async function loadConfig(path: string): Promise<LoadedConfig> {
   const file = resolve(path);
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const why = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "it is a folder" : (error as Error).message;
+  return { config: parseConfig(await readConfigText(file), file), file, dir: dirname(file) };
+}
+
+async function readConfigText(file: string): Promise<string> {
+  const fail = (code: ConfigErrorCode, why: string, cause?: unknown): never => {
     throw new ConfigError(
-      "config-not-found",
+      code,
       file,
       [{ path: "(root)", message: why }],
       `Cannot read config ${file}: ${why}`,
-      { cause: error },
+      cause === undefined ? undefined : { cause },
     );
+  };
+  const cannot = (error: NodeJS.ErrnoException): never =>
+    fail("config-not-found", error.code === "ENOENT" ? "no such file" : error.message, error);
+  const refuseKind = (stats: Stats) => {
+    if (stats.isDirectory()) fail("config-not-a-file", "it is a folder");
+    if (!stats.isFile()) fail("config-not-a-file", `it is ${kindOf(stats)}, not a regular file`);
+  };
+  // The kind is judged before opening (a socket cannot be opened, a FIFO would wait for a writer), and again on
+  // the open file, opened non-blocking, in case the path changed in between.
+  refuseKind(await stat(file).catch(cannot));
+  const handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK).catch(cannot);
+  try {
+    const stats = await handle.stat();
+    refuseKind(stats);
+    const limit = `larger than ${MAX_CONFIG_BYTES / (1024 * 1024)} MiB`;
+    if (stats.size > MAX_CONFIG_BYTES) fail("config-too-large", `it is ${limit}`);
+    // The file may grow after the stat: read at most one byte past the limit to tell.
+    const buffer = Buffer.alloc(MAX_CONFIG_BYTES + 1);
+    let length = 0;
+    while (length < buffer.length) {
+      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length);
+      if (bytesRead === 0) break;
+      length += bytesRead;
+    }
+    if (length > MAX_CONFIG_BYTES) fail("config-too-large", `it is ${limit}`);
+    return buffer.toString("utf8", 0, length);
+  } catch (error) {
+    if (error instanceof ConfigError) throw error;
+    return fail("config-not-found", (error as Error).message, error);
+  } finally {
+    await handle.close().catch(() => undefined);
   }
-  return { config: parseConfig(text, file), file, dir: dirname(file) };
+}
+
+function kindOf(stats: Stats): string {
+  if (stats.isFIFO()) return "a FIFO (named pipe)";
+  if (stats.isSocket()) return "a socket";
+  if (stats.isCharacterDevice() || stats.isBlockDevice()) return "a device";
+  return "something else";
 }
 
 /**
@@ -177,10 +244,26 @@ export function parseConfig(text: string, file?: string): ToolwireConfig {
   return deepFreeze(value) as ToolwireConfig;
 }
 
-/** Every way a value breaks the config schema, plus repeated ids and labels. Empty when it is a valid config. */
+/**
+ * Every way a value breaks the config schema, plus repeated ids and labels. Empty when it is a valid
+ * config. A value nested deeper than `MAX_CONFIG_DEPTH` gets that one issue (found without recursion).
+ */
 export function validateConfig(value: unknown): ConfigIssue[] {
+  const deep = tooDeepPath(value, MAX_CONFIG_DEPTH);
+  if (deep !== undefined) {
+    return [
+      {
+        path: deep,
+        message: `nests deeper than ${MAX_CONFIG_DEPTH} levels of lists and objects; flatten this value`,
+      },
+    ];
+  }
   validate ??= new Ajv({ allErrors: true, strict: false, verbose: true, logger: false }).compile(readConfigSchema());
-  if (!validate(value)) return dedupe((validate.errors ?? []).filter((e) => e.keyword !== "if").map(toIssue));
+  if (!validate(value)) {
+    // A bad property name is reported by its "pattern" error; the "propertyNames" one after it says no more.
+    const errors = (validate.errors ?? []).filter((e) => e.keyword !== "if" && e.keyword !== "propertyNames");
+    return dedupe(errors.map(toIssue));
+  }
   return duplicateIssues(value as ToolwireConfig);
 }
 
@@ -216,9 +299,16 @@ const PATTERN_WORDS: Record<string, string> = {
   "^[A-Za-z0-9_.-]{1,64}$": "an id (letters, digits, _, . and -, 1 to 64 characters)",
   "^https?://": "an http:// or https:// URL",
   "^[A-Za-z_][A-Za-z0-9_]*$": "an environment variable name (letters, digits and _, not starting with a digit)",
+  "^[A-Za-z0-9_*]{1,128}$": "a variable name or glob (letters, digits, _ and *, 1 to 128 characters)",
+  "^[^\\u0000]*$": "a string without NUL characters",
 };
 
 function toIssue(error: ErrorObject): ConfigIssue {
+  const named = (error as ErrorObject & { propertyName?: string }).propertyName;
+  if (named !== undefined) {
+    const words = PATTERN_WORDS[String((error.params as Record<string, unknown>).pattern)] ?? "a valid name";
+    return { path: joinPath(formatPath(error.instancePath), named), message: `the name must be ${words}` };
+  }
   const path = formatPath(error.instancePath);
   const params = error.params as Record<string, unknown>;
   const schemaOf = (error.parentSchema ?? {}) as Record<string, unknown>;
@@ -247,6 +337,8 @@ function toIssue(error: ErrorObject): ConfigIssue {
       return { path, message: "must not be empty" };
     case "exclusiveMinimum":
       return { path, message: `must be greater than ${String(params.limit)}, got ${describeValue(error.data)}` };
+    case "maximum":
+      return { path, message: `must be at most ${String(params.limit)}, got ${describeValue(error.data)}` };
     default:
       return { path, message: `${error.message ?? "is invalid"}, got ${describeValue(error.data)}` };
   }
@@ -331,10 +423,47 @@ function dedupe(issues: ConfigIssue[]): ConfigIssue[] {
   });
 }
 
+const MAX_PATH_CHARS = 120;
+
+/** The path (cut to `MAX_PATH_CHARS`) of the first list or object nested deeper than `limit`, or `undefined`. */
+function tooDeepPath(value: unknown, limit: number): string | undefined {
+  if (!isContainer(value)) return undefined;
+  // An explicit stack of the open containers: no recursion, so no nesting overflows the call stack.
+  const frames = [{ node: value as Record<string, unknown>, keys: Object.keys(value), next: 0 }];
+  while (frames.length > 0) {
+    const top = frames[frames.length - 1] as (typeof frames)[number];
+    if (top.next >= top.keys.length) {
+      frames.pop();
+      continue;
+    }
+    const child = top.node[top.keys[top.next++] as string];
+    if (!isContainer(child)) continue;
+    if (frames.length >= limit) {
+      let path = "(root)";
+      for (const frame of frames) {
+        const key = frame.keys[frame.next - 1] as string;
+        path = Array.isArray(frame.node) ? `${path === "(root)" ? "" : path}[${key}]` : joinPath(path, key);
+        if (path.length > MAX_PATH_CHARS) return `${path.slice(0, MAX_PATH_CHARS)}…`;
+      }
+      return path;
+    }
+    frames.push({ node: child as Record<string, unknown>, keys: Object.keys(child), next: 0 });
+  }
+  return undefined;
+}
+
+function isContainer(value: unknown): value is object {
+  return typeof value === "object" && value !== null;
+}
+
 function deepFreeze(value: unknown): unknown {
-  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const child of Object.values(value)) deepFreeze(child);
+  const pending = [value];
+  while (pending.length > 0) {
+    const next = pending.pop();
+    if (isContainer(next) && !Object.isFrozen(next)) {
+      Object.freeze(next);
+      for (const child of Object.values(next)) pending.push(child);
+    }
   }
   return value;
 }

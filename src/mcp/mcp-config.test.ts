@@ -43,6 +43,10 @@ describe("checkMcpServerConfig", () => {
     expect(configError({ id: "a", command: "x" }, { connectTimeoutMs: 0 }).message).toBe(
       "MCP server a: connectTimeoutMs must be a positive number, got 0",
     );
+    expect(configError({ id: "a", command: "x" }, { timeoutMs: 2 ** 31 }).message).toBe(
+      "MCP server a: timeoutMs must be at most 2147483647 ms, got 2147483648",
+    );
+    expect(() => checkMcpServerConfig({ id: "a", command: "x" }, { timeoutMs: 2 ** 31 - 1 })).not.toThrow();
   });
 
   it("carries the server id on the error", () => {

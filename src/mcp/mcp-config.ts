@@ -1,6 +1,8 @@
 // MCP server configs: their shapes, their validation, and the include/exclude filter of server tool names.
 import { McpConnectionError } from "./errors.js";
 
+const MAX_TIMER_MS = 2_147_483_647;
+
 /** A server started as a child process, spoken to over stdin/stdout. */
 export interface McpStdioServerConfig {
   /** The server id: the `serverId` of its tools' owner and executor refs, and the prefix of their names. */
@@ -32,7 +34,7 @@ export interface McpConfigCheckOptions {
 /**
  * Returns the config when it is well formed; throws `McpConnectionError` `invalid-mcp-config` naming
  * the bad field otherwise (no id, both or neither of command and url, wrong types, a non-http url,
- * filters that are not string arrays, timeouts that are not positive numbers).
+ * filters that are not string arrays, timeouts that are not positive numbers up to 2147483647 ms).
  */
 export function checkMcpServerConfig(config: McpServerConfig, options: McpConfigCheckOptions = {}): McpServerConfig {
   const record = (typeof config === "object" && config !== null ? config : {}) as Record<string, unknown>;
@@ -73,6 +75,10 @@ export function checkMcpServerConfig(config: McpServerConfig, options: McpConfig
     const value = options[key];
     if (value !== undefined && !(typeof value === "number" && value > 0 && Number.isFinite(value))) {
       fail(`MCP server ${id}: ${key} must be a positive number, got ${String(value)}`);
+    }
+    // A longer timer fires at once in Node (it warns and uses 1 ms): a huge timeout would fail every request.
+    if (value !== undefined && value > MAX_TIMER_MS) {
+      fail(`MCP server ${id}: ${key} must be at most ${MAX_TIMER_MS} ms, got ${String(value)}`);
     }
   }
   return config;

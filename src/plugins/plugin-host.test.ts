@@ -1,4 +1,5 @@
 // The plugin host over real plugin modules in a temp folder: loading, failures, enable/disable, conflicts, hooks.
+import { execFileSync } from "node:child_process";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -35,6 +36,8 @@ beforeAll(async () => {
     "plugins/factory-throws.mjs":
       'export default { id: "fragile", tools: () => { throw new Error("no database"); } };\n',
     "plugins/empty.mjs": "export const nothing = 1;\n",
+    "plugins/stuck-import.mjs": "await new Promise(() => {});\nexport default { id: 'never' };\n",
+    "plugins/stuck-tools.mjs": "export default { id: 'stuck', tools: () => new Promise(() => {}) };\n",
     "plugins/named.mjs": pluginSource("named", ["named_tool"]).replace("export default", "export const plugin ="),
     "plugins/hooks.mjs": `export default {
   id: "audit",
@@ -110,6 +113,65 @@ describe("createPluginHost: loading", () => {
         module: "./plugins/factory-throws.mjs",
         message: "Plugin fragile failed while creating its tools: no database",
       },
+    ]);
+  });
+
+  it("reports a module whose top-level await never settles, and a tools promise that never settles, after the load timeout; loads the rest", async () => {
+    const started = performance.now();
+    const host = await createPluginHost({
+      baseDir: dir,
+      loadTimeoutMs: 300,
+      plugins: [
+        { module: "./plugins/stuck-import.mjs" },
+        { id: "stuck", module: "./plugins/stuck-tools.mjs" },
+        { module: "./plugins/notes.mjs" },
+      ],
+    });
+    expect(performance.now() - started).toBeLessThan(5000);
+    expect(host.plugins.map((p) => p.id)).toEqual(["notes"]);
+    expect(host.problems).toEqual([
+      {
+        kind: "load-failed",
+        module: "./plugins/stuck-import.mjs",
+        message:
+          "Cannot load plugin module ./plugins/stuck-import.mjs: its module did not finish loading within 300 ms (a top-level await that never settles?)",
+      },
+      {
+        kind: "load-failed",
+        pluginId: "stuck",
+        module: "./plugins/stuck-tools.mjs",
+        message: "Plugin stuck failed while creating its tools: its tools function did not settle within 300 ms",
+      },
+    ]);
+  });
+
+  it("refuses a FIFO or a device as a module without opening it (that would block a thread for good)", async () => {
+    execFileSync("mkfifo", [join(dir, "plugins", "pipe.mjs")]);
+    const host = await createPluginHost({
+      baseDir: dir,
+      plugins: [{ module: "./plugins/pipe.mjs" }, { module: "/dev/null" }, { module: "./plugins" }],
+    });
+    expect(host.problems.map((p) => p.message)).toEqual([
+      "Cannot load plugin module ./plugins/pipe.mjs: it is a FIFO (named pipe), not a regular file",
+      "Cannot load plugin module /dev/null: it is a device, not a regular file",
+      "Cannot load plugin module ./plugins: it is a folder, not a module file",
+    ]);
+  });
+
+  it("an entry's loadTimeoutMs wins over the host's, and a bad one fails only that entry", async () => {
+    const host = await createPluginHost({
+      baseDir: dir,
+      loadTimeoutMs: 60_000,
+      plugins: [
+        { plugin: { id: "slow", tools: () => new Promise(() => {}) }, loadTimeoutMs: 100 },
+        { plugin: { id: "bad" }, loadTimeoutMs: -1 },
+        { plugin: { id: "fine" } },
+      ],
+    });
+    expect(host.plugins.map((p) => p.id)).toEqual(["fine"]);
+    expect(host.problems.map((p) => p.message)).toEqual([
+      "Plugin slow failed while creating its tools: its tools function did not settle within 100 ms",
+      "loadTimeoutMs must be a positive number of milliseconds up to 2147483647, got -1",
     ]);
   });
 

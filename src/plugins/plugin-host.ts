@@ -1,6 +1,7 @@
 // The plugin host: loads plugins (by module path or in process), enables and disables them, and serves their tools and hooks.
+import { stat } from "node:fs/promises";
 import { isAbsolute, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { describeThrown } from "../core/errors.js";
 import { defineTool } from "../core/register/define-tool.js";
 import type { AfterToolCall, AgentTool, BeforeToolCall, JsonObject, LiveToolSource } from "../core/types.js";
@@ -16,12 +17,19 @@ export type PluginEntry =
       /** Default true. A disabled plugin is still loaded, so its tools show as hidden with `plugin-disabled`. */
       readonly enabled?: boolean;
       readonly options?: JsonObject;
+      /** Overrides the host's `loadTimeoutMs` for this plugin. */
+      readonly loadTimeoutMs?: number;
     }
   | {
       readonly plugin: Plugin | PluginDefinition;
       readonly enabled?: boolean;
       readonly options?: JsonObject;
+      readonly loadTimeoutMs?: number;
     };
+
+/** How long a plugin may take to load (import its module, then create its tools) by default. */
+export const DEFAULT_PLUGIN_LOAD_TIMEOUT_MS = 10_000;
+const MAX_TIMER_MS = 2_147_483_647;
 
 /** What `createPluginHost` takes. */
 export interface PluginHostOptions {
@@ -32,6 +40,12 @@ export interface PluginHostOptions {
   readonly workspaceRoot?: string;
   /** Loads a module by URL or package name. Default: dynamic `import()`. */
   readonly importModule?: (specifier: string) => Promise<unknown>;
+  /**
+   * How long each plugin may take to import its module, and again to create its tools, before it is
+   * reported as failed and skipped (a top-level await or a factory promise that never settles).
+   * Default `DEFAULT_PLUGIN_LOAD_TIMEOUT_MS` (10 000 ms); an entry's own `loadTimeoutMs` wins.
+   */
+  readonly loadTimeoutMs?: number;
 }
 
 /** Something the host could not do as asked, in words; the other plugins are unaffected. */
@@ -94,7 +108,8 @@ interface Slot {
 /**
  * Loads every plugin in order and returns the host. Never throws for a plugin: one whose module
  * cannot be imported, exports no plugin, has a bad id or tool, repeats an earlier id, or whose tool
- * factory throws is reported in `problems` (kind `load-failed`) and skipped; the rest load. When
+ * factory throws, or whose import or tool factory does not settle within its load timeout, is
+ * reported in `problems` (kind `load-failed`) and skipped; the rest load. When
  * two tools share a name, the first from an enabled plugin wins (else the first), and the conflict
  * is reported with the kept and dropped plugin and why.
  */
@@ -111,6 +126,7 @@ export async function createPluginHost(options: PluginHostOptions): Promise<Plug
     workspaceRoot,
     importModule,
     configDir: options.baseDir === undefined ? undefined : baseDir,
+    loadTimeoutMs: options.loadTimeoutMs,
   };
   for (const entry of options.plugins) {
     const outcome = await loadEntry(entry, context, slots);
@@ -187,6 +203,7 @@ interface LoadContext {
   readonly workspaceRoot: string;
   readonly configDir: string | undefined;
   readonly importModule: (specifier: string) => Promise<unknown>;
+  readonly loadTimeoutMs: number | undefined;
 }
 
 /** Loads one entry: its plugin and tools, or the reason it failed. */
@@ -203,12 +220,27 @@ async function loadEntry(
     ...(module === undefined ? {} : { module }),
     message,
   });
+  const timeoutMs = entry.loadTimeoutMs ?? context.loadTimeoutMs ?? DEFAULT_PLUGIN_LOAD_TIMEOUT_MS;
+  if (!(typeof timeoutMs === "number" && timeoutMs > 0 && timeoutMs <= MAX_TIMER_MS)) {
+    return failed(
+      `loadTimeoutMs must be a positive number of milliseconds up to ${MAX_TIMER_MS}, got ${String(timeoutMs)}`,
+    );
+  }
+  const notAFile = module === undefined ? undefined : await notRegularFile(toSpecifier(module, context.baseDir));
+  if (notAFile !== undefined) return failed(`Cannot load plugin module ${module}: ${notAFile}`);
   let plugin: Plugin;
   try {
     plugin =
       module === undefined
         ? definePlugin((entry as { plugin: Plugin | PluginDefinition }).plugin)
-        : pluginFromModule(module, await context.importModule(toSpecifier(module, context.baseDir)));
+        : pluginFromModule(
+            module,
+            await settleWithin(
+              context.importModule(toSpecifier(module, context.baseDir)),
+              timeoutMs,
+              `its module did not finish loading within ${timeoutMs} ms (a top-level await that never settles?)`,
+            ),
+          );
   } catch (error) {
     const pluginId = error instanceof PluginError && error.pluginId !== undefined ? error.pluginId : configuredId;
     const why = describeThrown(error);
@@ -223,17 +255,48 @@ async function loadEntry(
     return failed(`Duplicate plugin id "${plugin.id}": already loaded${from}`, plugin.id);
   }
   try {
-    const tools = await plugin.createTools({
-      pluginId: plugin.id,
-      options: Object.freeze({ ...(entry.options ?? {}) }) as JsonObject,
-      workspaceRoot: context.workspaceRoot,
-      ...(context.configDir === undefined ? {} : { configDir: context.configDir }),
-      defineTool,
-    });
+    const tools = await settleWithin(
+      plugin.createTools({
+        pluginId: plugin.id,
+        options: Object.freeze({ ...(entry.options ?? {}) }) as JsonObject,
+        workspaceRoot: context.workspaceRoot,
+        ...(context.configDir === undefined ? {} : { configDir: context.configDir }),
+        defineTool,
+      }),
+      timeoutMs,
+      `its tools function did not settle within ${timeoutMs} ms`,
+    );
     return { plugin, ...(module === undefined ? {} : { module }), tools: Object.freeze(tools) };
   } catch (error) {
     return failed(`Plugin ${plugin.id} failed while creating its tools: ${describeThrown(error)}`, plugin.id);
   }
+}
+
+/** `work`'s outcome, or a rejection with `message` once `ms` pass first. */
+function settleWithin<T>(work: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    // Not unref'd: a module awaiting a promise that never settles holds nothing else that keeps the process alive.
+    timer = setTimeout(() => reject(new Error(message)), ms);
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Why a `file:` specifier cannot be a module (a FIFO, device, socket or folder), or `undefined`. Importing a
+ * FIFO would block a thread of Node's pool for good, and then even `process.exit` waits for it.
+ */
+async function notRegularFile(specifier: string): Promise<string | undefined> {
+  if (!specifier.startsWith("file:")) return undefined;
+  let stats: Awaited<ReturnType<typeof stat>>;
+  try {
+    stats = await stat(fileURLToPath(specifier));
+  } catch {
+    return undefined; // missing or unreadable: the import says why
+  }
+  if (stats.isFile()) return undefined;
+  if (stats.isDirectory()) return "it is a folder, not a module file";
+  return `it is ${stats.isFIFO() ? "a FIFO (named pipe)" : stats.isSocket() ? "a socket" : "a device"}, not a regular file`;
 }
 
 function toSpecifier(module: string, baseDir: string): string {

@@ -240,6 +240,9 @@ describe.concurrent("invalid configs exit 3 and say where", { timeout: 60_000 },
     bad = await tempWorkspace({
       "json/toolwire.config.json": '{\n  "policy": [\n    { "label": "a", "deny": ["bash"], }\n  ]\n}\n',
       "typo/toolwire.config.json": '{\n  "policy": [\n    { "label": "a", "alow": ["read"] }\n  ]\n}\n',
+      "env/toolwire.config.json": JSON.stringify({
+        builtins: { env: { pass: ["GITHUB_*", "no spaces"], set: { "1X": "v" } } },
+      }),
     });
   });
   afterAll(() => bad.remove());
@@ -259,6 +262,17 @@ describe.concurrent("invalid configs exit 3 and say where", { timeout: 60_000 },
     expect(stderr).toContain(`Invalid config ${bad.path}/typo/toolwire.config.json`);
     const issue = 'policy[0].alow: unknown property (did you mean "allow"?); expected one of: label, allow, deny';
     expect(stderr.split(issue)).toHaveLength(2);
+  });
+
+  it("builtins.env: a bad glob and a bad variable name, each at its path", async () => {
+    const { code, stderr } = await runCli(["plan"], { cwd: `${bad.path}/env` });
+    expect(code).toBe(3);
+    expect(stderr).toContain(
+      '- builtins.env.pass[1]: must be a variable name or glob (letters, digits, _ and *, 1 to 128 characters), got the string "no spaces"',
+    );
+    expect(stderr).toContain(
+      '- builtins.env.set["1X"]: the name must be an environment variable name (letters, digits and _, not starting with a digit)',
+    );
   });
 
   it("--config naming a missing file", async () => {

@@ -3,6 +3,7 @@ import type { ToolExecutionEndEvent, ToolResultBlock } from "../../core/types.js
 import { EXIT_FAILED, EXIT_OK } from "../exit-codes.js";
 import { type Output, paint } from "../output.js";
 import type { Runtime } from "../runtime.js";
+import { cutEchoes, longPieces } from "./cut-echoes.js";
 
 /** Prints a result's blocks: text as is, images as a line saying what they are. */
 export function printResultContent(result: ToolResultBlock, output: Output, indent = ""): void {
@@ -15,7 +16,10 @@ export function printResultContent(result: ToolResultBlock, output: Output, inde
   }
 }
 
-/** Runs the call; the exit code says whether the result is an error. */
+/**
+ * Runs the call; the exit code says whether the result is an error. An error result that repeats a
+ * tool name, input or input string longer than 200 characters shows it cut (see `cutEchoes`).
+ */
 export async function runCall(
   runtime: Runtime,
   output: Output,
@@ -25,7 +29,7 @@ export async function runCall(
   const unsubscribe = runtime.session.on("tool_execution_end", (event) => {
     end = event;
   });
-  const result = await output.progress(
+  const dispatched = await output.progress(
     `running ${options.tool}`,
     runtime.session.dispatch(
       { id: "cli-call", name: options.tool, input: options.input ?? {} },
@@ -33,6 +37,7 @@ export async function runCall(
     ),
   );
   unsubscribe();
+  const result = dispatched.is_error === true ? cutErrorEchoes(dispatched, options.tool, options.input) : dispatched;
   if (options.json) {
     output.line(
       JSON.stringify(
@@ -48,4 +53,15 @@ export async function runCall(
     }
   }
   return result.is_error === true ? EXIT_FAILED : EXIT_OK;
+}
+
+function cutErrorEchoes(result: ToolResultBlock, tool: string, input: string | undefined): ToolResultBlock {
+  const pieces = longPieces(tool, input);
+  if (pieces.length === 0) return result;
+  return {
+    ...result,
+    content: result.content.map((block) =>
+      block.type === "text" ? { ...block, text: cutEchoes(block.text, pieces) } : block,
+    ),
+  };
 }
