@@ -1,4 +1,5 @@
 // loadSkills over real SKILL.md files in temp folders: good skills load, bad ones are reported with file and reason.
+import { execFileSync } from "node:child_process";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -129,6 +130,16 @@ describe("loadSkills", () => {
     const { skills, problems } = await loadSkills([root]);
     expect(problems).toEqual([]);
     expect(skills.map((s) => s.file)).toEqual([own]);
+  });
+
+  it("reports a SKILL.md that is a FIFO instead of waiting on it forever", async () => {
+    execFileSync("mkfifo", [join(root, "SKILL.md")]);
+    const file = await skill("fine", "---\nname: fine\ndescription: d\n---\n");
+    const { skills, problems } = await loadSkills([root]);
+    expect(skills.map((s) => s.file)).toEqual([file]);
+    expect(problems).toEqual([
+      { file: join(root, "SKILL.md"), reason: "not a regular file (a FIFO, device or socket)" },
+    ]);
   });
 
   it("reports an oversized SKILL.md without reading it", async () => {

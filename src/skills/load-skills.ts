@@ -1,6 +1,7 @@
 // loadSkills: reads folders of SKILL.md files (YAML front matter) and reports malformed ones without failing the rest.
 import type { Dirent } from "node:fs";
-import { readdir, readFile, stat } from "node:fs/promises";
+import { constants } from "node:fs";
+import { open, readdir, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { parse as parseYaml, YAMLParseError } from "yaml";
 
@@ -105,11 +106,21 @@ async function skillFilesIn(root: string, problems: SkillProblem[]): Promise<str
 async function readSkill(file: string): Promise<Skill | SkillProblem> {
   let text: string;
   try {
-    const info = await stat(file);
-    if (info.size > MAX_SKILL_FILE_BYTES) {
-      return { file, reason: `file is ${info.size} bytes, more than the ${MAX_SKILL_FILE_BYTES} a SKILL.md may have` };
+    // Non-blocking, and judged by what was opened: a FIFO swapped in after the listing must not hang the load.
+    const handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
+    try {
+      const info = await handle.stat();
+      if (!info.isFile()) return { file, reason: "not a regular file (a FIFO, device or socket)" };
+      if (info.size > MAX_SKILL_FILE_BYTES) {
+        return {
+          file,
+          reason: `file is ${info.size} bytes, more than the ${MAX_SKILL_FILE_BYTES} a SKILL.md may have`,
+        };
+      }
+      text = await handle.readFile("utf8");
+    } finally {
+      await handle.close();
     }
-    text = await readFile(file, "utf8");
   } catch (error) {
     return { file, reason: `cannot read file: ${(error as Error).message}` };
   }
