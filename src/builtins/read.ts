@@ -1,9 +1,8 @@
 // The `read` tool: a text file with line numbers (a window of it for large files), or an image.
 import { createHash } from "node:crypto";
-import { open } from "node:fs/promises";
 import { defineTool } from "../core/register/define-tool.js";
 import type { AgentTool, ToolResult } from "../core/types.js";
-import { type BuiltinContext, requireFile, toolError } from "./builtin-context.js";
+import { type BuiltinContext, openRequiredFile, toolError } from "./builtin-context.js";
 import { looksBinary, SNIFF_BYTES, sniffImageMimeType } from "./file-kind.js";
 import { cutUtf8Head, formatSize, MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES } from "./truncate.js";
 
@@ -63,11 +62,10 @@ export function createReadTool(context: BuiltinContext): AgentTool {
     executionMode: "parallel",
     async execute(input, { signal }): Promise<ToolResult<ReadDetails>> {
       const target = await workspace.resolve("read", input.path);
-      const stats = await requireFile("read", target);
       // The schema bounds both; clamping guards direct calls that skip validation.
       const offset = Math.max(1, Math.floor(input.offset ?? 1));
       const limit = Math.max(1, Math.min(Math.floor(input.limit ?? MAX_OUTPUT_LINES), MAX_OUTPUT_LINES));
-      const handle = await open(target.real, "r");
+      const { handle, stats } = await openRequiredFile(workspace, "read", target);
       try {
         const head = Buffer.alloc(Math.min(SNIFF_BYTES, stats.size));
         const { bytesRead } = await handle.read(head, 0, head.length, 0);
