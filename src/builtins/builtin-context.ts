@@ -1,6 +1,6 @@
 // What every built-in tool shares: the workspace guard, the read tracker, the options, and its error helpers.
 import type { Stats } from "node:fs";
-import type { FileHandle } from "node:fs/promises";
+import { type FileHandle, stat } from "node:fs/promises";
 import { ToolCallError } from "../core/errors.js";
 import { openFileInside } from "./open-inside.js";
 import type { ReadTracker } from "./read-tracker.js";
@@ -60,6 +60,22 @@ export async function openRequiredFile(
       throw toolError(toolName, changedPathMessage(shown), "invalid-input");
     case "unreadable":
       throw toolError(toolName, `Could not open ${shown}: ${describeFsError(refusal.error, shown)}.`);
+  }
+}
+
+/**
+ * Stats (following links) a path the guard found existing. Throws a `ToolCallError` rather than a
+ * bare file-system error when it is gone or unreachable by now (something changed it during the call).
+ */
+export async function statResolved(toolName: string, target: WorkspacePath): Promise<Stats> {
+  try {
+    return await stat(target.real);
+  } catch (error) {
+    const shown = boundPath(target.display);
+    throw toolError(
+      toolName,
+      `Could not use ${shown}: ${describeFsError(error, shown)}. It changed during the call; check it with ls and try again.`,
+    );
   }
 }
 

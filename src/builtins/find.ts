@@ -1,8 +1,7 @@
 // The `find` tool: paths matching a glob under a folder, .gitignore respected, links never followed out of the root.
-import { stat } from "node:fs/promises";
 import { defineTool } from "../core/register/define-tool.js";
 import type { AgentTool, ToolResult } from "../core/types.js";
-import { type BuiltinContext, toolError } from "./builtin-context.js";
+import { type BuiltinContext, statResolved, toolError } from "./builtin-context.js";
 import { compileGlob } from "./glob.js";
 import { describeSpecial } from "./open-inside.js";
 import { MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES, truncateHead } from "./truncate.js";
@@ -61,7 +60,7 @@ export function createFindTool(context: BuiltinContext): AgentTool {
       if (!target.exists) {
         throw toolError("find", `Folder not found: ${target.display}. Use ls to see which folders exist.`);
       }
-      const kind = await stat(target.real);
+      const kind = await statResolved("find", target);
       if (!kind.isDirectory()) {
         throw toolError(
           "find",

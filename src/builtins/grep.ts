@@ -1,8 +1,7 @@
 // The `grep` tool: a regular expression over the workspace's text files, ripgrep-like, .gitignore respected.
-import { stat } from "node:fs/promises";
 import { defineTool } from "../core/register/define-tool.js";
 import type { AgentTool, ToolResult } from "../core/types.js";
-import { type BuiltinContext, specialFileMessage, toolError } from "./builtin-context.js";
+import { type BuiltinContext, specialFileMessage, statResolved, toolError } from "./builtin-context.js";
 import { looksBinary, SNIFF_BYTES } from "./file-kind.js";
 import { compileGlob } from "./glob.js";
 import { describeSpecial, readFileInside } from "./open-inside.js";
@@ -112,7 +111,7 @@ export function createGrepTool(context: BuiltinContext): AgentTool {
       }
       const search = createSearch(workspace, regex, input.context ?? 0, input.limit ?? DEFAULT_GREP_LIMIT);
       let walk: WalkReport | undefined;
-      const kind = await stat(target.real);
+      const kind = await statResolved("grep", target);
       if (!kind.isDirectory() && !kind.isFile()) {
         throw toolError("grep", specialFileMessage("grep", target.display, describeSpecial(kind)), "invalid-input");
       }

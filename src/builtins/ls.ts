@@ -4,7 +4,13 @@ import { realpath, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { defineTool } from "../core/register/define-tool.js";
 import type { AgentTool, ToolResult } from "../core/types.js";
-import { type BuiltinContext, describeFsError, specialFileMessage, toolError } from "./builtin-context.js";
+import {
+  type BuiltinContext,
+  describeFsError,
+  specialFileMessage,
+  statResolved,
+  toolError,
+} from "./builtin-context.js";
 import { readFolderInside } from "./folder-inside.js";
 import { describeSpecial } from "./open-inside.js";
 import { formatSize, MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES, shortenLine, truncateHead } from "./truncate.js";
@@ -56,7 +62,7 @@ export function createLsTool(context: BuiltinContext): AgentTool {
       if (!target.exists) {
         throw toolError("ls", `Folder not found: ${target.display}. List its parent folder to see what exists.`);
       }
-      const stats = await stat(target.real);
+      const stats = await statResolved("ls", target);
       if (!stats.isDirectory()) {
         throw toolError(
           "ls",
