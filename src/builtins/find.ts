@@ -6,6 +6,7 @@ import { compileGlob } from "./glob.js";
 import { describeSpecial } from "./open-inside.js";
 import { MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES, truncateHead } from "./truncate.js";
 import { type WalkReport, walkNotes, walkWorkspace } from "./walk.js";
+import { boundPath } from "./workspace.js";
 
 /** How many paths `find` returns when the call names no limit. */
 export const DEFAULT_FIND_LIMIT = 1000;
@@ -58,7 +59,7 @@ export function createFindTool(context: BuiltinContext): AgentTool {
     async execute(input, { signal }): Promise<ToolResult<FindDetails>> {
       const target = await workspace.resolve("find", input.path ?? ".");
       if (!target.exists) {
-        throw toolError("find", `Folder not found: ${target.display}. Use ls to see which folders exist.`);
+        throw toolError("find", `Folder not found: ${boundPath(target.display)}. Use ls to see which folders exist.`);
       }
       const kind = await statResolved("find", target);
       if (!kind.isDirectory()) {

@@ -7,7 +7,7 @@ import { compileGlob } from "./glob.js";
 import { describeSpecial, readFileInside } from "./open-inside.js";
 import { formatSize, MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES, shortenLine, truncateHead } from "./truncate.js";
 import { type WalkReport, walkNotes, walkWorkspace } from "./walk.js";
-import type { Workspace } from "./workspace.js";
+import { boundPath, type Workspace } from "./workspace.js";
 
 /** How many matching lines `grep` returns when the call names no limit. */
 export const DEFAULT_GREP_LIMIT = 200;
@@ -107,7 +107,7 @@ export function createGrepTool(context: BuiltinContext): AgentTool {
       }
       const target = await workspace.resolve("grep", input.path ?? ".");
       if (!target.exists) {
-        throw toolError("grep", `Not found: ${target.display}. Use ls or find to see which paths exist.`);
+        throw toolError("grep", `Not found: ${boundPath(target.display)}. Use ls or find to see which paths exist.`);
       }
       const search = createSearch(workspace, regex, input.context ?? 0, input.limit ?? DEFAULT_GREP_LIMIT);
       let walk: WalkReport | undefined;

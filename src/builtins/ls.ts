@@ -14,6 +14,7 @@ import {
 import { readFolderInside } from "./folder-inside.js";
 import { describeSpecial } from "./open-inside.js";
 import { formatSize, MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES, shortenLine, truncateHead } from "./truncate.js";
+import { boundPath } from "./workspace.js";
 
 /** How many entries `ls` lists when the call names no limit. */
 export const DEFAULT_LS_LIMIT = 500;
@@ -60,7 +61,10 @@ export function createLsTool(context: BuiltinContext): AgentTool {
     async execute(input): Promise<ToolResult<LsDetails>> {
       const target = await workspace.resolve("ls", input.path ?? ".");
       if (!target.exists) {
-        throw toolError("ls", `Folder not found: ${target.display}. List its parent folder to see what exists.`);
+        throw toolError(
+          "ls",
+          `Folder not found: ${boundPath(target.display)}. List its parent folder to see what exists.`,
+        );
       }
       const stats = await statResolved("ls", target);
       if (!stats.isDirectory()) {

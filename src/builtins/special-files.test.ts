@@ -172,3 +172,21 @@ describe("ignore files are read only when they are small regular files inside th
     expect(await readFile(join(ws.root, ".gitignore"), "utf8")).toBe("a.txt\n");
   });
 });
+
+describe("errors name the path the model gave, cut when long", () => {
+  it("cuts a long missing path to 200 characters in every tool's error", async () => {
+    ws = await makeWorkspace();
+    const path = `${"folder/".repeat(60)}missing.txt`;
+    for (const [tool, input] of [
+      ["read", { path }],
+      ["ls", { path }],
+      ["grep", { pattern: "x", path }],
+      ["find", { pattern: "*", path }],
+      ["edit", { path, oldText: "a", newText: "b" }],
+    ] as const) {
+      const error = await ws.fail(tool, input);
+      expect(error.message, tool).toContain(`${path.slice(0, 200)}…`);
+      expect(error.message, tool).not.toContain(path);
+    }
+  });
+});

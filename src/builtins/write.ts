@@ -8,6 +8,7 @@ import { type BuiltinContext, describeFsError, specialFileMessage, toolError } f
 import { describeSpecial } from "./open-inside.js";
 import { snapshotOf } from "./read-tracker.js";
 import { formatSize } from "./truncate.js";
+import { boundPath } from "./workspace.js";
 
 /** What `write` reports to programs beside the text. */
 export interface WriteDetails {
@@ -63,11 +64,15 @@ export function createWriteTool(context: BuiltinContext): AgentTool {
         await writeFileAtomic(workspace, target.real, bytes, { signal, createFolders: true });
       } catch (error) {
         if (signal.aborted) {
-          throw new ToolCallError("aborted", "write", `The write was aborted; ${target.display} was left as it was.`);
+          throw new ToolCallError(
+            "aborted",
+            "write",
+            `The write was aborted; ${boundPath(target.display)} was left as it was.`,
+          );
         }
         throw toolError(
           "write",
-          `Could not write ${target.display}: ${describeFsError(error, target.display)}. The file was left as it was.`,
+          `Could not write ${boundPath(target.display)}: ${describeFsError(error, boundPath(target.display))}. The file was left as it was.`,
         );
       }
       tracker.remember(target.real, snapshotOf(bytes));
