@@ -110,7 +110,7 @@ export function describeFsError(error: unknown, display: string): string {
       return `${display} is too long a path for the file system`;
     case "ELOOP":
     case "EOUTSIDE":
-      return `a folder on the path of ${display} was replaced by a symbolic link or moved out of the workspace during the call, so nothing was written through it`;
+      return `a folder on the path of ${display} was replaced by a symbolic link or moved out of the workspace during the call, so it was not used`;
     default:
       return `${code ?? "Error"} on ${display}: ${(error as Error | undefined)?.message ?? String(error)}`;
   }

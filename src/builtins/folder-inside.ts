@@ -1,6 +1,6 @@
 // Opening a folder inside the workspace so that what is then read or written there stays inside, even if paths change.
 import { constants, type Dirent } from "node:fs";
-import { type FileHandle, mkdir, open, readdir, readlink, realpath, rmdir, stat } from "node:fs/promises";
+import { type FileHandle, lstat, mkdir, open, readdir, readlink, realpath, rmdir, stat } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 import { HAS_PROC_FD } from "./open-inside.js";
 import type { Workspace } from "./workspace.js";
@@ -46,13 +46,36 @@ export async function openFolderInside(
     : openByPath(workspace, realFolder, options.create === true);
 }
 
-/** The entries of a folder inside the root, read through an opened, checked descriptor. Throws as `openFolderInside`. */
+/**
+ * The entries of a folder inside the root, read through an opened descriptor whose real location was
+ * checked. Throws `OutsideWorkspaceError` when it is (now) outside, and the file-system error otherwise.
+ */
 export async function readFolderInside(workspace: Workspace, realFolder: string): Promise<Dirent[]> {
-  const folder = await openFolderInside(workspace, realFolder);
+  if (!HAS_PROC_FD) {
+    const folder = await openFolderInside(workspace, realFolder);
+    try {
+      return await readdir(folder.path, { withFileTypes: true });
+    } finally {
+      await folder.close();
+    }
+  }
+  // Reading needs no walk from the root: where the opened folder really is settles it (one open per folder).
+  let handle: FileHandle;
   try {
-    return await readdir(folder.path, { withFileTypes: true });
+    handle = await open(realFolder, FOLDER_FLAGS);
+  } catch (error) {
+    if ((await lstat(realFolder).catch(() => undefined))?.isSymbolicLink() === true) {
+      throw new OutsideWorkspaceError("the folder was replaced by a symbolic link");
+    }
+    throw error;
+  }
+  try {
+    const path = `/proc/self/fd/${handle.fd}`;
+    if (!workspace.contains(await readlink(path)))
+      throw new OutsideWorkspaceError("the folder is outside the workspace");
+    return await readdir(path, { withFileTypes: true });
   } finally {
-    await folder.close();
+    await handle.close();
   }
 }
 
@@ -89,7 +112,7 @@ async function openPinned(workspace: Workspace, realFolder: string, create: bool
           created.push(child);
           handle = await open(child, FOLDER_FLAGS);
         } else if (code === "ENOTDIR" || code === "ELOOP") {
-          if ((await stat(child).catch(() => undefined))?.isDirectory() === true) {
+          if ((await lstat(child).catch(() => undefined))?.isSymbolicLink() === true) {
             throw new OutsideWorkspaceError("a folder on the path was replaced by a symbolic link");
           }
           throw error;

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdir, readdir, symlink, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { eventually, makeWorkspace, type TestWorkspace, textOf } from "../../test/support/builtins.js";
@@ -47,8 +47,10 @@ describe("a folder swapped for a link to outside during calls", () => {
   it("never gives outside content to read or grep, and never lets write land outside", {
     timeout: 20_000,
   }, async () => {
-    ws = await makeWorkspace({ "d/secret.txt": "inside content\n" });
+    ws = await makeWorkspace({ "d/secret.txt": "inside content\n", "d/edit.txt": "flip-a\n" });
     await writeFile(join(ws.outside, "secret.txt"), `${SECRET}\n`);
+    // An edit that reached this file would succeed: it must stay as it is.
+    await writeFile(join(ws.outside, "edit.txt"), "flip-a\n");
     await mkdir(join(ws.outside, "outside-only"));
     await writeFile(join(ws.outside, "outside-only", "secret.txt"), `${SECRET}\n`);
     await symlink(ws.outside, join(ws.root, "link"));
@@ -69,6 +71,8 @@ describe("a folder swapped for a link to outside during calls", () => {
         ws.call("find", { pattern: "*", path: "d" }),
         ws.call("write", { path: `d/new-${round}.txt`, content: "written\n" }),
         ws.call("write", { path: `d/deeper/new-${round}.txt`, content: "written\n" }),
+        ws.call("edit", { path: "d/edit.txt", oldText: "flip-a", newText: "flip-b" }),
+        ws.call("edit", { path: "d/edit.txt", oldText: "flip-b", newText: "flip-a" }),
       ]);
       calls += outcomes.length;
       for (const outcome of outcomes) {
@@ -82,7 +86,8 @@ describe("a folder swapped for a link to outside during calls", () => {
     await eventually(async () => swapper?.exitCode !== null || swapper?.signalCode !== null);
 
     expect(leaks).toEqual([]);
-    expect((await readdir(ws.outside)).sort()).toEqual(["outside-only", "secret.txt"]);
+    expect((await readdir(ws.outside)).sort()).toEqual(["edit.txt", "outside-only", "secret.txt"]);
+    expect(await readFile(join(ws.outside, "edit.txt"), "utf8")).toBe("flip-a\n");
     expect(await readdir(join(ws.outside, "outside-only"))).toEqual(["secret.txt"]);
     // The race was real: many calls ran, and some of them did read the inside file.
     expect(calls).toBeGreaterThan(100);
