@@ -4,6 +4,7 @@ import { defineTool } from "../core/register/define-tool.js";
 import type { AgentTool, ToolResult } from "../core/types.js";
 import { type BuiltinContext, openRequiredFile, toolError } from "./builtin-context.js";
 import { looksBinary, SNIFF_BYTES, sniffImageMimeType } from "./file-kind.js";
+import { readUpTo } from "./open-inside.js";
 import { cutUtf8Head, formatSize, MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES } from "./truncate.js";
 
 /** The largest image `read` returns (what the main model providers accept per image). */
@@ -78,7 +79,13 @@ export function createReadTool(context: BuiltinContext): AgentTool {
               `${target.display} is an image of ${formatSize(stats.size)}, over the ${formatSize(MAX_IMAGE_BYTES)} limit for images. Make a smaller copy with bash (for example with ImageMagick's convert -resize) and read that.`,
             );
           }
-          const bytes = await handle.readFile();
+          // Capped: the file may have grown since it was measured.
+          const bytes = await readUpTo(handle, MAX_IMAGE_BYTES);
+          if (bytes === undefined)
+            throw toolError(
+              "read",
+              `${target.display} grew past ${formatSize(MAX_IMAGE_BYTES)} while it was read; try again.`,
+            );
           tracker.remember(target.real, {
             size: bytes.length,
             sha256: createHash("sha256").update(bytes).digest("hex"),
