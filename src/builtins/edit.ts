@@ -62,7 +62,14 @@ export function createEditTool(context: BuiltinContext): AgentTool {
     async execute(input, { signal }): Promise<ToolResult<EditDetails>> {
       const target = await workspace.resolve("edit", input.path);
       const opened = await openRequiredFile(workspace, "edit", target);
-      const bytes = await readUpTo(opened.handle, MAX_EDIT_BYTES).finally(() => opened.handle.close());
+      let bytes: Buffer | undefined;
+      try {
+        bytes = opened.stats.size > MAX_EDIT_BYTES ? undefined : await readUpTo(opened.handle, MAX_EDIT_BYTES);
+      } catch (error) {
+        throw toolError("edit", `Could not read ${target.display}: ${describeFsError(error, target.display)}.`);
+      } finally {
+        await opened.handle.close();
+      }
       if (bytes === undefined) {
         throw toolError(
           "edit",
