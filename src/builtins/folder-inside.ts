@@ -32,16 +32,17 @@ export interface FolderInside {
  * Opens `realFolder` (a symlink-free path the guard resolved inside the root). On Linux it walks
  * from the root one name at a time with `O_NOFOLLOW`, so no link is ever followed, creating missing
  * folders when `create` is set; elsewhere it opens the path and compares device and inode with its
- * real path. Throws `OutsideWorkspaceError` when a part is (now) a link or the folder is outside the
- * root, and the file-system error (ENOENT, ENOTDIR, EACCES...) otherwise.
+ * real path (`viaProc` false chooses that way on Linux too, for tests). Throws `OutsideWorkspaceError`
+ * when a part is (now) a link or the folder is outside the root, and the file-system error (ENOENT,
+ * ENOTDIR, EACCES...) otherwise.
  */
 export async function openFolderInside(
   workspace: Workspace,
   realFolder: string,
-  options: { readonly create?: boolean } = {},
+  options: { readonly create?: boolean; readonly viaProc?: boolean } = {},
 ): Promise<FolderInside> {
   if (!workspace.contains(realFolder)) throw new OutsideWorkspaceError("the folder is outside the workspace");
-  return HAS_PROC_FD
+  return (options.viaProc ?? HAS_PROC_FD)
     ? openPinned(workspace, realFolder, options.create === true)
     : openByPath(workspace, realFolder, options.create === true);
 }
@@ -135,19 +136,40 @@ async function openPinned(workspace: Workspace, realFolder: string, create: bool
 }
 
 async function openByPath(workspace: Workspace, realFolder: string, create: boolean): Promise<FolderInside> {
-  const topmost = create ? await mkdir(realFolder, { recursive: true }) : undefined;
+  // Without openat, create one name at a time, refusing a link met on the way (never mkdir -p through one).
+  const created: string[] = [];
   const removeCreated = async () => {
-    if (topmost === undefined) return;
-    for (let folder = realFolder; ; folder = join(folder, "..")) {
+    for (const folder of created.splice(0).reverse()) {
       try {
         await rmdir(folder);
       } catch {
         return;
       }
-      if (folder === topmost) return;
     }
   };
-  const handle = await open(realFolder, FOLDER_FLAGS);
+  let handle: FileHandle;
+  try {
+    let current = workspace.realRoot;
+    for (const name of relative(workspace.realRoot, realFolder).split(sep)) {
+      if (name === "") continue;
+      current = join(current, name);
+      const found = await lstat(current).catch((error: NodeJS.ErrnoException) => {
+        if (error.code === "ENOENT" && create) return undefined;
+        throw error;
+      });
+      if (found?.isSymbolicLink() === true) {
+        throw new OutsideWorkspaceError("a folder on the path was replaced by a symbolic link");
+      }
+      if (found === undefined) {
+        await mkdir(current);
+        created.push(current);
+      }
+    }
+    handle = await open(realFolder, FOLDER_FLAGS);
+  } catch (error) {
+    await removeCreated();
+    throw error;
+  }
   const stillInside = async () => {
     try {
       const now = await realpath(realFolder);

@@ -1,11 +1,11 @@
 import { execFileSync } from "node:child_process";
-import { lstat, mkdir, mkdtemp, readdir, readFile, realpath, rm, symlink, writeFile } from "node:fs/promises";
+import { lstat, mkdir, mkdtemp, open, readdir, readFile, realpath, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { writeFileAtomic } from "./atomic-write.js";
-import { OutsideWorkspaceError, readFolderInside } from "./folder-inside.js";
-import { openFileInside, readUpTo } from "./open-inside.js";
+import { OutsideWorkspaceError, openFolderInside, readFolderInside } from "./folder-inside.js";
+import { isOpenedInside, openFileInside, readUpTo } from "./open-inside.js";
 import { createWorkspace, type Workspace } from "./workspace.js";
 
 // These call the helpers with a path the guard resolved before something changed it, which is the
@@ -73,6 +73,35 @@ describe("openFileInside", () => {
       kind: "refused",
       refusal: { kind: "folder" },
     });
+  });
+});
+
+describe("the check of what was opened, without /proc (as on macOS)", () => {
+  it("accepts a file inside and refuses one reached through a folder now linked outside", async () => {
+    await writeFile(join(root, "a.txt"), "hello");
+    await symlink(outside, join(root, "d"));
+    for (const [path, inside] of [
+      [join(root, "a.txt"), true],
+      [join(root, "d", "secret.txt"), false],
+    ] as const) {
+      const handle = await open(path, "r");
+      expect(await isOpenedInside(workspace, handle, path, await handle.stat(), false), path).toBe(inside);
+      await handle.close();
+    }
+  });
+
+  it("opens a folder inside, and refuses one now linked outside", async () => {
+    await mkdir(join(root, "sub"));
+    await symlink(outside, join(root, "d"));
+    const folder = await openFolderInside(workspace, join(root, "sub"), { viaProc: false });
+    expect(folder.pinned).toBe(false);
+    expect(await folder.stillInside()).toBe(true);
+    await folder.close();
+    await expect(openFolderInside(workspace, join(root, "d"), { viaProc: false })).rejects.toThrow();
+    await expect(
+      openFolderInside(workspace, join(root, "d", "new"), { viaProc: false, create: true }),
+    ).rejects.toBeInstanceOf(OutsideWorkspaceError);
+    expect(await readdir(outside)).toEqual(["secret.txt"]);
   });
 });
 
