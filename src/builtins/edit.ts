@@ -1,12 +1,12 @@
 // The `edit` tool: replaces an exact, unique match in a file, refusing files changed since they were read.
-import { readFile } from "node:fs/promises";
 import { structuredPatch } from "diff";
 import { ToolCallError } from "../core/errors.js";
 import { defineTool } from "../core/register/define-tool.js";
 import type { AgentTool, ToolResult } from "../core/types.js";
 import { writeFileAtomic } from "./atomic-write.js";
-import { type BuiltinContext, describeFsError, requireFile, toolError } from "./builtin-context.js";
+import { type BuiltinContext, describeFsError, openRequiredFile, toolError } from "./builtin-context.js";
 import { decodeText } from "./file-kind.js";
+import { readUpTo } from "./open-inside.js";
 import { snapshotOf } from "./read-tracker.js";
 import { formatSize, shortenLine } from "./truncate.js";
 
@@ -61,14 +61,21 @@ export function createEditTool(context: BuiltinContext): AgentTool {
     executionMode: "sequential",
     async execute(input, { signal }): Promise<ToolResult<EditDetails>> {
       const target = await workspace.resolve("edit", input.path);
-      const stats = await requireFile("edit", target);
-      if (stats.size > MAX_EDIT_BYTES) {
+      const opened = await openRequiredFile(workspace, "edit", target);
+      let bytes: Buffer | undefined;
+      try {
+        bytes = opened.stats.size > MAX_EDIT_BYTES ? undefined : await readUpTo(opened.handle, MAX_EDIT_BYTES);
+      } catch (error) {
+        throw toolError("edit", `Could not read ${target.display}: ${describeFsError(error, target.display)}.`);
+      } finally {
+        await opened.handle.close();
+      }
+      if (bytes === undefined) {
         throw toolError(
           "edit",
-          `${target.display} is ${formatSize(stats.size)}, over the ${formatSize(MAX_EDIT_BYTES)} limit for edit. Change it with bash (for example sed) instead.`,
+          `${target.display} is ${formatSize(opened.stats.size)}, over the ${formatSize(MAX_EDIT_BYTES)} limit for edit. Change it with bash (for example sed) instead.`,
         );
       }
-      const bytes = await readFile(target.real);
       const raw = decodeText(bytes);
       if (raw === undefined) {
         throw toolError("edit", `${target.display} is a binary file, not UTF-8 text; edit only changes text files.`);
@@ -110,7 +117,7 @@ export function createEditTool(context: BuiltinContext): AgentTool {
       const output = (format.bom ? "\uFEFF" : "") + (format.crlf ? updated.replaceAll("\n", "\r\n") : updated);
       const outputBytes = Buffer.from(output, "utf8");
       try {
-        await writeFileAtomic(target.real, outputBytes, signal);
+        await writeFileAtomic(workspace, target.real, outputBytes, { signal });
       } catch (error) {
         if (signal.aborted) {
           throw new ToolCallError("aborted", "edit", `The edit was aborted; ${target.display} was left as it was.`);

@@ -1,11 +1,12 @@
 // The `find` tool: paths matching a glob under a folder, .gitignore respected, links never followed out of the root.
-import { stat } from "node:fs/promises";
 import { defineTool } from "../core/register/define-tool.js";
 import type { AgentTool, ToolResult } from "../core/types.js";
-import { type BuiltinContext, toolError } from "./builtin-context.js";
+import { type BuiltinContext, statResolved, toolError } from "./builtin-context.js";
 import { compileGlob } from "./glob.js";
+import { describeSpecial } from "./open-inside.js";
 import { MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES, truncateHead } from "./truncate.js";
-import { type WalkReport, walkWorkspace } from "./walk.js";
+import { type WalkReport, walkNotes, walkWorkspace } from "./walk.js";
+import { boundPath } from "./workspace.js";
 
 /** How many paths `find` returns when the call names no limit. */
 export const DEFAULT_FIND_LIMIT = 1000;
@@ -58,12 +59,13 @@ export function createFindTool(context: BuiltinContext): AgentTool {
     async execute(input, { signal }): Promise<ToolResult<FindDetails>> {
       const target = await workspace.resolve("find", input.path ?? ".");
       if (!target.exists) {
-        throw toolError("find", `Folder not found: ${target.display}. Use ls to see which folders exist.`);
+        throw toolError("find", `Folder not found: ${boundPath(target.display)}. Use ls to see which folders exist.`);
       }
-      if (!(await stat(target.real)).isDirectory()) {
+      const kind = await statResolved("find", target);
+      if (!kind.isDirectory()) {
         throw toolError(
           "find",
-          `${target.display} is a file, not a folder. Give find a folder to search in.`,
+          `${target.display} is ${kind.isFile() ? "a file" : describeSpecial(kind)}, not a folder. Give find a folder to search in.`,
           "invalid-input",
         );
       }
@@ -94,11 +96,14 @@ export function createFindTool(context: BuiltinContext): AgentTool {
       });
       if (found.length === 0) {
         const ignored = walk.ignored > 0 ? ` (${walk.ignored} paths ignored by .gitignore were not searched)` : "";
+        const notes = walkNotes(walk)
+          .map((line) => `\n${line}`)
+          .join("");
         return {
           content: [
             {
               type: "text",
-              text: `No paths match ${JSON.stringify(input.pattern)} under ${target.display}${ignored}.`,
+              text: `No paths match ${JSON.stringify(input.pattern)} under ${target.display}${ignored}.${notes}`,
             },
           ],
           details: { matches: found, limitReached, walk },
@@ -111,6 +116,7 @@ export function createFindTool(context: BuiltinContext): AgentTool {
         text += `\n\n[Showing the first ${shown} matches${cut.truncated ? ` (${MAX_OUTPUT_BYTES / 1024} KB limit)` : " (limit reached)"}. Use a narrower pattern or path${limitReached ? `, or raise limit (at most ${MAX_OUTPUT_LINES})` : ""}.]`;
       }
       if (walk.limitReached) text += `\n[The search stopped after ${walk.visited} entries; use a narrower path.]`;
+      for (const line of walkNotes(walk)) text += `\n${line}`;
       return { content: [{ type: "text", text }], details: { matches: found, limitReached, walk } };
     },
   });

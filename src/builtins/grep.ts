@@ -1,12 +1,13 @@
 // The `grep` tool: a regular expression over the workspace's text files, ripgrep-like, .gitignore respected.
-import { readFile, stat } from "node:fs/promises";
 import { defineTool } from "../core/register/define-tool.js";
 import type { AgentTool, ToolResult } from "../core/types.js";
-import { type BuiltinContext, toolError } from "./builtin-context.js";
+import { type BuiltinContext, specialFileMessage, statResolved, toolError } from "./builtin-context.js";
 import { looksBinary, SNIFF_BYTES } from "./file-kind.js";
 import { compileGlob } from "./glob.js";
+import { describeSpecial, readFileInside } from "./open-inside.js";
 import { formatSize, MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES, shortenLine, truncateHead } from "./truncate.js";
-import { type WalkReport, walkWorkspace } from "./walk.js";
+import { type WalkReport, walkNotes, walkWorkspace } from "./walk.js";
+import { boundPath, type Workspace } from "./workspace.js";
 
 /** How many matching lines `grep` returns when the call names no limit. */
 export const DEFAULT_GREP_LIMIT = 200;
@@ -106,11 +107,15 @@ export function createGrepTool(context: BuiltinContext): AgentTool {
       }
       const target = await workspace.resolve("grep", input.path ?? ".");
       if (!target.exists) {
-        throw toolError("grep", `Not found: ${target.display}. Use ls or find to see which paths exist.`);
+        throw toolError("grep", `Not found: ${boundPath(target.display)}. Use ls or find to see which paths exist.`);
       }
-      const search = createSearch(regex, input.context ?? 0, input.limit ?? DEFAULT_GREP_LIMIT);
+      const search = createSearch(workspace, regex, input.context ?? 0, input.limit ?? DEFAULT_GREP_LIMIT);
       let walk: WalkReport | undefined;
-      if ((await stat(target.real)).isDirectory()) {
+      const kind = await statResolved("grep", target);
+      if (!kind.isDirectory() && !kind.isFile()) {
+        throw toolError("grep", specialFileMessage("grep", target.display, describeSpecial(kind)), "invalid-input");
+      }
+      if (kind.isDirectory()) {
         walk = await walkWorkspace(workspace, target.real, {
           signal,
           async visit(entry) {
@@ -127,7 +132,7 @@ export function createGrepTool(context: BuiltinContext): AgentTool {
 }
 
 /** The search state of one call: counts, the output lines, and the match limit. */
-function createSearch(regex: RegExp, contextLines: number, limit: number) {
+function createSearch(workspace: Workspace, regex: RegExp, contextLines: number, limit: number) {
   const output: string[] = [];
   let matches = 0;
   let filesWithMatches = 0;
@@ -139,17 +144,11 @@ function createSearch(regex: RegExp, contextLines: number, limit: number) {
   return {
     /** Searches one file; true when the match limit was reached. */
     async file(real: string, display: string): Promise<boolean> {
-      let bytes: Buffer;
-      try {
-        const stats = await stat(real);
-        if (stats.size > MAX_GREP_FILE_BYTES) {
-          skippedLarge++;
-          return false;
-        }
-        bytes = await readFile(real);
-      } catch {
-        return false;
-      }
+      // Opened without blocking and checked: a FIFO, a device or a path swapped to lead outside is not read.
+      const read = await readFileInside(workspace, real, MAX_GREP_FILE_BYTES);
+      if (read.kind === "large") skippedLarge++;
+      if (read.kind !== "read") return false;
+      const bytes = read.bytes;
       if (looksBinary(bytes.subarray(0, SNIFF_BYTES))) {
         skippedBinary++;
         return false;
@@ -209,7 +208,13 @@ function createSearch(regex: RegExp, contextLines: number, limit: number) {
       }
       if (matches === 0) {
         if (walk !== undefined && walk.ignored > 0) skipped.push(`${walk.ignored} paths ignored by .gitignore`);
-        const note = skipped.length > 0 ? ` Skipped: ${skipped.join(", ")}.` : "";
+        const note =
+          (skipped.length > 0 ? ` Skipped: ${skipped.join(", ")}.` : "") +
+          (walk === undefined
+            ? ""
+            : walkNotes(walk)
+                .map((line) => `\n${line}`)
+                .join(""));
         return {
           content: [
             {
@@ -233,6 +238,7 @@ function createSearch(regex: RegExp, contextLines: number, limit: number) {
         );
       }
       if (walk?.limitReached) notes.push(`[The search stopped after ${walk.visited} entries; use a narrower path.]`);
+      if (walk !== undefined) notes.push(...walkNotes(walk));
       if (skipped.length > 0) notes.push(`[Skipped: ${skipped.join(", ")}.]`);
       const text = notes.length === 0 ? cut.text : `${cut.text}\n\n${notes.join("\n")}`;
       return { content: [{ type: "text", text }], details };

@@ -45,7 +45,7 @@ describe("ls", () => {
   it("marks special files", async () => {
     ws = await makeWorkspace();
     execFileSync("mkfifo", [join(ws.root, "fifo")]);
-    expect(textOf(await ws.ok("ls", {}))).toBe("fifo (special file: socket, pipe or device)");
+    expect(textOf(await ws.ok("ls", {}))).toBe("fifo (named pipe; the file tools do not open it)");
   });
 
   it("says when a folder is empty", async () => {

@@ -1,11 +1,20 @@
 // The `ls` tool: one folder's entries, sorted, folders marked with "/", links shown without leaving the root.
 import type { Dirent } from "node:fs";
-import { readdir, realpath, stat } from "node:fs/promises";
+import { realpath, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { defineTool } from "../core/register/define-tool.js";
 import type { AgentTool, ToolResult } from "../core/types.js";
-import { type BuiltinContext, describeFsError, toolError } from "./builtin-context.js";
+import {
+  type BuiltinContext,
+  describeFsError,
+  specialFileMessage,
+  statResolved,
+  toolError,
+} from "./builtin-context.js";
+import { readFolderInside } from "./folder-inside.js";
+import { describeSpecial } from "./open-inside.js";
 import { formatSize, MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES, shortenLine, truncateHead } from "./truncate.js";
+import { boundPath } from "./workspace.js";
 
 /** How many entries `ls` lists when the call names no limit. */
 export const DEFAULT_LS_LIMIT = 500;
@@ -52,19 +61,25 @@ export function createLsTool(context: BuiltinContext): AgentTool {
     async execute(input): Promise<ToolResult<LsDetails>> {
       const target = await workspace.resolve("ls", input.path ?? ".");
       if (!target.exists) {
-        throw toolError("ls", `Folder not found: ${target.display}. List its parent folder to see what exists.`);
+        throw toolError(
+          "ls",
+          `Folder not found: ${boundPath(target.display)}. List its parent folder to see what exists.`,
+        );
       }
-      const stats = await stat(target.real);
+      const stats = await statResolved("ls", target);
       if (!stats.isDirectory()) {
         throw toolError(
           "ls",
-          `${target.display} is a file (${formatSize(stats.size)}), not a folder. Use read to see its content.`,
+          stats.isFile()
+            ? `${target.display} is a file (${formatSize(stats.size)}), not a folder. Use read to see its content.`
+            : specialFileMessage("ls", target.display, describeSpecial(stats)),
           "invalid-input",
         );
       }
       let entries: Dirent[];
       try {
-        entries = await readdir(target.real, { withFileTypes: true });
+        // Through a checked descriptor: a folder swapped for a link to elsewhere is not listed.
+        entries = await readFolderInside(workspace, target.real);
       } catch (error) {
         throw toolError("ls", `Could not list ${target.display}: ${describeFsError(error, target.display)}.`);
       }
@@ -100,5 +115,14 @@ async function describeEntry(context: BuiltinContext, folder: string, entry: Dir
       return `${name} -> (dangling link; not followed)`;
     }
   }
-  return `${name} (special file: socket, pipe or device)`;
+  const what = entry.isFIFO()
+    ? "named pipe"
+    : entry.isSocket()
+      ? "socket"
+      : entry.isCharacterDevice()
+        ? "character device"
+        : entry.isBlockDevice()
+          ? "block device"
+          : "special file";
+  return `${name} (${what}; the file tools do not open it)`;
 }

@@ -141,7 +141,8 @@ describe("read", () => {
     ws = await makeWorkspace();
     execFileSync("mkfifo", [join(ws.root, "pipe")]);
     const error = await ws.fail("read", { path: "pipe" });
-    expect(error.message).toContain("is not a regular file");
+    expect(error.code).toBe("invalid-input");
+    expect(error.message).toContain("pipe is a named pipe (FIFO), not a regular file");
   });
 
   it("refuses a link to a file outside the workspace without reading it", async () => {

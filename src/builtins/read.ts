@@ -1,10 +1,10 @@
 // The `read` tool: a text file with line numbers (a window of it for large files), or an image.
 import { createHash } from "node:crypto";
-import { open } from "node:fs/promises";
 import { defineTool } from "../core/register/define-tool.js";
 import type { AgentTool, ToolResult } from "../core/types.js";
-import { type BuiltinContext, requireFile, toolError } from "./builtin-context.js";
+import { type BuiltinContext, openRequiredFile, toolError } from "./builtin-context.js";
 import { looksBinary, SNIFF_BYTES, sniffImageMimeType } from "./file-kind.js";
+import { readUpTo } from "./open-inside.js";
 import { cutUtf8Head, formatSize, MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES } from "./truncate.js";
 
 /** The largest image `read` returns (what the main model providers accept per image). */
@@ -63,11 +63,10 @@ export function createReadTool(context: BuiltinContext): AgentTool {
     executionMode: "parallel",
     async execute(input, { signal }): Promise<ToolResult<ReadDetails>> {
       const target = await workspace.resolve("read", input.path);
-      const stats = await requireFile("read", target);
       // The schema bounds both; clamping guards direct calls that skip validation.
       const offset = Math.max(1, Math.floor(input.offset ?? 1));
       const limit = Math.max(1, Math.min(Math.floor(input.limit ?? MAX_OUTPUT_LINES), MAX_OUTPUT_LINES));
-      const handle = await open(target.real, "r");
+      const { handle, stats } = await openRequiredFile(workspace, "read", target);
       try {
         const head = Buffer.alloc(Math.min(SNIFF_BYTES, stats.size));
         const { bytesRead } = await handle.read(head, 0, head.length, 0);
@@ -80,7 +79,13 @@ export function createReadTool(context: BuiltinContext): AgentTool {
               `${target.display} is an image of ${formatSize(stats.size)}, over the ${formatSize(MAX_IMAGE_BYTES)} limit for images. Make a smaller copy with bash (for example with ImageMagick's convert -resize) and read that.`,
             );
           }
-          const bytes = await handle.readFile();
+          // Capped: the file may have grown since it was measured.
+          const bytes = await readUpTo(handle, MAX_IMAGE_BYTES);
+          if (bytes === undefined)
+            throw toolError(
+              "read",
+              `${target.display} grew past ${formatSize(MAX_IMAGE_BYTES)} while it was read; try again.`,
+            );
           tracker.remember(target.real, {
             size: bytes.length,
             sha256: createHash("sha256").update(bytes).digest("hex"),

@@ -1,12 +1,16 @@
 // Walking the workspace for grep and find: sorted, .gitignore-aware, never following a link out of the root.
 import type { Dirent } from "node:fs";
-import { readdir, readFile, realpath, stat } from "node:fs/promises";
+import { realpath, stat } from "node:fs/promises";
 import { dirname, join, relative, sep } from "node:path";
 import ignore, { type Ignore } from "ignore";
-import type { Workspace } from "./workspace.js";
+import { readFolderInside } from "./folder-inside.js";
+import { openFileInside, readUpTo } from "./open-inside.js";
+import { boundPath, type Workspace } from "./workspace.js";
 
 /** The most entries one walk visits before it stops and says so. */
 export const MAX_WALK_ENTRIES = 200_000;
+/** Ignore files larger than this are not read (and the walk says so). */
+export const MAX_IGNORE_FILE_BYTES = 1024 * 1024;
 
 /** One file or folder met on a walk. */
 export interface WalkEntry {
@@ -28,6 +32,10 @@ export interface WalkReport {
   /** Links not followed: dangling, pointing outside the root, or to a folder. */
   skippedLinks: number;
   unreadable: number;
+  /** Named pipes, sockets and devices met: never listed, never read. */
+  skippedSpecial: number;
+  /** Ignore files found but not read (a link, not a regular file, too large, unreadable): their rules were not applied. */
+  ignoreFilesNotRead: { readonly path: string; readonly why: string }[];
   limitReached: boolean;
   /** The start folder is itself ignored by a .gitignore above it; its own contents were walked anyway. */
   startIgnored: boolean;
@@ -57,11 +65,13 @@ export async function walkWorkspace(
     ignored: 0,
     skippedLinks: 0,
     unreadable: 0,
+    skippedSpecial: 0,
+    ignoreFilesNotRead: [],
     limitReached: false,
     startIgnored: false,
   };
   const maxEntries = options.maxEntries ?? MAX_WALK_ENTRIES;
-  let matchers = await ancestorMatchers(workspace, startReal);
+  let matchers = await ancestorMatchers(workspace, startReal, report);
   if (startReal !== workspace.realRoot && isIgnored(matchers, startReal, true)) {
     // Asked for an ignored folder by name: look inside it, under its own .gitignore files only.
     report.startIgnored = true;
@@ -72,14 +82,15 @@ export async function walkWorkspace(
     options.signal.throwIfAborted();
     let entries: Dirent[];
     try {
-      entries = await readdir(folder, { withFileTypes: true });
+      // Through a checked descriptor: a folder swapped for a link to elsewhere is not listed.
+      entries = await readFolderInside(workspace, folder);
     } catch {
       report.unreadable++;
       return undefined;
     }
     const local = [...inherited];
-    if (entries.some((entry) => entry.name === ".gitignore" && entry.isFile())) {
-      const rules = await loadRules(join(folder, ".gitignore"));
+    if (entries.some((entry) => entry.name === ".gitignore")) {
+      const rules = await loadRules(workspace, join(folder, ".gitignore"), report);
       if (rules !== undefined) local.push({ folder, rules });
     }
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -102,6 +113,7 @@ export async function walkWorkspace(
       } else if (entry.isFile()) {
         kind = "file";
       } else {
+        report.skippedSpecial++;
         continue;
       }
       if (isIgnored(local, path, kind === "folder")) {
@@ -127,9 +139,9 @@ export async function walkWorkspace(
 }
 
 /** The .gitignore rules from the root down to (not including) `startReal`, and `.git/info/exclude`. */
-async function ancestorMatchers(workspace: Workspace, startReal: string): Promise<Matcher[]> {
+async function ancestorMatchers(workspace: Workspace, startReal: string, report: WalkReport): Promise<Matcher[]> {
   const matchers: Matcher[] = [];
-  const exclude = await loadRules(join(workspace.realRoot, ".git", "info", "exclude"));
+  const exclude = await loadRules(workspace, join(workspace.realRoot, ".git", "info", "exclude"), report);
   if (exclude !== undefined) matchers.push({ folder: workspace.realRoot, rules: exclude });
   const folders: string[] = [];
   for (let folder = dirname(startReal); workspace.contains(folder); folder = dirname(folder)) {
@@ -138,18 +150,56 @@ async function ancestorMatchers(workspace: Workspace, startReal: string): Promis
   }
   if (startReal === workspace.realRoot) return matchers;
   for (const folder of folders) {
-    const rules = await loadRules(join(folder, ".gitignore"));
+    const rules = await loadRules(workspace, join(folder, ".gitignore"), report);
     if (rules !== undefined) matchers.push({ folder, rules });
   }
   return matchers;
 }
 
-async function loadRules(file: string): Promise<Ignore | undefined> {
-  try {
-    return ignore().add(await readFile(file, "utf8"));
-  } catch {
+/**
+ * An ignore file's rules, read only when it is a regular file inside the root (a link is not
+ * followed, as git does not), opened without blocking, and at most `MAX_IGNORE_FILE_BYTES`; any
+ * other one found is noted in the report.
+ */
+async function loadRules(workspace: Workspace, file: string, report: WalkReport): Promise<Ignore | undefined> {
+  const note = (why: string) => {
+    report.ignoreFilesNotRead.push({ path: workspace.display(file), why });
     return undefined;
+  };
+  const opened = await openFileInside(workspace, file, { noFollow: true });
+  if (opened.kind === "refused") {
+    const { refusal } = opened;
+    switch (refusal.kind) {
+      case "missing":
+        return undefined;
+      case "folder":
+        return note("it is a folder");
+      case "special":
+        return note(`it is ${refusal.what}`);
+      case "link":
+        return note("it is a symbolic link, and ignore files are not followed through links");
+      case "outside":
+        return note("it lies outside the workspace");
+      case "unreadable":
+        return note(`it could not be read (${(refusal.error as NodeJS.ErrnoException).code ?? "error"})`);
+    }
   }
+  try {
+    const bytes = await readUpTo(opened.handle, MAX_IGNORE_FILE_BYTES);
+    if (bytes === undefined) return note(`it is over ${MAX_IGNORE_FILE_BYTES / 1024 / 1024} MB`);
+    return ignore().add(bytes.toString("utf8"));
+  } catch (error) {
+    return note(`it could not be read (${(error as NodeJS.ErrnoException).code ?? "error"})`);
+  } finally {
+    await opened.handle.close();
+  }
+}
+
+/** Notes for a tool's result about what the walk could not honour, one line each (empty when nothing). */
+export function walkNotes(report: WalkReport): string[] {
+  return report.ignoreFilesNotRead.map(
+    ({ path, why }) => `[Ignore file ${boundPath(path)} was not read because ${why}; its rules were not applied.]`,
+  );
 }
 
 /** Whether the deepest rule set with a verdict ignores the path. */

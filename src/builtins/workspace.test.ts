@@ -151,6 +151,38 @@ describe("workspace guard", () => {
     );
   });
 
+  it("refuses a path too long for the file system with a typed error, quoting at most 200 characters", async () => {
+    for (const path of ["a".repeat(300), "src/".repeat(2000)]) {
+      const error = await refusal(path);
+      expect(error.code).toBe("invalid-input");
+      expect(error.message).toContain("is too long for the file system");
+      expect(error.message).toContain(`${path.slice(0, 200)}…"`);
+      expect(error.message.length).toBeLessThan(400);
+    }
+  });
+
+  it("quotes a long path outside the root cut to 200 characters", async () => {
+    const error = await refusal(`/elsewhere/${"x".repeat(5000)}`);
+    expect(error.message).toContain("is outside the workspace");
+    expect(error.message.length).toBeLessThan(400);
+  });
+
+  it("answers any string with a path inside or a typed, bounded error (property)", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.string({ unit: "binary", maxLength: 3000 }), async (path) => {
+        try {
+          const resolved = await workspace.resolve("read", path);
+          expect(workspace.contains(resolved.real)).toBe(true);
+        } catch (error) {
+          expect(error).toBeInstanceOf(ToolCallError);
+          expect((error as ToolCallError).message.length).toBeLessThan(1600);
+          expect((error as ToolCallError).message).not.toContain("TOP-SECRET");
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it("throws BuiltinToolsError for a root that does not exist or is a file", () => {
     expect(() => createWorkspace(join(base, "nope"))).toThrow(BuiltinToolsError);
     try {

@@ -55,7 +55,7 @@ export function createWorkspace(root: string): Workspace {
     throw new ToolCallError(
       "invalid-input",
       toolName,
-      `Path ${JSON.stringify(path)} ${why}. Tools can only reach files inside the workspace root; use a path relative to it (for example "src/index.ts").`,
+      `Path ${quotePath(path)} ${why}. Tools can only reach files inside the workspace root; use a path relative to it (for example "src/index.ts").`,
     );
   };
 
@@ -70,7 +70,18 @@ export function createWorkspace(root: string): Workspace {
       // An absolute path may name the root as given or as resolved; both are inside.
       const base = inside(realRoot, lexical) ? realRoot : inside(absoluteRoot, lexical) ? absoluteRoot : undefined;
       if (base === undefined) refuse(toolName, path, "is outside the workspace");
-      const found = await realpathDeepest(lexical as string);
+      let found: Deepest;
+      try {
+        found = await realpathDeepest(lexical as string);
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === "ENAMETOOLONG") refuse(toolName, path, "is too long for the file system");
+        throw new ToolCallError(
+          "execution-failed",
+          toolName,
+          `Could not look up path ${quotePath(path)} (${code ?? "error"}). Check that its folders can be listed.`,
+        );
+      }
       if (found.kind === "dangling") refuse(toolName, path, "goes through a dangling symbolic link");
       if (found.kind === "loop") refuse(toolName, path, "goes through a symbolic link loop");
       const real = (found as { real: string }).real;
@@ -78,6 +89,23 @@ export function createWorkspace(root: string): Workspace {
       return { real, display: display(real), exists: (found as { exists: boolean }).exists };
     },
   });
+}
+
+/** The most characters of a model's path an error message repeats. */
+export const MAX_PATH_IN_MESSAGE = 200;
+
+/** A path as it appears in a message: cut to `MAX_PATH_IN_MESSAGE` characters with an ellipsis. */
+export function boundPath(path: string): string {
+  if (path.length <= MAX_PATH_IN_MESSAGE) return path;
+  let cut = path.slice(0, MAX_PATH_IN_MESSAGE);
+  // Do not leave half of a surrogate pair at the end.
+  if (/[\uD800-\uDBFF]$/.test(cut)) cut = cut.slice(0, -1);
+  return `${cut}…`;
+}
+
+/** A path quoted for a message (JSON string syntax), cut as `boundPath` does. */
+export function quotePath(path: string): string {
+  return JSON.stringify(boundPath(path));
 }
 
 type Deepest =

@@ -1,13 +1,14 @@
 // The `write` tool: creates or overwrites a file atomically, creating missing parent folders inside the root.
-import { mkdir, rmdir, stat } from "node:fs/promises";
-import { dirname } from "node:path";
+import { lstat } from "node:fs/promises";
 import { ToolCallError } from "../core/errors.js";
 import { defineTool } from "../core/register/define-tool.js";
 import type { AgentTool, ToolResult } from "../core/types.js";
 import { writeFileAtomic } from "./atomic-write.js";
-import { type BuiltinContext, describeFsError, toolError } from "./builtin-context.js";
+import { type BuiltinContext, describeFsError, specialFileMessage, toolError } from "./builtin-context.js";
+import { describeSpecial } from "./open-inside.js";
 import { snapshotOf } from "./read-tracker.js";
 import { formatSize } from "./truncate.js";
+import { boundPath } from "./workspace.js";
 
 /** What `write` reports to programs beside the text. */
 export interface WriteDetails {
@@ -47,22 +48,31 @@ export function createWriteTool(context: BuiltinContext): AgentTool {
     executionMode: "sequential",
     async execute(input, { signal }): Promise<ToolResult<WriteDetails>> {
       const target = await workspace.resolve("write", input.path);
-      if (target.exists && (await stat(target.real)).isDirectory()) {
+      const existing = target.exists ? await lstat(target.real).catch(() => undefined) : undefined;
+      if (existing?.isDirectory() === true) {
         throw toolError("write", `${target.display} is a folder; give the path of a file inside it.`, "invalid-input");
       }
+      if (existing !== undefined && !existing.isFile() && !existing.isSymbolicLink()) {
+        throw toolError(
+          "write",
+          specialFileMessage("write", target.display, describeSpecial(existing)),
+          "invalid-input",
+        );
+      }
       const bytes = Buffer.from(input.content, "utf8");
-      let createdFolder: string | undefined;
       try {
-        createdFolder = await mkdir(dirname(target.real), { recursive: true });
-        await writeFileAtomic(target.real, bytes, signal);
+        await writeFileAtomic(workspace, target.real, bytes, { signal, createFolders: true });
       } catch (error) {
-        if (createdFolder !== undefined) await removeEmptyFolders(dirname(target.real), createdFolder);
         if (signal.aborted) {
-          throw new ToolCallError("aborted", "write", `The write was aborted; ${target.display} was left as it was.`);
+          throw new ToolCallError(
+            "aborted",
+            "write",
+            `The write was aborted; ${boundPath(target.display)} was left as it was.`,
+          );
         }
         throw toolError(
           "write",
-          `Could not write ${target.display}: ${describeFsError(error, target.display)}. The file was left as it was.`,
+          `Could not write ${boundPath(target.display)}: ${describeFsError(error, boundPath(target.display))}. The file was left as it was.`,
         );
       }
       tracker.remember(target.real, snapshotOf(bytes));
@@ -80,20 +90,4 @@ export function createWriteTool(context: BuiltinContext): AgentTool {
       };
     },
   });
-}
-
-/** Removes the folders a failed write created, deepest first, stopping at the first one not empty. */
-async function removeEmptyFolders(deepest: string, topmost: string): Promise<void> {
-  let folder = deepest;
-  for (;;) {
-    try {
-      await rmdir(folder);
-    } catch {
-      return;
-    }
-    if (folder === topmost) return;
-    const parent = dirname(folder);
-    if (parent === folder) return;
-    folder = parent;
-  }
 }
