@@ -1,10 +1,13 @@
 // The `grep` tool: a regular expression over the workspace's text files, ripgrep-like, .gitignore respected.
 import { readFile, stat } from "node:fs/promises";
+import { setImmediate as nextTurn } from "node:timers/promises";
+import { ToolCallError } from "../core/errors.js";
 import { defineTool } from "../core/register/define-tool.js";
 import type { AgentTool, ToolResult } from "../core/types.js";
 import { type BuiltinContext, toolError } from "./builtin-context.js";
 import { looksBinary, SNIFF_BYTES } from "./file-kind.js";
 import { compileGlob } from "./glob.js";
+import { compileGrepPattern, type LineTest, UnsupportedPatternError } from "./grep-pattern.js";
 import { formatSize, MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES, shortenLine, truncateHead } from "./truncate.js";
 import { type WalkReport, walkWorkspace } from "./walk.js";
 
@@ -14,6 +17,8 @@ export const DEFAULT_GREP_LIMIT = 200;
 export const MAX_GREP_FILE_BYTES = 10 * 1024 * 1024;
 /** The most context lines around a match. */
 export const MAX_GREP_CONTEXT = 10;
+/** The search gives the event loop a turn (so an abort or a timeout can act) after this many characters. */
+const YIELD_EVERY_CHARS = 256 * 1024;
 
 /** What `grep` reports to programs beside the text. */
 export interface GrepDetails {
@@ -33,7 +38,7 @@ const inputSchema = {
       type: "string",
       minLength: 1,
       description:
-        'A JavaScript regular expression, matched against each line (e.g. "function\\\\s+\\\\w+", "TODO|FIXME"). Set literal to true to search for the text as is.',
+        'A regular expression in JavaScript syntax, matched against each line in linear time (e.g. "function\\\\s+\\\\w+", "TODO|FIXME"). Backreferences (\\\\1) and lookahead ((?=, (?!) are not supported. Set literal to true to search for the text as is.',
     },
     path: {
       type: "string",
@@ -74,18 +79,26 @@ export function createGrepTool(context: BuiltinContext): AgentTool {
       "Search the text files of the workspace for a regular expression, like ripgrep.",
       'Each matching line prints as "<path>:<line>: <text>" (path relative to the workspace root); with context, surrounding lines print as "<path>-<line>- <text>" and separate groups are split by "--".',
       "Files ignored by .gitignore, the .git folder, binary files and files over 10 MB are skipped.",
+      "Patterns run in linear time (RE2): backreferences and lookahead are refused; lookbehind without capturing groups works.",
     ].join(" "),
     inputSchema,
     annotations: { readOnlyHint: true },
     executionMode: "parallel",
     async execute(input, { signal }): Promise<ToolResult<GrepDetails>> {
-      let regex: RegExp;
+      let test: LineTest;
       try {
-        regex = compileRegex(
-          input.literal === true ? input.pattern.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&") : input.pattern,
-          input.ignoreCase === true,
-        );
+        test = compileGrepPattern(input.pattern, {
+          ignoreCase: input.ignoreCase === true,
+          literal: input.literal === true,
+        });
       } catch (error) {
+        if (error instanceof UnsupportedPatternError) {
+          throw toolError(
+            "grep",
+            `Unsupported regular expression ${JSON.stringify(input.pattern)}: ${error.message}`,
+            "invalid-input",
+          );
+        }
         throw toolError(
           "grep",
           `Invalid regular expression ${JSON.stringify(input.pattern)}: ${(error as Error).message}. Escape special characters with a backslash, or set literal to true.`,
@@ -108,7 +121,7 @@ export function createGrepTool(context: BuiltinContext): AgentTool {
       if (!target.exists) {
         throw toolError("grep", `Not found: ${target.display}. Use ls or find to see which paths exist.`);
       }
-      const search = createSearch(regex, input.context ?? 0, input.limit ?? DEFAULT_GREP_LIMIT);
+      const search = createSearch(test, input.context ?? 0, input.limit ?? DEFAULT_GREP_LIMIT, signal);
       let walk: WalkReport | undefined;
       if ((await stat(target.real)).isDirectory()) {
         walk = await walkWorkspace(workspace, target.real, {
@@ -127,7 +140,7 @@ export function createGrepTool(context: BuiltinContext): AgentTool {
 }
 
 /** The search state of one call: counts, the output lines, and the match limit. */
-function createSearch(regex: RegExp, contextLines: number, limit: number) {
+function createSearch(test: LineTest, contextLines: number, limit: number, signal: AbortSignal) {
   const output: string[] = [];
   let matches = 0;
   let filesWithMatches = 0;
@@ -135,10 +148,23 @@ function createSearch(regex: RegExp, contextLines: number, limit: number) {
   let skippedBinary = 0;
   let skippedLarge = 0;
   let limitReached = false;
+  let charsSinceTurn = 0;
+
+  /** Ends the search when the call was aborted. */
+  const checkAbort = (): void => {
+    if (signal.aborted) throw new ToolCallError("aborted", "grep", "The search was aborted.");
+  };
+  /** Gives the event loop a turn (so a timeout or an abort can act), then checks for an abort. */
+  const pause = async (): Promise<void> => {
+    charsSinceTurn = 0;
+    await nextTurn();
+    checkAbort();
+  };
 
   return {
     /** Searches one file; true when the match limit was reached. */
     async file(real: string, display: string): Promise<boolean> {
+      checkAbort();
       let bytes: Buffer;
       try {
         const stats = await stat(real);
@@ -161,7 +187,9 @@ function createSearch(regex: RegExp, contextLines: number, limit: number) {
       let found = false;
       for (let index = 0; index < lines.length; index++) {
         const line = (lines[index] as string).replace(/\r$/, "");
-        if (!regex.test(line)) continue;
+        charsSinceTurn += line.length + 1;
+        if (charsSinceTurn >= YIELD_EVERY_CHARS) await pause();
+        if (!test(line)) continue;
         if (!found) {
           found = true;
           filesWithMatches++;
@@ -178,7 +206,7 @@ function createSearch(regex: RegExp, contextLines: number, limit: number) {
         // Trailing context: lines after the match that are not matches themselves (those print as matches).
         const until = Math.min(lines.length - 1, index + contextLines);
         let next = index + 1;
-        while (next <= until && !regex.test((lines[next] as string).replace(/\r$/, ""))) {
+        while (next <= until && !test((lines[next] as string).replace(/\r$/, ""))) {
           output.push(`${display}-${next + 1}- ${shortenLine((lines[next] as string).replace(/\r$/, ""))}`);
           lastPrinted = next;
           next++;
@@ -238,16 +266,4 @@ function createSearch(regex: RegExp, contextLines: number, limit: number) {
       return { content: [{ type: "text", text }], details };
     },
   };
-}
-
-/**
- * A pattern as a Unicode-aware regular expression (so `\\p{L}` and astral characters work), or, when
- * it is only valid without the `u` flag (such as `\\-` outside a class), as a plain one.
- */
-function compileRegex(pattern: string, ignoreCase: boolean): RegExp {
-  try {
-    return new RegExp(pattern, ignoreCase ? "iu" : "u");
-  } catch {
-    return new RegExp(pattern, ignoreCase ? "i" : "");
-  }
 }
