@@ -225,4 +225,12 @@ describe("grep", () => {
     );
     expect(outcome.kind === "error" && outcome.error.code).toBe("aborted");
   });
+
+  it("filters by a glob in linear time, extglobs included, and refuses the negated extglob", async () => {
+    ws = await makeWorkspace({ [`${"a".repeat(200)}.txt`]: "hit\n", "ab.md": "hit\n" });
+    expect(textOf(await ws.ok("grep", { pattern: "hit", glob: "+(*)b.md" }))).toBe("ab.md:1: hit");
+    const error = await ws.fail("grep", { pattern: "hit", glob: "!(*.md)" });
+    expect(error.code).toBe("invalid-input");
+    expect(error.message).toContain("the negated extglob !(...) is not supported");
+  });
 });
