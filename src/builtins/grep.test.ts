@@ -202,7 +202,14 @@ describe("grep", () => {
     ws = await makeWorkspace();
     const error = await ws.fail("grep", { pattern: "a{2000}" });
     expect(error.code).toBe("invalid-input");
-    expect(error.message).toContain("invalid repeat count: `{2000}` (a count may be at most 1000)");
+    expect(error.message).toContain("invalid repeat count: `{2000}` (a count, or nested counts multiplied, may be");
+  });
+
+  it("refuses a pattern whose compiled program is too large to match a long line quickly", async () => {
+    ws = await makeWorkspace();
+    const error = await ws.fail("grep", { pattern: "(\\w+\\s*){1000}" });
+    expect(error.code).toBe("invalid-input");
+    expect(error.message).toContain("the pattern is too large to match quickly (6002 steps compiled, at most 2000)");
   });
 
   it("matches a 9 MB single line in bounded time and cuts the printed line", async () => {
