@@ -16,7 +16,9 @@ export const MAX_GLOB_LENGTH = 2000;
  */
 export function compileGlob(pattern: string): (path: string) => boolean {
   if (pattern.length > MAX_GLOB_LENGTH) {
-    throw new Error(`the glob is ${pattern.length} characters long, over the ${MAX_GLOB_LENGTH}-character limit`);
+    throw new Error(
+      `the glob is ${pattern.length} characters long, over the ${MAX_GLOB_LENGTH}-character limit; use a shorter pattern`,
+    );
   }
   let cleaned = pattern.trim();
   const negated = cleaned.startsWith("!") && !cleaned.startsWith("!(");
