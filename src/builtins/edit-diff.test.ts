@@ -1,7 +1,7 @@
 import { applyPatch, structuredPatch } from "diff";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { formatDiff } from "./edit.js";
+import { formatDiff } from "./edit-diff.js";
 
 /** Applies formatDiff's hunks to `before`, as a unified diff with file headers. */
 function applyFormatted(before: string, hunks: string): string | false {
@@ -55,5 +55,32 @@ describe("edit diff", () => {
         " line 25003",
       ].join("\n"),
     );
+  });
+
+  it("falls back to one hunk replacing the changed region, and it still applies (property)", () => {
+    fc.assert(
+      fc.property(text, text, (before, after) => {
+        const diff = formatDiff(before, after, 0);
+        expect(applyFormatted(before, diff.full)).toBe(after);
+        if (diff.full !== "" && !diff.minimal) expect(diff.text).toContain("too large to diff line by line");
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it("diffs many scattered changes line by line within the edit bound", () => {
+    const before = Array.from({ length: 20_000 }, (_, index) => `line ${index}`).join("\n");
+    const after = before.replace(/line (\d*00)$/gm, "LINE $1");
+    const diff = formatDiff(before, after);
+    expect(diff.minimal).toBe(true);
+    expect(applyFormatted(before, diff.full)).toBe(after);
+    expect(diff.text).toContain("[Diff cut at 120 of");
+  });
+
+  it("keeps the model's diff within 50 KB even when every shown line is long", () => {
+    const before = Array.from({ length: 200 }, (_, index) => `${index} ${"é".repeat(600)}`).join("\n");
+    const diff = formatDiff(before, before.replaceAll("é", "è"));
+    expect(Buffer.byteLength(diff.text)).toBeLessThanOrEqual(50 * 1024);
+    expect(diff.text).toMatch(/\[Diff cut at \d+ of \d+ lines; read the file to see the rest\.\]$/);
   });
 });

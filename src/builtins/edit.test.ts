@@ -2,6 +2,7 @@ import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { makeWorkspace, type TestWorkspace, textOf } from "../../test/support/builtins.js";
+import type { EditDetails } from "./edit.js";
 
 let ws: TestWorkspace;
 afterEach(async () => {
@@ -167,5 +168,65 @@ describe("edit", () => {
     expect(error.message).toBe(
       "big.txt is 10.0 MB, over the 10.0 MB limit for edit. Change it with bash (for example sed) instead.",
     );
+  });
+
+  it("replaces 20,000 occurrences, one on every line, in bounded time with the diff cut to 50 KB", async () => {
+    const rows = Array.from({ length: 20_000 }, (_, index) => `row ${index}`).join("\n");
+    ws = await makeWorkspace({ "m.txt": `${rows}\n` });
+    const started = Date.now();
+    const result = await ws.ok("edit", { path: "m.txt", oldText: "row", newText: "ROW", replaceAll: true });
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(await content("m.txt")).toBe(`${rows.replaceAll("row", "ROW")}\n`);
+    const text = textOf(result);
+    expect(text).toContain("replaced 20000 occurrences (lines 1, 2, 3,");
+    expect(text).toContain(", and 19980 more).");
+    expect(text).toContain("[The change is too large to diff line by line (20000 old lines, 20000 new lines");
+    expect(Buffer.byteLength(text)).toBeLessThanOrEqual(50 * 1024);
+    const details = result.details as EditDetails;
+    expect(Buffer.byteLength(details.diff)).toBeLessThanOrEqual(50 * 1024);
+    expect(details).toMatchObject({ replacements: 20_000, diffCut: true, diffMinimal: false });
+    expect(details.lines).toHaveLength(2000);
+    expect(details.diff.split("\n").slice(0, 3)).toEqual(["@@ -1,20000 +1,20000 @@", "-row 0", "-row 1"]);
+  });
+
+  it("rewrites a 20,000-line file in one edit in bounded time", async () => {
+    const rows = Array.from({ length: 20_000 }, (_, index) => `line ${index} ${"·".repeat(index % 7)}`).join("\n");
+    ws = await makeWorkspace({ "w.txt": `${rows}\n` });
+    const started = Date.now();
+    const result = await ws.ok("edit", { path: "w.txt", oldText: rows, newText: rows.toUpperCase() });
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(await content("w.txt")).toBe(`${rows.toUpperCase()}\n`);
+    expect(Buffer.byteLength(textOf(result))).toBeLessThanOrEqual(50 * 1024);
+    expect(Buffer.byteLength((result.details as EditDetails).diff)).toBeLessThanOrEqual(50 * 1024);
+  });
+
+  it("fails fast on a missing 200 KB oldText, even one that repeats the file's lines", async () => {
+    const repeated = "    value = value + 1;\n".repeat(20_000);
+    ws = await makeWorkspace({ "r.txt": repeated, "flat.txt": "a".repeat(2 * 1024 * 1024) });
+    const started = Date.now();
+    const missing = [
+      { path: "r.txt", oldText: "q".repeat(200 * 1024) },
+      // Every line is in the file, indented differently: the near-match search has a candidate on every line.
+      { path: "r.txt", oldText: `${"value = value + 1;\n".repeat(9000)}value = value + 2;\n` },
+      // indexOf alone takes the text's length times the needle's on this one.
+      { path: "flat.txt", oldText: `${"a".repeat(100_000)}b${"a".repeat(100_000)}` },
+    ];
+    for (const input of missing) {
+      const error = await ws.fail("edit", { ...input, newText: "x" });
+      expect(error.message).toContain("oldText was not found in");
+    }
+    expect(Date.now() - started).toBeLessThan(3000);
+  });
+
+  it("still points at a near match in a large file", async () => {
+    const lines = Array.from({ length: 20_000 }, (_, index) => `  item(${index % 50});`);
+    lines[15_000] = "  special();";
+    ws = await makeWorkspace({ "n.txt": `${lines.join("\n")}\n` });
+    const error = await ws.fail("edit", {
+      path: "n.txt",
+      oldText: "item(49);\nspecial();\n    item(1);",
+      newText: "x",
+    });
+    expect(error.message).toContain("A similar text is at line 15000, differing only in whitespace");
   });
 });

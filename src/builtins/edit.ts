@@ -1,28 +1,35 @@
 // The `edit` tool: replaces an exact, unique match in a file, refusing files changed since they were read.
-import { structuredPatch } from "diff";
 import { ToolCallError } from "../core/errors.js";
 import { defineTool } from "../core/register/define-tool.js";
 import type { AgentTool, ToolResult } from "../core/types.js";
 import { writeFileAtomic } from "./atomic-write.js";
 import { type BuiltinContext, describeFsError, openRequiredFile, toolError } from "./builtin-context.js";
+import { formatDiff } from "./edit-diff.js";
 import { decodeText } from "./file-kind.js";
 import { readUpTo } from "./open-inside.js";
 import { snapshotOf } from "./read-tracker.js";
-import { formatSize, shortenLine } from "./truncate.js";
+import { createTextSearch, findAllOccurrences } from "./text-search.js";
+import { formatSize, MAX_OUTPUT_LINES, shortenLine, truncateHead } from "./truncate.js";
 
 /** The largest file `edit` changes; bigger files are for bash tools such as sed. */
 export const MAX_EDIT_BYTES = 10 * 1024 * 1024;
-/** The most diff lines an edit result shows. */
-export const MAX_DIFF_LINES = 120;
+/** How many line numbers a message lists before saying how many more there are. */
+const LISTED_LINES = 20;
+/** How many characters of lines the near-match search compares before giving up. */
+const LOOSE_MATCH_BUDGET = 20_000_000;
 
 /** What `edit` reports to programs beside the text. */
 export interface EditDetails {
   readonly path: string;
   readonly replacements: number;
-  /** 1-based lines where the replaced text started, in the old file. */
+  /** 1-based lines where the replaced text started, in the old file (the first 2000). */
   readonly lines: number[];
-  /** The unified diff of the change (hunks only, no file header). */
+  /** The unified diff of the change (hunks only, no file header), cut at 2000 lines or 50 KB. */
   readonly diff: string;
+  /** `diff` was cut at 2000 lines or 50 KB. */
+  readonly diffCut: boolean;
+  /** False when the change was too large to diff line by line: `diff` then shows the changed region removed, then added. */
+  readonly diffMinimal: boolean;
 }
 
 const inputSchema = {
@@ -101,19 +108,18 @@ export function createEditTool(context: BuiltinContext): AgentTool {
       const content = format.body;
       const oldText = format.crlf ? input.oldText.replaceAll("\r\n", "\n") : input.oldText;
       const newText = format.crlf ? input.newText.replaceAll("\r\n", "\n") : input.newText;
-      const positions = findAll(content, oldText);
+      const positions = findAllOccurrences(content, oldText);
       if (positions.length === 0) {
         throw toolError("edit", notFoundMessage(target.display, content, oldText, tracker.recall(target.real)));
       }
       const lines = linesAt(content, positions);
       if (positions.length > 1 && input.replaceAll !== true) {
-        const shown = lines.slice(0, 20).join(", ") + (lines.length > 20 ? `, and ${lines.length - 20} more` : "");
         throw toolError(
           "edit",
-          `oldText occurs ${positions.length} times in ${target.display} (starting at lines ${shown}). Nothing was changed. Include more surrounding lines in oldText so that it matches exactly once, or set replaceAll to true to replace every occurrence.`,
+          `oldText occurs ${positions.length} times in ${target.display} (starting at lines ${listLines(lines)}). Nothing was changed. Include more surrounding lines in oldText so that it matches exactly once, or set replaceAll to true to replace every occurrence.`,
         );
       }
-      const updated = content.split(oldText).join(newText);
+      const updated = replaceAt(content, positions, oldText.length, newText);
       const output = (format.bom ? "\uFEFF" : "") + (format.crlf ? updated.replaceAll("\n", "\r\n") : updated);
       const outputBytes = Buffer.from(output, "utf8");
       try {
@@ -129,8 +135,9 @@ export function createEditTool(context: BuiltinContext): AgentTool {
       }
       tracker.remember(target.real, snapshotOf(outputBytes));
       const diff = formatDiff(content, updated);
+      const details = truncateHead(diff.full);
       const count = positions.length;
-      const where = count === 1 ? `line ${lines[0]}` : `lines ${lines.join(", ")}`;
+      const where = count === 1 ? `line ${lines[0]}` : `lines ${listLines(lines)}`;
       return {
         content: [
           {
@@ -138,7 +145,14 @@ export function createEditTool(context: BuiltinContext): AgentTool {
             text: `Edited ${target.display}: replaced ${count} occurrence${count === 1 ? "" : "s"} (${where}).\n\n${diff.text}`,
           },
         ],
-        details: { path: target.display, replacements: count, lines, diff: diff.full },
+        details: {
+          path: target.display,
+          replacements: count,
+          lines: lines.slice(0, MAX_OUTPUT_LINES),
+          diff: details.text,
+          diffCut: details.truncated,
+          diffMinimal: diff.minimal,
+        },
       };
     },
   });
@@ -159,15 +173,22 @@ function detectFormat(raw: string): TextFormat {
   return { body: crlf ? text.replaceAll("\r\n", "\n") : text, bom, crlf };
 }
 
-function findAll(content: string, needle: string): number[] {
-  const positions: number[] = [];
+/** `content` with the `length` characters at each of `positions` (ascending, apart) replaced by `replacement`. */
+function replaceAt(content: string, positions: readonly number[], length: number, replacement: string): string {
+  const parts: string[] = [];
   let from = 0;
-  for (;;) {
-    const index = content.indexOf(needle, from);
-    if (index === -1) return positions;
-    positions.push(index);
-    from = index + needle.length;
+  for (const position of positions) {
+    parts.push(content.slice(from, position), replacement);
+    from = position + length;
   }
+  parts.push(content.slice(from));
+  return parts.join("");
+}
+
+/** Line numbers for a message: the first few, then how many more. */
+function listLines(lines: readonly number[]): string {
+  const shown = lines.slice(0, LISTED_LINES).join(", ");
+  return lines.length > LISTED_LINES ? `${shown}, and ${lines.length - LISTED_LINES} more` : shown;
 }
 
 /** The 1-based line of each offset (offsets ascending), in one pass over the text. */
@@ -203,7 +224,11 @@ function notFoundMessage(display: string, content: string, oldText: string, last
   return `${base} ${hint}`;
 }
 
-/** The first line where oldText matches when each line's surrounding whitespace is ignored. */
+/**
+ * The first line where oldText matches when each line's surrounding whitespace is ignored, or
+ * undefined. Bounded: only places of the wanted line rarest in the file can start a match, and
+ * the search gives up after comparing `LOOSE_MATCH_BUDGET` characters.
+ */
 function findLooseMatch(content: string, oldLines: readonly string[]): number | undefined {
   const wanted = oldLines.map((line) => line.trim());
   while (wanted.length > 0 && wanted[0] === "") wanted.shift();
@@ -212,87 +237,34 @@ function findLooseMatch(content: string, oldLines: readonly string[]): number | 
   const lines = content.split("\n").map((line) => line.trim());
   if (wanted.length === 1) {
     const squeeze = (text: string) => text.replace(/\s+/g, " ");
-    const needle = squeeze(wanted[0] as string);
-    const index = lines.findIndex((line) => squeeze(line).includes(needle));
+    const search = createTextSearch(squeeze(wanted[0] as string));
+    const index = lines.findIndex((line) => search(squeeze(line)) !== -1);
     return index === -1 ? undefined : index + 1;
   }
-  for (let start = 0; start + wanted.length <= lines.length; start++) {
-    if (wanted.every((line, offset) => lines[start + offset] === line)) return start + 1;
+  if (wanted.length > lines.length) return undefined;
+  const counts = new Map<string, number>();
+  for (const line of lines) counts.set(line, (counts.get(line) ?? 0) + 1);
+  let anchor = 0;
+  let fewest = Number.POSITIVE_INFINITY;
+  for (const [offset, line] of wanted.entries()) {
+    const count = counts.get(line) ?? 0;
+    if (count === 0) return undefined; // a line found nowhere: no loose match at all
+    if (count < fewest) {
+      fewest = count;
+      anchor = offset;
+    }
+  }
+  let budget = LOOSE_MATCH_BUDGET;
+  for (let at = anchor; at + wanted.length - anchor <= lines.length; at++) {
+    if (lines[at] !== wanted[anchor]) continue;
+    const start = at - anchor;
+    let offset = 0;
+    for (; offset < wanted.length; offset++) {
+      budget -= (wanted[offset] as string).length + 1;
+      if (lines[start + offset] !== wanted[offset]) break;
+    }
+    if (offset === wanted.length) return start + 1;
+    if (budget <= 0) return undefined;
   }
   return undefined;
-}
-
-/** The change as unified-diff hunks, cut at `MAX_DIFF_LINES` for the model. */
-export function formatDiff(before: string, after: string): { text: string; full: string } {
-  const { start, oldPart, newPart } = changedRegion(before, after, 3);
-  const patch = structuredPatch("a", "b", oldPart, newPart, undefined, undefined, { context: 3 });
-  const lines: string[] = [];
-  for (const hunk of patch.hunks) {
-    // As in unified diffs (and the library's formatPatch), an empty side names the line before it.
-    const oldStart = hunk.oldStart + start - (hunk.oldLines === 0 ? 1 : 0);
-    const newStart = hunk.newStart + start - (hunk.newLines === 0 ? 1 : 0);
-    lines.push(`@@ -${oldStart},${hunk.oldLines} +${newStart},${hunk.newLines} @@`);
-    for (const line of hunk.lines) lines.push(line);
-  }
-  const full = lines.join("\n");
-  if (lines.length <= MAX_DIFF_LINES) return { text: full, full };
-  const shown = lines.slice(0, MAX_DIFF_LINES).map((line) => shortenLine(line));
-  return {
-    text: `${shown.join("\n")}\n[Diff cut at ${MAX_DIFF_LINES} of ${lines.length} lines; read the file to see the rest.]`,
-    full,
-  };
-}
-
-/**
- * The smallest slices of both texts, on line boundaries and with `context` lines around them, that
- * hold every difference, and how many lines precede them. Diffing only these keeps an edit of a
- * large file fast (the diff library costs microseconds per line of input).
- */
-function changedRegion(
-  before: string,
-  after: string,
-  context: number,
-): { start: number; oldPart: string; newPart: string } {
-  const oldStarts = lineStarts(before);
-  const newStarts = lineStarts(after);
-  let prefix = 0; // whole equal lines at the start
-  while (
-    prefix < oldStarts.length - 1 &&
-    prefix < newStarts.length - 1 &&
-    lineOf(before, oldStarts, prefix) === lineOf(after, newStarts, prefix)
-  ) {
-    prefix++;
-  }
-  let suffix = 0; // whole equal lines at the end, not overlapping the prefix
-  while (
-    suffix < oldStarts.length - 1 - prefix &&
-    suffix < newStarts.length - 1 - prefix &&
-    lineOf(before, oldStarts, oldStarts.length - 2 - suffix) === lineOf(after, newStarts, newStarts.length - 2 - suffix)
-  ) {
-    suffix++;
-  }
-  const start = Math.max(0, prefix - context);
-  const keepSuffix = Math.max(0, suffix - context);
-  const oldEnd = oldStarts.length - 1 - keepSuffix;
-  const newEnd = newStarts.length - 1 - keepSuffix;
-  return {
-    start,
-    oldPart: before.slice(oldStarts[start], oldStarts[oldEnd]),
-    newPart: after.slice(newStarts[start], newStarts[newEnd]),
-  };
-}
-
-/** Offsets where each line starts, plus the text's length as a last entry. */
-function lineStarts(text: string): number[] {
-  const starts = [0];
-  for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) {
-    if (at + 1 < text.length) starts.push(at + 1);
-  }
-  starts.push(text.length);
-  return starts;
-}
-
-/** Line `index` with its newline, if any. */
-function lineOf(text: string, starts: readonly number[], index: number): string {
-  return text.slice(starts[index], starts[index + 1]);
 }

@@ -75,4 +75,24 @@ describe("find", () => {
     expect((await ws.fail("find", { pattern: "*", path: "nope" })).message).toContain("Folder not found: nope");
     expect((await ws.fail("find", { pattern: "*", path: "../" })).message).toContain("outside the workspace");
   });
+
+  it("matches an extglob that backtracks without end in picomatch against a long name, quickly", async () => {
+    ws = await makeWorkspace({ [`${"a".repeat(200)}`]: "", abc: "" });
+    const started = Date.now();
+    expect(textOf(await ws.ok("find", { pattern: "+(*)c" }))).toBe("abc");
+    expect(textOf(await ws.ok("find", { pattern: "*(*(*(a)))b" }))).toContain("No paths match");
+    expect(Date.now() - started).toBeLessThan(3000);
+  });
+
+  it("refuses the negated extglob !(...) and runaway braces with invalid-input", async () => {
+    ws = await makeWorkspace(FILES);
+    const negated = await ws.fail("find", { pattern: "!(*.md)" });
+    expect(negated.code).toBe("invalid-input");
+    expect(negated.message).toContain('Invalid glob "!(*.md)": the negated extglob !(...) is not supported');
+    const braces = await ws.fail("find", { pattern: "{a,b}".repeat(12) });
+    expect(braces.message).toContain("the braces expand to more than 1000 patterns");
+    expect(textOf(await ws.ok("find", { pattern: "!*.{ts,md,json,yml}" }))).toBe(
+      ".github/\n.github/workflows/\ndocs/\nsrc/\nsrc/util/",
+    );
+  });
 });

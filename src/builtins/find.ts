@@ -25,7 +25,7 @@ const inputSchema = {
       type: "string",
       minLength: 1,
       description:
-        'A glob matched against paths relative to `path`. Without "/" it matches names at any depth ("*.ts", "README*"); with "/" the whole relative path ("src/**/*.test.ts"). Supports *, **, ?, [abc] and {a,b}.',
+        'A glob matched against paths relative to `path`. Without "/" it matches names at any depth ("*.ts", "README*"); with "/" the whole relative path ("src/**/*.test.ts"). Supports *, **, ?, [abc], [!abc], {a,b}, {1..3}, the extglobs @(a|b) ?(a|b) +(a|b) *(a|b), and a leading ! to negate.',
     },
     path: {
       type: "string",

@@ -155,4 +155,89 @@ describe("grep", () => {
     const result = await ws.ok("grep", { pattern: "needle" });
     expect(textOf(result)).toBe("small.txt:1: needle\n\n[Skipped: 1 file over 10.0 MB.]");
   });
+
+  it("runs a pattern that backtracks catastrophically in JavaScript in linear time", async () => {
+    ws = await makeWorkspace({ "long.txt": `${"a".repeat(30_000)}!\nshort aaa\n` });
+    const started = Date.now();
+    const result = await ws.ok("grep", { pattern: "(a+)+$" });
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(textOf(result)).toBe("long.txt:2: short aaa");
+  });
+
+  it("keeps the JavaScript syntax RE2 shares: classes, escapes, lazy quantifiers, named groups, lookbehind", async () => {
+    ws = await makeWorkspace({ "f.txt": "price $42\nfoo_bar foo\nA1 b22\n<a><b>\nxy zy\n" });
+    const lines = async (pattern: string, ignoreCase = false) =>
+      textOf(await ws.ok("grep", { pattern, ignoreCase }))
+        .split("\n")
+        .map((line) => line.split(":")[1]);
+    expect(await lines("(?<=\\$)\\d+")).toEqual(["1"]);
+    expect(await lines("(?<!x)y")).toEqual(["5"]);
+    expect(await lines("\\bfoo\\b")).toEqual(["2"]);
+    expect(await lines("(?<word>[a-z])\\d{2}$")).toEqual(["3"]);
+    expect(await lines("^<.*?>")).toEqual(["4"]);
+    expect(await lines("\\u0041\\d|^x\\w\\s")).toEqual(["3", "5"]);
+    expect(await lines("[^]b\\d", true)).toEqual(["3"]);
+    expect(await lines("PRICE\\s\\$", true)).toEqual(["1"]);
+  });
+
+  it("refuses backreferences and lookahead with a typed error that names an alternative", async () => {
+    ws = await makeWorkspace({ "f.txt": "aa\n" });
+    for (const [pattern, feature] of [
+      ["(a)\\1", "the backreference \\1"],
+      ["(?<x>a)\\k<x>", "the named backreference"],
+      ["a(?=b)", "lookahead (?=...)"],
+      ["a(?!b)", "negative lookahead (?!...)"],
+    ] as const) {
+      const error = await ws.fail("grep", { pattern });
+      expect(error.code).toBe("invalid-input");
+      expect(error.message).toContain(`Unsupported regular expression ${JSON.stringify(pattern)}: ${feature}`);
+      expect(error.message).toContain("is not supported (patterns run in linear time");
+      expect(error.message).toContain("use bash with grep -P");
+    }
+    // Escaped, or inside a class, the same characters are plain text.
+    expect(textOf(await ws.ok("grep", { pattern: "[(?=]|\\\\1|a" }))).toBe("f.txt:1: aa");
+  });
+
+  it("explains RE2's own limits, such as a repeat count over 1000", async () => {
+    ws = await makeWorkspace();
+    const error = await ws.fail("grep", { pattern: "a{2000}" });
+    expect(error.code).toBe("invalid-input");
+    expect(error.message).toContain("invalid repeat count: `{2000}` (a count, or nested counts multiplied, may be");
+  });
+
+  it("refuses a pattern whose compiled program is too large to match a long line quickly", async () => {
+    ws = await makeWorkspace();
+    const error = await ws.fail("grep", { pattern: "(\\w+\\s*){1000}" });
+    expect(error.code).toBe("invalid-input");
+    expect(error.message).toContain("the pattern is too large to match quickly (6002 steps compiled, at most 2000)");
+  });
+
+  it("matches a 9 MB single line in bounded time and cuts the printed line", async () => {
+    ws = await makeWorkspace({ "one.txt": `${"x".repeat(9 * 1024 * 1024)} needle\n` });
+    const started = Date.now();
+    const text = textOf(await ws.ok("grep", { pattern: "x+\\s+needle$" }));
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(text).toBe(`one.txt:1: ${"x".repeat(500)}... [line cut at 500 characters]`);
+  });
+
+  it("gives the event loop turns inside a large file, so an abort ends the search", async () => {
+    const line = `${"word ".repeat(12)}end\n`;
+    ws = await makeWorkspace({ "big.txt": line.repeat(Math.floor((9 * 1024 * 1024) / line.length)) });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 20);
+    const outcome = await ws.call(
+      "grep",
+      { pattern: "(?<=word )\\w+x$", path: "big.txt" },
+      { signal: controller.signal },
+    );
+    expect(outcome.kind === "error" && outcome.error.code).toBe("aborted");
+  });
+
+  it("filters by a glob in linear time, extglobs included, and refuses the negated extglob", async () => {
+    ws = await makeWorkspace({ [`${"a".repeat(200)}.txt`]: "hit\n", "ab.md": "hit\n" });
+    expect(textOf(await ws.ok("grep", { pattern: "hit", glob: "+(*)b.md" }))).toBe("ab.md:1: hit");
+    const error = await ws.fail("grep", { pattern: "hit", glob: "!(*.md)" });
+    expect(error.code).toBe("invalid-input");
+    expect(error.message).toContain("the negated extglob !(...) is not supported");
+  });
 });

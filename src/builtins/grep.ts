@@ -1,9 +1,12 @@
 // The `grep` tool: a regular expression over the workspace's text files, ripgrep-like, .gitignore respected.
+import { setImmediate as nextTurn } from "node:timers/promises";
+import { ToolCallError } from "../core/errors.js";
 import { defineTool } from "../core/register/define-tool.js";
 import type { AgentTool, ToolResult } from "../core/types.js";
 import { type BuiltinContext, specialFileMessage, statResolved, toolError } from "./builtin-context.js";
 import { looksBinary, SNIFF_BYTES } from "./file-kind.js";
 import { compileGlob } from "./glob.js";
+import { compileGrepPattern, type LineTest, UnsupportedPatternError } from "./grep-pattern.js";
 import { describeSpecial, readFileInside } from "./open-inside.js";
 import { formatSize, MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES, shortenLine, truncateHead } from "./truncate.js";
 import { type WalkReport, walkNotes, walkWorkspace } from "./walk.js";
@@ -15,6 +18,8 @@ export const DEFAULT_GREP_LIMIT = 200;
 export const MAX_GREP_FILE_BYTES = 10 * 1024 * 1024;
 /** The most context lines around a match. */
 export const MAX_GREP_CONTEXT = 10;
+/** The search gives the event loop a turn (so an abort or a timeout can act) after this many characters. */
+const YIELD_EVERY_CHARS = 256 * 1024;
 
 /** What `grep` reports to programs beside the text. */
 export interface GrepDetails {
@@ -34,7 +39,7 @@ const inputSchema = {
       type: "string",
       minLength: 1,
       description:
-        'A JavaScript regular expression, matched against each line (e.g. "function\\\\s+\\\\w+", "TODO|FIXME"). Set literal to true to search for the text as is.',
+        'A regular expression in JavaScript syntax, matched against each line in linear time (e.g. "function\\\\s+\\\\w+", "TODO|FIXME"). Backreferences (\\\\1) and lookahead ((?=, (?!) are not supported. Set literal to true to search for the text as is.',
     },
     path: {
       type: "string",
@@ -75,18 +80,26 @@ export function createGrepTool(context: BuiltinContext): AgentTool {
       "Search the text files of the workspace for a regular expression, like ripgrep.",
       'Each matching line prints as "<path>:<line>: <text>" (path relative to the workspace root); with context, surrounding lines print as "<path>-<line>- <text>" and separate groups are split by "--".',
       "Files ignored by .gitignore, the .git folder, binary files and files over 10 MB are skipped.",
+      "Patterns run in linear time (RE2): backreferences and lookahead are refused; lookbehind without capturing groups works.",
     ].join(" "),
     inputSchema,
     annotations: { readOnlyHint: true },
     executionMode: "parallel",
     async execute(input, { signal }): Promise<ToolResult<GrepDetails>> {
-      let regex: RegExp;
+      let test: LineTest;
       try {
-        regex = compileRegex(
-          input.literal === true ? input.pattern.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&") : input.pattern,
-          input.ignoreCase === true,
-        );
+        test = compileGrepPattern(input.pattern, {
+          ignoreCase: input.ignoreCase === true,
+          literal: input.literal === true,
+        });
       } catch (error) {
+        if (error instanceof UnsupportedPatternError) {
+          throw toolError(
+            "grep",
+            `Unsupported regular expression ${JSON.stringify(input.pattern)}: ${error.message}`,
+            "invalid-input",
+          );
+        }
         throw toolError(
           "grep",
           `Invalid regular expression ${JSON.stringify(input.pattern)}: ${(error as Error).message}. Escape special characters with a backslash, or set literal to true.`,
@@ -109,7 +122,7 @@ export function createGrepTool(context: BuiltinContext): AgentTool {
       if (!target.exists) {
         throw toolError("grep", `Not found: ${boundPath(target.display)}. Use ls or find to see which paths exist.`);
       }
-      const search = createSearch(workspace, regex, input.context ?? 0, input.limit ?? DEFAULT_GREP_LIMIT);
+      const search = createSearch(workspace, test, input.context ?? 0, input.limit ?? DEFAULT_GREP_LIMIT, signal);
       let walk: WalkReport | undefined;
       const kind = await statResolved("grep", target);
       if (!kind.isDirectory() && !kind.isFile()) {
@@ -132,7 +145,7 @@ export function createGrepTool(context: BuiltinContext): AgentTool {
 }
 
 /** The search state of one call: counts, the output lines, and the match limit. */
-function createSearch(workspace: Workspace, regex: RegExp, contextLines: number, limit: number) {
+function createSearch(workspace: Workspace, test: LineTest, contextLines: number, limit: number, signal: AbortSignal) {
   const output: string[] = [];
   let matches = 0;
   let filesWithMatches = 0;
@@ -140,10 +153,23 @@ function createSearch(workspace: Workspace, regex: RegExp, contextLines: number,
   let skippedBinary = 0;
   let skippedLarge = 0;
   let limitReached = false;
+  let charsSinceTurn = 0;
+
+  /** Ends the search when the call was aborted. */
+  const checkAbort = (): void => {
+    if (signal.aborted) throw new ToolCallError("aborted", "grep", "The search was aborted.");
+  };
+  /** Gives the event loop a turn (so a timeout or an abort can act), then checks for an abort. */
+  const pause = async (): Promise<void> => {
+    charsSinceTurn = 0;
+    await nextTurn();
+    checkAbort();
+  };
 
   return {
     /** Searches one file; true when the match limit was reached. */
     async file(real: string, display: string): Promise<boolean> {
+      checkAbort();
       // Opened without blocking and checked: a FIFO, a device or a path swapped to lead outside is not read.
       const read = await readFileInside(workspace, real, MAX_GREP_FILE_BYTES);
       if (read.kind === "large") skippedLarge++;
@@ -160,7 +186,9 @@ function createSearch(workspace: Workspace, regex: RegExp, contextLines: number,
       let found = false;
       for (let index = 0; index < lines.length; index++) {
         const line = (lines[index] as string).replace(/\r$/, "");
-        if (!regex.test(line)) continue;
+        charsSinceTurn += line.length + 1;
+        if (charsSinceTurn >= YIELD_EVERY_CHARS) await pause();
+        if (!test(line)) continue;
         if (!found) {
           found = true;
           filesWithMatches++;
@@ -177,7 +205,7 @@ function createSearch(workspace: Workspace, regex: RegExp, contextLines: number,
         // Trailing context: lines after the match that are not matches themselves (those print as matches).
         const until = Math.min(lines.length - 1, index + contextLines);
         let next = index + 1;
-        while (next <= until && !regex.test((lines[next] as string).replace(/\r$/, ""))) {
+        while (next <= until && !test((lines[next] as string).replace(/\r$/, ""))) {
           output.push(`${display}-${next + 1}- ${shortenLine((lines[next] as string).replace(/\r$/, ""))}`);
           lastPrinted = next;
           next++;
@@ -244,16 +272,4 @@ function createSearch(workspace: Workspace, regex: RegExp, contextLines: number,
       return { content: [{ type: "text", text }], details };
     },
   };
-}
-
-/**
- * A pattern as a Unicode-aware regular expression (so `\\p{L}` and astral characters work), or, when
- * it is only valid without the `u` flag (such as `\\-` outside a class), as a plain one.
- */
-function compileRegex(pattern: string, ignoreCase: boolean): RegExp {
-  try {
-    return new RegExp(pattern, ignoreCase ? "iu" : "u");
-  } catch {
-    return new RegExp(pattern, ignoreCase ? "i" : "");
-  }
 }
