@@ -1,5 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { pathToFileURL } from "node:url";
+import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { builtScript } from "../../../test/e2e/helpers/build.js";
 import { createDeadlineClock } from "./deadline-clock.js";
@@ -13,21 +14,42 @@ describe("createDeadlineClock", () => {
     return { expired, target: (name: string) => ({ expire: () => expired.push(name) }) };
   };
 
-  it("expires each deadline once, when its delay has passed, in the order they were set", async () => {
+  it("expires each deadline once, never early and at most a sixteenth late, in the order they were set", async () => {
     const clock = createDeadlineClock();
     const { expired, target } = recorder();
-    clock.after(100, target("a"));
+    clock.after(320, target("a"));
     await vi.advanceTimersByTimeAsync(40);
-    clock.after(100, target("b"));
-    clock.after(30, target("short"));
-    await vi.advanceTimersByTimeAsync(59);
+    clock.after(320, target("b"));
+    clock.after(64, target("short"));
+    await vi.advanceTimersByTimeAsync(63);
+    expect(expired).toEqual([]);
+    await vi.advanceTimersByTimeAsync(4);
     expect(expired).toEqual(["short"]);
-    await vi.advanceTimersByTimeAsync(1);
+    await vi.advanceTimersByTimeAsync(216); // 319 ms after "a"
+    expect(expired).toEqual(["short"]);
+    await vi.advanceTimersByTimeAsync(21); // 340 ms: 320 and two ticks of 10
     expect(expired).toEqual(["short", "a"]);
     await vi.advanceTimersByTimeAsync(40);
     expect(expired).toEqual(["short", "a", "b"]);
     await vi.advanceTimersByTimeAsync(1_000);
     expect(expired).toEqual(["short", "a", "b"]);
+  });
+
+  it("never fires early, whatever the delay and wherever in a tick it was set (fast-check)", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 1, max: 5_000 }), fc.integer({ min: 0, max: 400 }), async (delay, offset) => {
+        const clock = createDeadlineClock();
+        clock.after(delay, { expire() {} }); // starts the lane's ticking
+        await vi.advanceTimersByTimeAsync(offset);
+        let firedAt = -1;
+        const setAt = Date.now();
+        clock.after(delay, { expire: () => (firedAt = Date.now()) });
+        await vi.advanceTimersByTimeAsync(delay + Math.floor(delay / 16) + 3);
+        expect(firedAt - setAt).toBeGreaterThanOrEqual(delay);
+        expect(firedAt - setAt).toBeLessThanOrEqual(delay + Math.max(2, Math.floor(delay / 16)));
+      }),
+      { numRuns: 60 },
+    );
   });
 
   it("a cancelled deadline never expires, and cancelling twice is harmless", async () => {

@@ -332,7 +332,12 @@ describe("every call ends: the default per-call timeout", () => {
   it(`a hung executor gets a timeout result after ${DEFAULT_TOOL_TIMEOUT_MS} ms with the defaults`, async () => {
     const session = sessionWith([hung("parallel")]);
     const pending = session.dispatch({ id: "1", name: "hung_parallel", input: {} });
-    await vi.advanceTimersByTimeAsync(DEFAULT_TOOL_TIMEOUT_MS);
+    await vi.advanceTimersByTimeAsync(DEFAULT_TOOL_TIMEOUT_MS - 1);
+    let early = true;
+    pending.then(() => (early = false));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(early).toBe(true);
+    await vi.advanceTimersByTimeAsync(DEFAULT_TOOL_TIMEOUT_MS / 16 + 1); // at most two ticks late
     const result = await pending;
     expect(result.is_error).toBe(true);
     expect(textOf(result)).toBe(
@@ -349,7 +354,7 @@ describe("every call ends: the default per-call timeout", () => {
         { id: "2", name: "echo", input: { text: "after" } },
       ])
       .then(settled.resolve);
-    await vi.advanceTimersByTimeAsync(DEFAULT_TOOL_TIMEOUT_MS + 1);
+    await vi.advanceTimersByTimeAsync((DEFAULT_TOOL_TIMEOUT_MS * 17) / 16 + 1);
     const results = await settled.promise;
     expect(results.map((result) => result.is_error === true)).toEqual([true, false]);
     expect(textOf(results[1] as ToolResultBlock)).toBe("after");
@@ -366,7 +371,7 @@ describe("every call ends: the default per-call timeout", () => {
     const session = sessionWith([own, hung("parallel")], { toolTimeoutMs: 1_000 });
     const first = session.dispatch({ id: "1", name: "own", input: {} });
     const second = session.dispatch({ id: "2", name: "hung_parallel", input: {} });
-    await vi.advanceTimersByTimeAsync(1_000);
+    await vi.advanceTimersByTimeAsync(1_100);
     expect(textOf(await first)).toMatch(/timed out after 50 ms/);
     expect(textOf(await second)).toMatch(/timed out after 1000 ms/);
     const never = sessionWith([hung("parallel")], { toolTimeoutMs: Number.POSITIVE_INFINITY });
