@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { readFile, realpath } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   eventually,
   isProcessAlive,
@@ -78,9 +78,35 @@ describe("bash", () => {
     expect(textOf(result)).toContain("[Command was killed by signal SIGSEGV]");
   });
 
-  it("passes the environment it was given", async () => {
-    ws = await makeWorkspace({}, { env: { ...process.env, TOOLWIRE_PROBE: "probe-value" } });
-    expect(textOf(await ws.ok("bash", { command: "echo $TOOLWIRE_PROBE" }))).toBe("probe-value");
+  describe("environment", () => {
+    const secrets = { TOOLWIRE_TEST_SECRET_KEY: "sk-test-secret", MY_TOOLWIRE_TOKEN: "my-token" };
+    beforeEach(() => Object.assign(process.env, secrets));
+    afterEach(() => {
+      for (const name of Object.keys(secrets)) delete process.env[name];
+    });
+
+    it("gives the command a minimal environment without this process's secrets", async () => {
+      ws = await makeWorkspace();
+      const text = textOf(await ws.ok("bash", { command: "env" }));
+      expect(text).not.toContain("sk-test-secret");
+      expect(text).not.toContain("my-token");
+      expect(text).toContain(`PATH=${process.env.PATH}`);
+    });
+
+    it("passes the variables env.pass names by glob, and sets env.set's", async () => {
+      ws = await makeWorkspace({}, { env: { pass: ["MY_*"], set: { TOOLWIRE_PROBE: "probe-value" } } });
+      const text = textOf(await ws.ok("bash", { command: "env" }));
+      expect(text).toContain("MY_TOOLWIRE_TOKEN=my-token");
+      expect(text).toContain("TOOLWIRE_PROBE=probe-value");
+      expect(text).not.toContain("sk-test-secret");
+    });
+
+    it("passes the whole environment with pass: ['*']", async () => {
+      ws = await makeWorkspace({}, { env: { pass: ["*"] } });
+      const text = textOf(await ws.ok("bash", { command: "env" }));
+      expect(text).toContain("TOOLWIRE_TEST_SECRET_KEY=sk-test-secret");
+      expect(text).toContain("MY_TOOLWIRE_TOKEN=my-token");
+    });
   });
 
   it("gives the command an empty stdin, so a reader does not hang", async () => {

@@ -150,7 +150,7 @@ interface RunOptions {
   readonly shell: string;
   readonly command: string;
   readonly cwd: string;
-  readonly env: NodeJS.ProcessEnv;
+  readonly env: Readonly<Record<string, string>>;
   readonly timeoutMs: number;
   readonly killGraceMs: number;
   readonly signal: AbortSignal;

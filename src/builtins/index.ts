@@ -1,6 +1,7 @@
 // toolwire/builtins: the built-in tools (read, write, edit, bash, ls, grep, find) and their workspace guard.
 export type { BashDetails } from "./bash.js";
 export { DEFAULT_BASH_TIMEOUT_MS, DEFAULT_KILL_GRACE_MS, MAX_BASH_TIMEOUT_MS } from "./bash.js";
+export { BASE_BASH_ENV, type BashEnvOptions } from "./bash-env.js";
 export { BuiltinToolsError, type BuiltinToolsErrorCode } from "./builtin-tools-error.js";
 export { BUILTIN_TOOL_NAMES, type BuiltinToolsOptions, createBuiltinTools } from "./create-builtin-tools.js";
 export type { EditDetails } from "./edit.js";
