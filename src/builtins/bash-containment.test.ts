@@ -1,11 +1,15 @@
 import { spawn } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
-import { makeWorkspace, type Outcome, type TestWorkspace, textOf } from "../../test/support/builtins.js";
+import {
+  makeWorkspace,
+  type Outcome,
+  processesWithArgument as processesWith,
+  type TestWorkspace,
+  textOf,
+} from "../../test/support/builtins.js";
 import type { ToolResult } from "../core/types.js";
 import type { BashDetails } from "./bash.js";
 import { detectPidNamespace, PID_NAMESPACE_INIT } from "./pid-namespace.js";
-import { processState } from "./process-group.js";
 import { CONTAINMENT_VARIABLE } from "./run-command.js";
 
 const namespace = await detectPidNamespace();
@@ -14,22 +18,6 @@ const details = (result: ToolResult) => result.details as BashDetails;
 /** A `sleep` argument no other process on the machine has, so a scan finds only what this test started. */
 function marker(): string {
   return `1000.${Math.floor(Math.random() * 1e9)}`;
-}
-
-/** The live processes whose command line has `argument` as one of its arguments. */
-function processesWith(argument: string): number[] {
-  const found: number[] = [];
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const args = readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0");
-      const state = processState(Number(entry))?.state;
-      if (args.includes(argument) && state !== "Z" && state !== "X") found.push(Number(entry));
-    } catch {
-      // Gone while scanning.
-    }
-  }
-  return found;
 }
 
 /** Ends what a test left behind (only its own marked processes), so a failing test does not leak either. */
