@@ -152,6 +152,16 @@ describe("bash", () => {
     expect(existsSync(join(ws.root, "ran"))).toBe(false);
   });
 
+  it("stops a command aborted right after the call began, before it could start", async () => {
+    ws = await makeWorkspace();
+    const controller = new AbortController();
+    const outcome = ws.call("bash", { command: "sleep 30; touch ran" }, { signal: controller.signal });
+    controller.abort();
+    const ended = await outcome;
+    expect(ended.kind === "error" && ended.error.code).toBe("aborted");
+    expect(existsSync(join(ws.root, "ran"))).toBe(false);
+  }, 10_000);
+
   it("fails precisely when the shell cannot be started", async () => {
     ws = await makeWorkspace({}, { shell: "/nonexistent/shell" });
     const error = await ws.fail("bash", { command: "true" });

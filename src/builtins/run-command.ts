@@ -3,6 +3,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { accessSync, constants } from "node:fs";
 import type { Readable } from "node:stream";
+import { ToolCallError } from "../core/errors.js";
 import type { ToolResult } from "../core/types.js";
 import { toolError } from "./builtin-context.js";
 import {
@@ -79,6 +80,10 @@ export async function runCommand(options: RunOptions): Promise<RunOutcome> {
     }
   }
   const launcher = process.env[CONTAINMENT_VARIABLE] === "process-group" ? undefined : await detectPidNamespace();
+  // An abort while waiting for the probe fired before any listener could hear it.
+  if (options.signal.aborted) {
+    throw new ToolCallError("aborted", "bash", "The command was not started: the call was aborted.");
+  }
   if (launcher !== undefined) {
     const outcome = await runInNamespace(options, launcher);
     // unshare can still fail per call (a namespace limit reached); the command did not start, so run it without.
