@@ -5,7 +5,7 @@ import { defineTool } from "../core/register/define-tool.js";
 import type { AgentTool, ToolResult } from "../core/types.js";
 import type { BuiltinContext } from "./builtin-context.js";
 import type { RenderedOutput } from "./output-tail.js";
-import { type Containment, type RunOutcome, runCommand } from "./run-command.js";
+import { type BashContainment, type RunOutcome, runCommand } from "./run-command.js";
 import { formatSize, MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES } from "./truncate.js";
 
 /** `bash`'s timeout when neither the call nor `createBuiltinTools` names one: 120 s. */
@@ -31,7 +31,7 @@ export interface BashDetails {
    * How the call tracked what the command started: `pid-namespace` (everything; nothing outlives the
    * call) or `process-group` (its process group and the processes that kept its environment).
    */
-  readonly containment: Containment;
+  readonly containment: BashContainment;
   readonly durationMs: number;
   readonly outputBytes: number;
   readonly outputLines: number;

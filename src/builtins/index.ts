@@ -9,6 +9,7 @@ export type { FindDetails } from "./find.js";
 export type { GrepDetails } from "./grep.js";
 export type { LsDetails } from "./ls.js";
 export type { ReadDetails } from "./read.js";
+export type { BashContainment } from "./run-command.js";
 export { MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES } from "./truncate.js";
 export type { WalkReport } from "./walk.js";
 export { createWorkspace, type Workspace, type WorkspacePath } from "./workspace.js";

@@ -35,7 +35,7 @@ export const CONTAINMENT_VARIABLE = "TOOLWIRE_BASH_CONTAINMENT";
  * does, is in the call's PID namespace and ends with it) or `process-group` (the command's process
  * group and the processes that kept its marker variable; see docs/builtins.md for what that misses).
  */
-export type Containment = "pid-namespace" | "process-group";
+export type BashContainment = "pid-namespace" | "process-group";
 
 /** What one command is and how it may run. */
 export interface RunOptions {
@@ -57,7 +57,7 @@ export interface RunOutcome {
   readonly stoppedBy: "timeout" | "aborted" | undefined;
   /** Processes other than the shell were still running when it ended, and were stopped. */
   readonly strays: boolean;
-  readonly containment: Containment;
+  readonly containment: BashContainment;
   /** Every process the command started is known to have ended (only a PID namespace can know that). */
   readonly allEnded: boolean;
   /** The output pipes were still open after every tracked process had ended: an untracked process holds them. */
