@@ -148,7 +148,7 @@ const PIPES_HELD =
 function describeStop(run: RunOutcome): string {
   if (run.allEnded) return "with every process it started.";
   if (run.containment === "pid-namespace") {
-    return "but toolwire could not confirm that every process it started has ended (SIGKILL did not take effect in time).";
+    return "but toolwire could not confirm that every process it started has ended: SIGKILL or the output pipes did not finish in time.";
   }
   return `with every process of its process group and every process that kept its environment. ${UNTRACKED}${run.pipesHeld ? ` ${PIPES_HELD}` : ""}`;
 }
