@@ -69,7 +69,7 @@ export interface RunOutcome {
  * and `TOOLWIRE_BASH_CONTAINMENT=process-group` to opt out), else in its own process group with a marker
  * variable. On timeout or abort everything gets SIGTERM, then SIGKILL after the grace period; when the
  * shell exits, what it left running is ended the same way. Throws `execution-failed` when the shell
- * cannot be started; never rejects otherwise.
+ * cannot be started, `aborted` when the call was aborted before it started; never rejects otherwise.
  */
 export async function runCommand(options: RunOptions): Promise<RunOutcome> {
   if (options.shell.includes("/")) {
