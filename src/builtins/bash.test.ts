@@ -1,15 +1,8 @@
 import { existsSync } from "node:fs";
-import { readFile, realpath } from "node:fs/promises";
+import { realpath } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import {
-  eventually,
-  isProcessAlive,
-  makeWorkspace,
-  type Outcome,
-  type TestWorkspace,
-  textOf,
-} from "../../test/support/builtins.js";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { makeWorkspace, type TestWorkspace, textOf } from "../../test/support/builtins.js";
 import type { ToolResult } from "../core/types.js";
 import type { BashDetails } from "./bash.js";
 
@@ -19,32 +12,6 @@ afterEach(async () => {
 });
 
 const details = (result: ToolResult) => result.details as BashDetails;
-
-/** Starts a command, waits until its streamed output shows a PID, and returns it with the pending outcome. */
-async function startWithPid(
-  workspace: TestWorkspace,
-  command: string,
-  options: { timeoutMs?: number; signal?: AbortSignal } = {},
-): Promise<{ pid: number; outcome: Promise<Outcome> }> {
-  let resolvePid: (pid: number) => void = () => undefined;
-  const pidSeen = new Promise<number>((resolve) => (resolvePid = resolve));
-  const outcome = workspace.call(
-    "bash",
-    { command, ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }) },
-    {
-      ...(options.signal === undefined ? {} : { signal: options.signal }),
-      onUpdate: (partial) => {
-        const match = /PID=(\d+)/.exec(textOf(partial));
-        if (match) resolvePid(Number(match[1]));
-      },
-    },
-  );
-  const pid = await Promise.race([
-    pidSeen,
-    outcome.then(() => Promise.reject(new Error("ended before printing a PID"))),
-  ]);
-  return { pid, outcome };
-}
 
 describe("bash", () => {
   it("runs in the workspace root and reports exit code 0 with the output", async () => {
@@ -75,12 +42,41 @@ describe("bash", () => {
     ws = await makeWorkspace();
     const result = await ws.ok("bash", { command: "kill -SEGV $$" });
     expect(result.isError).toBe(true);
-    expect(textOf(result)).toContain("[Command was killed by signal SIGSEGV]");
+    // Directly, Node sees the signal; through a PID namespace's init script, the status 128 + 11.
+    expect(textOf(result)).toMatch(
+      /\[Command was killed by signal SIGSEGV\]|\[Command exited with code 139: 128 \+ 11, probably killed by signal SIGSEGV\]/,
+    );
   });
 
-  it("passes the environment it was given", async () => {
-    ws = await makeWorkspace({}, { env: { ...process.env, TOOLWIRE_PROBE: "probe-value" } });
-    expect(textOf(await ws.ok("bash", { command: "echo $TOOLWIRE_PROBE" }))).toBe("probe-value");
+  describe("environment", () => {
+    const secrets = { TOOLWIRE_TEST_SECRET_KEY: "sk-test-secret", MY_TOOLWIRE_TOKEN: "my-token" };
+    beforeEach(() => Object.assign(process.env, secrets));
+    afterEach(() => {
+      for (const name of Object.keys(secrets)) delete process.env[name];
+    });
+
+    it("gives the command a minimal environment without this process's secrets", async () => {
+      ws = await makeWorkspace();
+      const text = textOf(await ws.ok("bash", { command: "env" }));
+      expect(text).not.toContain("sk-test-secret");
+      expect(text).not.toContain("my-token");
+      expect(text).toContain(`PATH=${process.env.PATH}`);
+    });
+
+    it("passes the variables env.pass names by glob, and sets env.set's", async () => {
+      ws = await makeWorkspace({}, { env: { pass: ["MY_*"], set: { TOOLWIRE_PROBE: "probe-value" } } });
+      const text = textOf(await ws.ok("bash", { command: "env" }));
+      expect(text).toContain("MY_TOOLWIRE_TOKEN=my-token");
+      expect(text).toContain("TOOLWIRE_PROBE=probe-value");
+      expect(text).not.toContain("sk-test-secret");
+    });
+
+    it("passes the whole environment with pass: ['*']", async () => {
+      ws = await makeWorkspace({}, { env: { pass: ["*"] } });
+      const text = textOf(await ws.ok("bash", { command: "env" }));
+      expect(text).toContain("TOOLWIRE_TEST_SECRET_KEY=sk-test-secret");
+      expect(text).toContain("MY_TOOLWIRE_TOKEN=my-token");
+    });
   });
 
   it("gives the command an empty stdin, so a reader does not hang", async () => {
@@ -147,48 +143,6 @@ describe("bash", () => {
     expect(outcome.error.message).toContain("started");
   });
 
-  it("kills a grandchild holding the output pipe on timeout", async () => {
-    ws = await makeWorkspace({}, { killGraceMs: 300 });
-    const { pid, outcome } = await startWithPid(ws, "bash -c 'echo PID=$$; exec sleep 30' & wait", { timeoutMs: 500 });
-    expect(await isProcessAlive(pid)).toBe(true);
-    const ended = await outcome;
-    expect(ended.kind === "error" && ended.error.code).toBe("timeout");
-    expect(await eventually(async () => !(await isProcessAlive(pid)))).toBe(true);
-  });
-
-  it("kills a grandchild on abort, and the call ends with code aborted", async () => {
-    ws = await makeWorkspace({}, { killGraceMs: 300 });
-    const controller = new AbortController();
-    const { pid, outcome } = await startWithPid(ws, "sleep 30 > /dev/null 2>&1 & echo PID=$!; wait", {
-      signal: controller.signal,
-    });
-    expect(await isProcessAlive(pid)).toBe(true);
-    controller.abort();
-    const ended = await outcome;
-    expect(ended.kind === "error" && ended.error.code).toBe("aborted");
-    expect(await eventually(async () => !(await isProcessAlive(pid)))).toBe(true);
-  });
-
-  it("escalates to SIGKILL for processes that ignore SIGTERM", async () => {
-    ws = await makeWorkspace({}, { killGraceMs: 200 });
-    const { pid, outcome } = await startWithPid(ws, "trap '' TERM; sleep 30 & echo PID=$!; wait", { timeoutMs: 400 });
-    const ended = await outcome;
-    expect(ended.kind === "error" && ended.error.code).toBe("timeout");
-    expect(await eventually(async () => !(await isProcessAlive(pid)))).toBe(true);
-  });
-
-  it("ends background processes that outlive the shell instead of waiting for them", async () => {
-    ws = await makeWorkspace({}, { killGraceMs: 300 });
-    const result = await ws.ok("bash", { command: "sleep 30 & echo $! > bg.pid; echo launched" });
-    const bgPid = Number(await readFile(join(ws.root, "bg.pid"), "utf8"));
-    expect(textOf(result)).toBe(
-      "launched\n\n[Background processes still running when the command ended were stopped.]",
-    );
-    expect(details(result)).toMatchObject({ exitCode: 0, strayProcessesEnded: true });
-    expect(result.isError).toBeUndefined();
-    expect(await eventually(async () => !(await isProcessAlive(bgPid)))).toBe(true);
-  });
-
   it("does not start a command when the call is already aborted", async () => {
     ws = await makeWorkspace();
     const controller = new AbortController();
@@ -197,6 +151,16 @@ describe("bash", () => {
     expect(outcome.kind === "error" && outcome.error.code).toBe("aborted");
     expect(existsSync(join(ws.root, "ran"))).toBe(false);
   });
+
+  it("stops a command aborted right after the call began, before it could start", async () => {
+    ws = await makeWorkspace();
+    const controller = new AbortController();
+    const outcome = ws.call("bash", { command: "sleep 30; touch ran" }, { signal: controller.signal });
+    controller.abort();
+    const ended = await outcome;
+    expect(ended.kind === "error" && ended.error.code).toBe("aborted");
+    expect(existsSync(join(ws.root, "ran"))).toBe(false);
+  }, 10_000);
 
   it("fails precisely when the shell cannot be started", async () => {
     ws = await makeWorkspace({}, { shell: "/nonexistent/shell" });

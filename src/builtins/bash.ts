@@ -1,11 +1,11 @@
 // The `bash` tool: runs a command in the workspace with a timeout and an abort that end its whole process group.
-import { spawn } from "node:child_process";
+import { constants } from "node:os";
 import { ToolCallError } from "../core/errors.js";
 import { defineTool } from "../core/register/define-tool.js";
 import type { AgentTool, ToolResult } from "../core/types.js";
-import { type BuiltinContext, toolError } from "./builtin-context.js";
-import { OutputTail, type RenderedOutput } from "./output-tail.js";
-import { endProcessGroup, isGroupAlive } from "./process-group.js";
+import type { BuiltinContext } from "./builtin-context.js";
+import type { RenderedOutput } from "./output-tail.js";
+import { type BashContainment, type RunOutcome, runCommand } from "./run-command.js";
 import { formatSize, MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES } from "./truncate.js";
 
 /** `bash`'s timeout when neither the call nor `createBuiltinTools` names one: 120 s. */
@@ -14,10 +14,6 @@ export const DEFAULT_BASH_TIMEOUT_MS = 120_000;
 export const MAX_BASH_TIMEOUT_MS = 600_000;
 /** How long after SIGTERM `bash` sends SIGKILL to what is left of the group. */
 export const DEFAULT_KILL_GRACE_MS = 2_000;
-/** How often, at most, `bash` streams its output so far through `onUpdate`. */
-const UPDATE_INTERVAL_MS = 100;
-/** How long `bash` waits for the output pipes to close once the processes are gone. */
-const PIPE_CLOSE_WAIT_MS = 2_000;
 /** What the tool-level timeout adds to the longest run: SIGKILL's own wait, the pipe wait, and slack. */
 const BACKSTOP_MARGIN_MS = 10_000;
 
@@ -31,6 +27,11 @@ export interface BashDetails {
   readonly stoppedBy?: "timeout" | "aborted";
   /** Processes that outlived the shell (background jobs) were ended. */
   readonly strayProcessesEnded: boolean;
+  /**
+   * How the call tracked what the command started: `pid-namespace` (everything; nothing outlives the
+   * call) or `process-group` (its process group and the processes that kept its environment).
+   */
+  readonly containment: BashContainment;
   readonly durationMs: number;
   readonly outputBytes: number;
   readonly outputLines: number;
@@ -101,6 +102,7 @@ export function createBashTool(context: BuiltinContext): AgentTool {
         signal: run.signal,
         ...(run.stoppedBy === undefined ? {} : { stoppedBy: run.stoppedBy }),
         strayProcessesEnded: run.strays,
+        containment: run.containment,
         durationMs,
         outputBytes: rendered.totalBytes,
         outputLines: rendered.totalLines,
@@ -112,25 +114,22 @@ export function createBashTool(context: BuiltinContext): AgentTool {
         throw new ToolCallError(
           "timeout",
           "bash",
-          `Command timed out after ${timeoutMs} ms and was stopped, with every process it started.\n\n${body}\n\nIf it needs longer, call bash again with a larger timeoutMs (at most ${MAX_BASH_TIMEOUT_MS}); if it waits for input, give it the input (for example with a pipe or a here-document).`,
+          `Command timed out after ${timeoutMs} ms and was stopped, ${describeStop(run)}\n\n${body}\n\nIf it needs longer, call bash again with a larger timeoutMs (at most ${MAX_BASH_TIMEOUT_MS}); if it waits for input, give it the input (for example with a pipe or a here-document).`,
         );
       }
       if (run.stoppedBy === "aborted") {
-        throw new ToolCallError(
-          "aborted",
-          "bash",
-          `Command was aborted and stopped, with every process it started.\n\n${body}`,
-        );
+        throw new ToolCallError("aborted", "bash", `Command was aborted and stopped, ${describeStop(run)}\n\n${body}`);
       }
       const notes: string[] = [];
-      if (run.strays) notes.push("[Background processes still running when the command ended were stopped.]");
-      if (run.exitCode !== 0) {
+      if (run.strays) {
         notes.push(
-          run.exitCode === null
-            ? `[Command was killed by signal ${run.signal ?? "unknown"}]`
-            : `[Command exited with code ${run.exitCode}]`,
+          run.containment === "pid-namespace"
+            ? "[Background processes still running when the command ended were stopped.]"
+            : `[Background processes still running when the command ended were stopped: those of its process group and those that kept its environment. ${UNTRACKED}]`,
         );
       }
+      if (run.pipesHeld) notes.push(PIPES_HELD);
+      if (run.exitCode !== 0) notes.push(describeExit(run));
       const text = [body, ...notes].join("\n\n");
       return run.exitCode === 0
         ? { content: [{ type: "text", text }], details }
@@ -139,130 +138,37 @@ export function createBashTool(context: BuiltinContext): AgentTool {
   });
 }
 
+/** What the fallback cannot see, said wherever a result would otherwise claim too much. */
+const UNTRACKED =
+  "Processes that left the command's process group and cleared their environment cannot be tracked without a PID namespace and may still be running.";
+const PIPES_HELD =
+  "[A process the command started still held its output open after everything toolwire could track had ended; it may still be running.]";
+
+/** The end of a timeout or abort message's first sentence: what is known to have been stopped. */
+function describeStop(run: RunOutcome): string {
+  if (run.allEnded) return "with every process it started.";
+  if (run.containment === "pid-namespace") {
+    return "but toolwire could not confirm that every process it started has ended: SIGKILL or the output pipes did not finish in time.";
+  }
+  return `with every process of its process group and every process that kept its environment. ${UNTRACKED}${run.pipesHeld ? ` ${PIPES_HELD}` : ""}`;
+}
+
+function describeExit(run: RunOutcome): string {
+  if (run.exitCode === null) return `[Command was killed by signal ${run.signal ?? "unknown"}]`;
+  // In a PID namespace the shell's status comes through its parent script, where a death by signal N reads as 128 + N.
+  const name = run.containment === "pid-namespace" && run.exitCode > 128 ? signalName(run.exitCode - 128) : undefined;
+  return name === undefined
+    ? `[Command exited with code ${run.exitCode}]`
+    : `[Command exited with code ${run.exitCode}: 128 + ${run.exitCode - 128}, probably killed by signal ${name}]`;
+}
+
+function signalName(signal: number): string | undefined {
+  return Object.entries(constants.signals).find(([, value]) => value === signal)?.[0];
+}
+
 function describeOutput(rendered: RenderedOutput, truncated: boolean): string {
   if (rendered.totalBytes === 0) return "(no output)";
   if (rendered.binary || !truncated || rendered.truncation === undefined) return rendered.text;
   const kept = rendered.truncation;
   return `[Output cut: showing the last ${kept.keptLines} of ${rendered.totalLines} lines (${formatSize(kept.keptBytes)} of ${formatSize(rendered.totalBytes)}). The rest was not kept: run the command again with its output redirected to a file in the workspace (for example \`command > out.log 2>&1\`), then read or grep out.log.]\n${rendered.text}`;
-}
-
-interface RunOptions {
-  readonly shell: string;
-  readonly command: string;
-  readonly cwd: string;
-  readonly env: NodeJS.ProcessEnv;
-  readonly timeoutMs: number;
-  readonly killGraceMs: number;
-  readonly signal: AbortSignal;
-  readonly onOutput: (partial: ToolResult) => void;
-}
-
-interface RunOutcome {
-  readonly output: OutputTail;
-  readonly exitCode: number | null;
-  readonly signal: string | null;
-  readonly stoppedBy: "timeout" | "aborted" | undefined;
-  readonly strays: boolean;
-}
-
-/**
- * Runs the command in its own process group. On timeout or abort the group gets SIGTERM, then
- * SIGKILL after the grace period. When the shell exits, any process of its group still alive (a
- * background job, perhaps holding the output pipes) is ended the same way, so the call never waits
- * on a process that outlived its command.
- */
-async function runCommand(options: RunOptions): Promise<RunOutcome> {
-  const output = new OutputTail();
-  let child: ReturnType<typeof spawn>;
-  try {
-    child = spawn(options.shell, ["-c", options.command], {
-      cwd: options.cwd,
-      env: options.env,
-      detached: true,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-  } catch (error) {
-    throw toolError("bash", `Could not start ${options.shell}: ${(error as Error).message}`);
-  }
-  const closed = new Promise<void>((resolve) => child.once("close", () => resolve()));
-  const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
-    child.once("exit", (code, signal) => resolve({ code, signal })),
-  );
-  // Kept for the child's whole life: an 'error' event without a listener would crash the host.
-  const failed = new Promise<Error>((resolve) => child.on("error", resolve));
-
-  let lastUpdate = 0;
-  let updateTimer: NodeJS.Timeout | undefined;
-  const sendUpdate = () => {
-    updateTimer = undefined;
-    lastUpdate = performance.now();
-    try {
-      options.onOutput({ content: [{ type: "text", text: output.render().text }] });
-    } catch {
-      // A listener's fault must not crash the host from inside a stream handler; the final result still comes.
-    }
-  };
-  const onData = (chunk: Buffer) => {
-    output.push(chunk);
-    if (updateTimer !== undefined) return;
-    const wait = UPDATE_INTERVAL_MS - (performance.now() - lastUpdate);
-    if (wait <= 0) sendUpdate();
-    else updateTimer = setTimeout(sendUpdate, wait);
-  };
-  child.stdout?.on("data", onData);
-  child.stderr?.on("data", onData);
-
-  let timer: NodeJS.Timeout | undefined;
-  let onAbort: (() => void) | undefined;
-  const stopped = new Promise<"timeout" | "aborted">((resolve) => {
-    timer = setTimeout(() => resolve("timeout"), options.timeoutMs);
-    onAbort = () => resolve("aborted");
-    options.signal.addEventListener("abort", onAbort, { once: true });
-  });
-  const first = await Promise.race([
-    exited.then((exit) => ({ kind: "exit" as const, exit })),
-    stopped.then((cause) => ({ kind: "stop" as const, cause })),
-    failed.then((error) => ({ kind: "error" as const, error })),
-  ]);
-  clearTimeout(timer);
-  if (onAbort !== undefined) options.signal.removeEventListener("abort", onAbort);
-
-  if (first.kind === "error") {
-    if (updateTimer !== undefined) clearTimeout(updateTimer);
-    throw toolError("bash", `Could not start ${options.shell}: ${first.error.message}`);
-  }
-  const groupId = child.pid as number;
-  let strays = false;
-  if (first.kind === "stop") {
-    await endProcessGroup(groupId, options.killGraceMs);
-  } else if (isGroupAlive(groupId)) {
-    strays = true;
-    await endProcessGroup(groupId, options.killGraceMs);
-  }
-  // Everything in the group is gone; a process that left the group may still hold the pipes.
-  await withDeadline(closed, PIPE_CLOSE_WAIT_MS);
-  child.stdout?.destroy();
-  child.stderr?.destroy();
-  if (updateTimer !== undefined) clearTimeout(updateTimer);
-  const exit = first.kind === "exit" ? first.exit : await withDeadline(exited, PIPE_CLOSE_WAIT_MS);
-  return {
-    output,
-    exitCode: exit?.code ?? null,
-    signal: exit?.signal ?? null,
-    stoppedBy: first.kind === "stop" ? first.cause : undefined,
-    strays,
-  };
-}
-
-/** The promise's value, or `undefined` once `ms` passed first. */
-async function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    return await Promise.race([
-      promise,
-      new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ms))),
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
 }

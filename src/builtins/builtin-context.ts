@@ -16,8 +16,8 @@ export interface BuiltinContext {
   readonly killGraceMs: number;
   /** The shell `bash` runs commands with. */
   readonly shell: string;
-  /** The environment of `bash` commands. */
-  readonly env: NodeJS.ProcessEnv;
+  /** The environment of `bash` commands: the minimal one plus what `env.pass` and `env.set` add. */
+  readonly env: Readonly<Record<string, string>>;
 }
 
 /** A tool fault written for the model. */

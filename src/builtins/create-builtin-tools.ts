@@ -2,6 +2,7 @@
 import { existsSync } from "node:fs";
 import type { AgentTool } from "../core/types.js";
 import { createBashTool, DEFAULT_BASH_TIMEOUT_MS, DEFAULT_KILL_GRACE_MS } from "./bash.js";
+import { type BashEnvOptions, buildBashEnv } from "./bash-env.js";
 import type { BuiltinContext } from "./builtin-context.js";
 import { BuiltinToolsError } from "./builtin-tools-error.js";
 import { createEditTool } from "./edit.js";
@@ -26,15 +27,19 @@ export interface BuiltinToolsOptions {
   readonly killGraceMs?: number;
   /** The shell for `bash`. Default `/bin/bash`, else `/bin/sh`. */
   readonly shell?: string;
-  /** The environment of `bash` commands. Default: this process's environment (`bash` is not a sandbox). */
-  readonly env?: NodeJS.ProcessEnv;
+  /**
+   * What `bash` commands get of this process's environment beyond the minimal one (`PATH`, `HOME`, `LANG`,
+   * `TERM`, `USER`, `SHELL`, `TMPDIR`, `LC_*`): `pass` names or globs to pass through, `set` adds variables.
+   * `{ pass: ["*"] }` passes the whole environment (API keys included).
+   */
+  readonly env?: BashEnvOptions;
 }
 
 /**
  * The built-in tools for one workspace: `read`, `write`, `edit`, `bash`, `ls`, `grep`, `find`, each
  * owned `{ kind: "core" }`. They share a read tracker, so `edit` refuses a file changed since this
  * set of tools last read or wrote it. Throws `BuiltinToolsError`: `invalid-workspace-root` when `root` is not an existing folder,
- * `invalid-option` for a timeout or grace period that is not a positive number.
+ * `invalid-option` for a timeout or grace period that is not a positive number, or an `env` of the wrong shape.
  */
 export function createBuiltinTools(options: BuiltinToolsOptions): AgentTool[] {
   const workspace = createWorkspace(options.root);
@@ -54,7 +59,7 @@ export function createBuiltinTools(options: BuiltinToolsOptions): AgentTool[] {
     bashTimeoutMs: positive(options.bashTimeoutMs, DEFAULT_BASH_TIMEOUT_MS, "bashTimeoutMs"),
     killGraceMs: positive(options.killGraceMs, DEFAULT_KILL_GRACE_MS, "killGraceMs"),
     shell: options.shell ?? (existsSync("/bin/bash") ? "/bin/bash" : "/bin/sh"),
-    env: options.env ?? process.env,
+    env: buildBashEnv(process.env, options.env),
   };
   return [
     createReadTool(context),

@@ -1,6 +1,7 @@
 // toolwire/builtins: the built-in tools (read, write, edit, bash, ls, grep, find) and their workspace guard.
 export type { BashDetails } from "./bash.js";
 export { DEFAULT_BASH_TIMEOUT_MS, DEFAULT_KILL_GRACE_MS, MAX_BASH_TIMEOUT_MS } from "./bash.js";
+export { BASE_BASH_ENV, type BashEnvOptions } from "./bash-env.js";
 export { BuiltinToolsError, type BuiltinToolsErrorCode } from "./builtin-tools-error.js";
 export { BUILTIN_TOOL_NAMES, type BuiltinToolsOptions, createBuiltinTools } from "./create-builtin-tools.js";
 export type { EditDetails } from "./edit.js";
@@ -8,6 +9,7 @@ export type { FindDetails } from "./find.js";
 export type { GrepDetails } from "./grep.js";
 export type { LsDetails } from "./ls.js";
 export type { ReadDetails } from "./read.js";
+export type { BashContainment } from "./run-command.js";
 export { MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES } from "./truncate.js";
 export type { WalkReport } from "./walk.js";
 export { createWorkspace, type Workspace, type WorkspacePath } from "./workspace.js";

@@ -1,4 +1,4 @@
-// Ending a whole process group: SIGTERM, a grace period, then SIGKILL; zombies count as gone.
+// Signalling a process group and telling whether it still has live members (zombies count as gone).
 import { readdirSync, readFileSync } from "node:fs";
 
 /** Sends a signal to every process of a group; false when the group no longer exists. */
@@ -54,20 +54,5 @@ export async function waitForGroupExit(groupId: number, ms: number): Promise<boo
     if (!isGroupAlive(groupId)) return true;
     if (Date.now() >= deadline) return false;
     await new Promise((resolve) => setTimeout(resolve, Math.min(pause, Math.max(1, deadline - Date.now()))));
-  }
-}
-
-/**
- * Ends a process group: SIGTERM, then SIGKILL if any member is still alive after `graceMs`.
- * Resolves when the group is gone, or after SIGKILL had a moment to act; never throws.
- */
-export async function endProcessGroup(groupId: number, graceMs: number): Promise<void> {
-  try {
-    if (!signalGroup(groupId, "SIGTERM")) return;
-    if (await waitForGroupExit(groupId, graceMs)) return;
-    if (!signalGroup(groupId, "SIGKILL")) return;
-    await waitForGroupExit(groupId, 2000);
-  } catch {
-    // EPERM and the like: nothing more can be done from here.
   }
 }

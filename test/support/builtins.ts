@@ -1,4 +1,5 @@
 // Test support for the built-in tools: a temp workspace, a tool runner that captures throws, process checks.
+import { readdirSync, readFileSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -119,4 +120,24 @@ export async function eventually(check: () => Promise<boolean>, ms = 5000): Prom
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   return check();
+}
+
+/**
+ * The live processes (zombies excluded) with `argument` as one of their command-line arguments. With a
+ * unique argument (`sleep 1000.<random>`) this finds exactly what a test started, on the host, whatever
+ * PID namespace the processes are in, and never anything else.
+ */
+export function processesWithArgument(argument: string): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const args = readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0");
+      const state = processState(Number(entry))?.state;
+      if (args.includes(argument) && state !== "Z" && state !== "X") found.push(Number(entry));
+    } catch {
+      // Gone while scanning.
+    }
+  }
+  return found;
 }
