@@ -123,7 +123,5 @@ function builtinsEnvOption(env: BuiltinsEnvConfig | undefined): Pick<BuiltinTool
     ...(env.pass === undefined ? {} : { pass: [...env.pass] }),
     ...(env.set === undefined ? {} : { set: { ...env.set } }),
   };
-  // createBuiltinTools' `env` becomes `{ pass?: string[]; set?: Record<string, string> }` in the bash-environment
-  // change; until that lands here its declared type is the whole environment, hence the cast.
-  return { env: option as unknown as BuiltinToolsOptions["env"] };
+  return { env: option };
 }

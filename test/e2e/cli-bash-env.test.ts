@@ -40,3 +40,54 @@ describe("toolwire run: bash's environment", { timeout: 60_000 }, () => {
     expect(code).toBe(0);
   });
 });
+
+describe("toolwire run: builtins.env in the config", { timeout: 60_000 }, () => {
+  it("passes the variables the config names and sets its own, and still none of the others", async () => {
+    const project = await tempWorkspace({
+      "toolwire.config.json": JSON.stringify({
+        builtins: { env: { pass: ["GITHUB_*"], set: { TOOLWIRE_E2E_SET: "from-config" } } },
+      }),
+      "env.json": JSON.stringify({
+        turns: [
+          {
+            toolCalls: [
+              {
+                id: "c1",
+                name: "bash",
+                input: { command: `${PROBE} TOOLWIRE_E2E_SET=[$(printenv TOOLWIRE_E2E_SET || echo unset)]` },
+              },
+            ],
+          },
+          {
+            text: "done",
+            expect: {
+              toolResults: [
+                {
+                  id: "c1",
+                  isError: false,
+                  contains:
+                    "ANTHROPIC_API_KEY=[unset] OPENAI_API_KEY=[unset] GITHUB_TOKEN=[ghp-e2e] TOOLWIRE_E2E_SET=[from-config]",
+                },
+              ],
+            },
+          },
+        ],
+      }),
+    });
+    try {
+      const { code, stdout } = await runCli(["run", "--json", "--model", "scripted:env.json", "show env"], {
+        cwd: project.path,
+        env: cliEnv({
+          ANTHROPIC_API_KEY: "sk-ant-e2e-secret",
+          OPENAI_API_KEY: "sk-e2e-secret",
+          GITHUB_TOKEN: "ghp-e2e",
+        }),
+      });
+      expect(stdout).not.toContain("sk-ant-e2e-secret");
+      expect(stdout).toContain("GITHUB_TOKEN=[ghp-e2e] TOOLWIRE_E2E_SET=[from-config]");
+      expect(code).toBe(0);
+    } finally {
+      await project.remove();
+    }
+  });
+});
