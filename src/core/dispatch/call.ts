@@ -156,19 +156,22 @@ function abortedError(name: string, signal: AbortSignal): ToolCallError {
 
 /**
  * Runs the executor outside the lock, with the call's timeout (the tool's own wins over the
- * session's) and the caller's abort signal. On either, the executor's signal is aborted and the
+ * session's), counted from `executorStart` (a `performance.now()` reading taken when the executor
+ * may start), and the caller's abort signal. On either, the executor's signal is aborted and the
  * call ends at once with an error outcome, whether or not the executor stops.
  */
 export function executePreparedToolCall(
   runtime: CallRuntime,
   call: Extract<PreparedCall, { kind: "ready" }>,
   signal: AbortSignal | undefined,
+  executorStart: number,
 ): Promise<ToolOutcome> {
   const { tool, info } = call;
   if (signal?.aborted) return Promise.resolve(stopped(abortedError(info.name, signal)));
   const context = new CallContext(runtime, info);
   return new Promise<ToolOutcome>((resolve) => {
-    const run = new RunningCall(context, resolve, signal, timerDelay(tool.timeoutMs ?? runtime.toolTimeoutMs));
+    const timeoutMs = timerDelay(tool.timeoutMs ?? runtime.toolTimeoutMs);
+    const run = new RunningCall(context, resolve, signal, timeoutMs, executorStart);
     tool.run(call.input, context).then(run.settle, run.fail);
   });
 }
@@ -189,12 +192,14 @@ class RunningCall {
     resolve: (outcome: ToolOutcome) => void,
     signal: AbortSignal | undefined,
     timeoutMs: number | undefined,
+    executorStart: number,
   ) {
     this.#context = context;
     this.#resolve = resolve;
     this.#signal = signal;
     this.#timeoutMs = timeoutMs;
-    this.#deadline = timeoutMs === undefined ? undefined : context.runtime.deadlines.after(timeoutMs, this);
+    this.#deadline =
+      timeoutMs === undefined ? undefined : context.runtime.deadlines.after(timeoutMs, executorStart, this);
     signal?.addEventListener("abort", this, { once: true });
   }
 

@@ -26,8 +26,8 @@ export function runToolCall(
     const prepared = prepareToolCall(runtime, info, signal);
     const done =
       prepared instanceof Promise
-        ? prepared.then((call) => completePrepared(runtime, call, signal))
-        : completePrepared(runtime, prepared, signal);
+        ? prepared.then((call) => completePrepared(runtime, call, signal, performance.now()))
+        : completePrepared(runtime, prepared, signal, info.started); // prepared at once: no time has passed
     const started = info;
     return done instanceof Promise
       ? done.catch((error: unknown) => internalFailure(runtime, started, toolUse, error))
@@ -37,13 +37,15 @@ export function runToolCall(
   }
 }
 
+/** Runs a prepared call's executor, its timeout counted from `executorStart` (a `performance.now()` reading). */
 function completePrepared(
   runtime: CallRuntime,
   prepared: PreparedCall,
   signal: AbortSignal | undefined,
+  executorStart: number,
 ): ToolResultBlock | Promise<ToolResultBlock> {
   if (prepared.kind === "refused") return refuseToolCall(runtime, prepared);
-  return executePreparedToolCall(runtime, prepared, signal).then((outcome) =>
+  return executePreparedToolCall(runtime, prepared, signal, executorStart).then((outcome) =>
     finalizeExecutedToolCall(runtime, prepared, outcome),
   );
 }
@@ -72,6 +74,7 @@ export async function runToolCallsInParallel(
   }
   const results: (ToolResultBlock | Promise<ToolResultBlock>)[] = [];
   let running: Promise<unknown>[] = [];
+  const executorsStart = performance.now(); // the parallel executors start now, after every preparation
   for (let index = 0; index < prepared.length; index++) {
     const call = prepared[index] as PreparedCall | ToolResultBlock;
     if (!("kind" in call)) {
@@ -82,11 +85,11 @@ export async function runToolCallsInParallel(
     if (call.kind === "ready" && call.tool.executionMode === "sequential") {
       await Promise.all(running); // the running ones finish first...
       running = [];
-      const result = completeSafely(runtime, call, toolUse, signal);
+      const result = completeSafely(runtime, call, toolUse, signal, performance.now());
       results.push(result);
       await result; // ...and nothing else starts until this one is done
     } else {
-      const result = completeSafely(runtime, call, toolUse, signal);
+      const result = completeSafely(runtime, call, toolUse, signal, executorsStart);
       results.push(result);
       running.push(result);
     }
@@ -100,10 +103,11 @@ function completeSafely(
   call: PreparedCall,
   toolUse: ToolUse,
   signal: AbortSignal | undefined,
+  executorStart: number,
 ): Promise<ToolResultBlock> {
   const onFault = (error: unknown) => internalFailure(runtime, call.info, toolUse, error);
   try {
-    const done = completePrepared(runtime, call, signal);
+    const done = completePrepared(runtime, call, signal, executorStart);
     return done instanceof Promise ? done.catch(onFault) : Promise.resolve(done);
   } catch (error) {
     return Promise.resolve(onFault(error));

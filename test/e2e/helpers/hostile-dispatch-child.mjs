@@ -62,7 +62,7 @@ const behaviours = {
   rejectsLater: () => laterReject(2, throwingGetter("message", new Error("x"))),
   hangs: () => never(),
   hangsIgnoringAbort: () => never(),
-  resolvesAfterTimeout: () => later(60, "late"),
+  resolvesAfterTimeout: () => later(400, "late"),
   updatesHostile: (_input, context) => {
     context.onUpdate(throwingGetter("content"));
     context.onUpdate(revoked());
