@@ -307,6 +307,18 @@ describe("hostile input", () => {
     expect(textOf(result)).toMatch(/^Tool n{100}… \(99900 more characters\) not found/);
   });
 
+  it("a schema error lists at most 20 violations and cuts a model's 100,000-character key", async () => {
+    const session = sessionWith([echoTool()]);
+    const huge = await session.dispatch({ id: "1", name: "echo", input: { text: "x", ["k".repeat(100_000)]: 1 } });
+    expect(textOf(huge).length).toBeLessThan(600);
+    expect(textOf(huge)).toContain(`- input.${"k".repeat(194)}… (99806 more characters): unexpected property`);
+    const many: Record<string, unknown> = { text: "x" };
+    for (let index = 0; index < 5_000; index++) many[`extra${index}`] = index;
+    const result = await session.dispatch({ id: "2", name: "echo", input: many });
+    expect(textOf(result).split("\n").filter((line) => line.startsWith("- input."))).toHaveLength(20);
+    expect(textOf(result)).toContain("- ... and 4980 more");
+  });
+
   it("a revoked proxy as the whole tool use still gets one error result", async () => {
     const { proxy, revoke } = Proxy.revocable({ id: "1", name: "echo", input: {} }, {});
     revoke();

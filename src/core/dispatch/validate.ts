@@ -1,5 +1,5 @@
 // Input validation: a validator compiled once per schema (lazily, on a tool's first call) and messages a model can act on.
-import { describeThrown, type ToolCallError, toolCallRefusal } from "../errors.js";
+import { cutText, describeThrown, type ToolCallError, toolCallRefusal } from "../errors.js";
 import type { JsonObject } from "../types.js";
 
 /** One schema violation: where (`input.path[0].key`) and what was expected. */
@@ -35,13 +35,24 @@ export function createValidatorCache(factory: InputValidatorFactory): (schema: J
   };
 }
 
-/** The error a model gets for schema violations: every violation with its path and what was expected. */
+/** The most violations one error lists; the rest are counted. */
+const MAX_LISTED_ISSUES = 20;
+const MAX_ISSUE_PATH_CHARS = 200;
+const MAX_ISSUE_MESSAGE_CHARS = 500;
+
+/** The error a model gets for schema violations: each with its path and what was expected (20 listed, the rest counted). */
 export function invalidInputError(
   toolName: string,
   issues: readonly ValidationIssue[],
   origin = "input",
 ): ToolCallError {
-  const lines = issues.map((issue) => `- ${issue.path}: ${issue.message}`);
+  // Paths hold the model's own keys, and an input can break hundreds of rules: both are bounded.
+  const lines = issues
+    .slice(0, MAX_LISTED_ISSUES)
+    .map(
+      (issue) => `- ${cutText(issue.path, MAX_ISSUE_PATH_CHARS)}: ${cutText(issue.message, MAX_ISSUE_MESSAGE_CHARS)}`,
+    );
+  if (issues.length > MAX_LISTED_ISSUES) lines.push(`- ... and ${issues.length - MAX_LISTED_ISSUES} more`);
   return toolCallRefusal(
     "invalid-input",
     toolName,
