@@ -1,5 +1,5 @@
 // One call's life, in order: startToolCall, prepareToolCall, executePreparedToolCall, finalizeExecutedToolCall.
-import { cutText, describeThrown, type SessionError, ToolCallError, toolCallRefusal } from "../errors.js";
+import { cutText, describeThrown, SessionError, ToolCallError, toolCallRefusal } from "../errors.js";
 import { isRecord } from "../json.js";
 import type {
   AfterToolCall,
@@ -17,6 +17,7 @@ import { type ToolOutcome, type WrappedTool, wrapTool } from "../wrap/wrap-tool.
 import { runLocked } from "../wrap/write-lock.js";
 import type { Deadline, DeadlineClock } from "./deadline-clock.js";
 import type { SessionEmitter } from "./events.js";
+import { guardAbortListeners } from "./guard-abort-listeners.js";
 import { parseToolInput } from "./parse-input.js";
 import { errorResult, normalizeToolResult } from "./result.js";
 import { dropNullOptionals } from "./strip-nulls.js";
@@ -276,9 +277,26 @@ class CallContext implements ToolCallContext {
   get signal(): AbortSignal {
     if (this.#controller === undefined) {
       this.#controller = new AbortController();
+      guardAbortListeners(this.#controller.signal, (error) => this.#reportListenerFault(error));
       if (this.#aborted) this.#controller.abort(this.#reason);
     }
     return this.#controller.signal;
+  }
+
+  #reportListenerFault(error: unknown): void {
+    const { runtime, info } = this;
+    runtime.emitter.emit("error", {
+      code: "listener-failed",
+      error: new SessionError(
+        "listener-failed",
+        `An abort listener of tool ${info.name} threw: ${describeThrown(error)}`,
+        {
+          cause: error,
+        },
+      ),
+      toolCallId: info.id,
+      toolName: info.name,
+    });
   }
 
   abort(reason: unknown): void {

@@ -315,7 +315,11 @@ describe("hostile input", () => {
     const many: Record<string, unknown> = { text: "x" };
     for (let index = 0; index < 5_000; index++) many[`extra${index}`] = index;
     const result = await session.dispatch({ id: "2", name: "echo", input: many });
-    expect(textOf(result).split("\n").filter((line) => line.startsWith("- input."))).toHaveLength(20);
+    expect(
+      textOf(result)
+        .split("\n")
+        .filter((line) => line.startsWith("- input.")),
+    ).toHaveLength(20);
     expect(textOf(result)).toContain("- ... and 4980 more");
   });
 

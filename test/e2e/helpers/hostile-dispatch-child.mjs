@@ -62,6 +62,15 @@ const behaviours = {
   rejectsLater: () => laterReject(2, throwingGetter("message", new Error("x"))),
   hangs: () => never(),
   hangsIgnoringAbort: () => never(),
+  hangsWithThrowingAbortListener: (_input, context) => {
+    context.signal.addEventListener("abort", () => {
+      throw revoked(new Error("listener"));
+    });
+    context.signal.onabort = () => {
+      throw new Error("onabort");
+    };
+    return never();
+  },
   resolvesAfterTimeout: () => later(400, "late"),
   updatesHostile: (_input, context) => {
     context.onUpdate(throwingGetter("content"));
