@@ -287,16 +287,27 @@ describe("hostile input", () => {
     );
   });
 
-  it("short JSON text nested past the limit is refused with the path, and brackets inside strings do not count", async () => {
-    const session = sessionWith([echoTool()]);
-    const deep = `{"text":"x","more":${"[".repeat(150)}${"]".repeat(150)}}`;
-    const result = await session.dispatch({ id: "1", name: "echo", input: deep });
-    expect(textOf(result)).toMatch(
-      /^Invalid input for tool echo: input\.more(\[0\]){99} is nested more than 100 levels deep/,
+  it("JSON text and objects nest at most 100 levels, counted alike; brackets inside strings do not count", async () => {
+    const open = defineTool({
+      name: "open",
+      description: "any object",
+      inputSchema: { type: "object" },
+      execute: () => "ok",
+    });
+    const session = sessionWith([open]);
+    const nested = (levels: number) => `{"text":"x","more":${"[".repeat(levels - 1)}${"]".repeat(levels - 1)}}`;
+    expect((await session.dispatch({ id: "1", name: "open", input: nested(100) })).is_error).toBeUndefined();
+    expect(textOf(await session.dispatch({ id: "2", name: "open", input: nested(101) }))).toMatch(
+      /the JSON text nests more than 100 levels deep/,
+    );
+    expect(
+      (await session.dispatch({ id: "3", name: "open", input: JSON.parse(nested(100)) })).is_error,
+    ).toBeUndefined();
+    expect(textOf(await session.dispatch({ id: "4", name: "open", input: JSON.parse(nested(101)) }))).toMatch(
+      /^Invalid input for tool open: input\.more(\[0\]){99} is nested more than 100 levels deep/,
     );
     const bracketsInText = JSON.stringify({ text: `${"[".repeat(20_000)}\\"${"{".repeat(20_000)}` });
-    const fine = await session.dispatch({ id: "2", name: "echo", input: bracketsInText });
-    expect(fine.is_error).toBeUndefined();
+    expect((await session.dispatch({ id: "5", name: "open", input: bracketsInText })).is_error).toBeUndefined();
   });
 
   it("a 100,000-character tool name is not echoed whole", async () => {

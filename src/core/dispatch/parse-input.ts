@@ -12,29 +12,9 @@ import type { JsonObject } from "../types.js";
  */
 export function parseToolInput(toolName: string, raw: unknown): JsonObject | ToolCallError {
   if (raw === undefined) return {};
-  let value = raw;
-  let where = "";
-  if (typeof raw === "string") {
-    if (raw.length > DEPTH_SCAN_MIN_CHARS && nestsDeeperThan(raw, MAX_JSON_DEPTH)) {
-      return toolCallRefusal(
-        "invalid-input",
-        toolName,
-        `Invalid input for tool ${toolName}: the JSON text nests more than ${MAX_JSON_DEPTH} levels deep. Send the arguments as one JSON object of plain values.`,
-      );
-    }
-    try {
-      value = JSON.parse(raw);
-    } catch (error) {
-      return toolCallRefusal(
-        "invalid-input",
-        toolName,
-        `Invalid input for tool ${toolName}: the input is not valid JSON (${describeThrown(error)}). Send the input as one JSON object, for example {"key": "value"}.`,
-      );
-    }
-    where = " (after parsing the JSON text)";
-  }
-  if (typeof value !== "object" || value === null) return notAnObject(toolName, value, where);
-  const copied = copyJson(value, "input");
+  if (typeof raw === "string") return parseInputText(toolName, raw);
+  if (typeof raw !== "object" || raw === null) return notAnObject(toolName, raw, "");
+  const copied = copyJson(raw, "input");
   if (!copied.ok) {
     return toolCallRefusal(
       "invalid-input",
@@ -42,7 +22,32 @@ export function parseToolInput(toolName: string, raw: unknown): JsonObject | Too
       `Invalid input for tool ${toolName}: ${copied.problem}. Send the arguments as one JSON object of plain values.`,
     );
   }
-  return isRecord(copied.value) ? (copied.value as JsonObject) : notAnObject(toolName, copied.value, where);
+  return isRecord(copied.value) ? (copied.value as JsonObject) : notAnObject(toolName, copied.value, "");
+}
+
+/**
+ * JSON text as an object. What `JSON.parse` makes is plain data already (no getters, no cycles), so
+ * it is not copied; only its depth is checked, on the text, before parsing.
+ */
+function parseInputText(toolName: string, text: string): JsonObject | ToolCallError {
+  if (text.length > 2 * MAX_JSON_DEPTH && nestsDeeperThan(text, MAX_JSON_DEPTH)) {
+    return toolCallRefusal(
+      "invalid-input",
+      toolName,
+      `Invalid input for tool ${toolName}: the JSON text nests more than ${MAX_JSON_DEPTH} levels deep. Send the arguments as one JSON object of plain values.`,
+    );
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    return toolCallRefusal(
+      "invalid-input",
+      toolName,
+      `Invalid input for tool ${toolName}: the input is not valid JSON (${describeThrown(error)}). Send the input as one JSON object, for example {"key": "value"}.`,
+    );
+  }
+  return isRecord(parsed) ? (parsed as JsonObject) : notAnObject(toolName, parsed, " (after parsing the JSON text)");
 }
 
 function notAnObject(toolName: string, value: unknown, where: string): ToolCallError {
@@ -54,13 +59,11 @@ function notAnObject(toolName: string, value: unknown, where: string): ToolCallE
   );
 }
 
-/** Below this length JSON.parse is quick however the text nests; `copyJson` then refuses what is too deep. */
-const DEPTH_SCAN_MIN_CHARS = 10_000;
-
 /**
  * Whether JSON text opens more than `max` arrays or objects at once, found without parsing it
  * (JSON.parse spends tens of milliseconds on text nested tens of thousands of levels deep). String
- * contents are skipped with `indexOf`, so long strings cost almost nothing.
+ * contents are skipped with `indexOf`, so long strings cost almost nothing; text of at most `2 * max`
+ * characters cannot nest that deep and is not scanned.
  */
 function nestsDeeperThan(text: string, max: number): boolean {
   let depth = 0;
