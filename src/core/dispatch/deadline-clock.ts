@@ -29,13 +29,15 @@ export interface DeadlineClock {
  */
 export function createDeadlineClock(): DeadlineClock {
   const lanes = new Map<number, Lane>();
+  let last: Lane | undefined; // most calls of a session share its default delay
   return {
     after(delayMs, startedAt, target) {
-      let lane = lanes.get(delayMs);
+      let lane = last !== undefined && last.delayMs === delayMs ? last : lanes.get(delayMs);
       if (lane === undefined) {
         lane = new Lane(delayMs);
         lanes.set(delayMs, lane);
       }
+      last = lane;
       return lane.add(startedAt + delayMs, target);
     },
   };
