@@ -45,53 +45,60 @@ interface Brace {
   readonly alternatives: readonly string[];
 }
 
-/** The first expandable brace at or after `from`, skipping escapes, classes and plain-text braces. */
-function findBrace(text: string, from: number): Brace | undefined {
+/**
+ * Visits each character of `text` from `from` on that is brace syntax's business: escaped characters
+ * and whole character classes are skipped. Stops at, and returns, the first value `visit` returns.
+ */
+function scanGlob<T>(text: string, from: number, visit: (char: string, at: number) => T | undefined): T | undefined {
   for (let at = from; at < text.length; at++) {
-    const char = text[at];
+    const char = text[at] as string;
     if (char === "\\") {
       at++;
-    } else if (char === "[") {
-      const close = classEnd(text, at);
-      if (close !== -1) at = close;
-    } else if (char === "{") {
-      const brace = braceAt(text, at);
-      if (brace !== undefined) return brace;
+      continue;
     }
+    if (char === "[") {
+      const close = classEnd(text, at);
+      if (close !== -1) {
+        at = close;
+        continue;
+      }
+    }
+    const found = visit(char, at);
+    if (found !== undefined) return found;
   }
   return undefined;
+}
+
+/** The first expandable brace at or after `from`, skipping escapes, classes and plain-text braces. */
+function findBrace(text: string, from: number): Brace | undefined {
+  return scanGlob(text, from, (char, at) => (char === "{" ? braceAt(text, at) : undefined));
 }
 
 /** The brace opening at `open` when it expands: its closing index and alternatives. */
 function braceAt(text: string, open: number): Brace | undefined {
   let depth = 0;
   const commas: number[] = [];
-  for (let at = open; at < text.length; at++) {
-    const char = text[at];
-    if (char === "\\") {
-      at++;
-    } else if (char === "[") {
-      const close = classEnd(text, at);
-      if (close !== -1) at = close;
-    } else if (char === "{") {
-      depth++;
-    } else if (char === "," && depth === 1) {
-      commas.push(at);
-    } else if (char === "}" && --depth === 0) {
-      const body = text.slice(open + 1, at);
-      if (commas.length > 0) {
-        const cuts = [open, ...commas, at];
-        return {
-          open,
-          close: at,
-          alternatives: cuts.slice(1).map((cut, index) => text.slice((cuts[index] as number) + 1, cut)),
-        };
-      }
-      const range = expandRange(body);
-      return range === undefined ? undefined : { open, close: at, alternatives: range };
-    }
+  const found = scanGlob(text, open, (char, at): Brace | null | undefined => {
+    if (char === "{") depth++;
+    else if (char === "," && depth === 1) commas.push(at);
+    else if (char === "}" && --depth === 0) return closeBrace(text, open, at, commas) ?? null;
+    return undefined;
+  });
+  return found ?? undefined; // null: the brace closed but does not expand
+}
+
+/** The brace from `open` to `close` as alternatives (its top-level commas) or a range; undefined when it is plain text. */
+function closeBrace(text: string, open: number, close: number, commas: readonly number[]): Brace | undefined {
+  if (commas.length > 0) {
+    const cuts = [open, ...commas, close];
+    return {
+      open,
+      close,
+      alternatives: cuts.slice(1).map((cut, index) => text.slice((cuts[index] as number) + 1, cut)),
+    };
   }
-  return undefined;
+  const range = expandRange(text.slice(open + 1, close));
+  return range === undefined ? undefined : { open, close, alternatives: range };
 }
 
 /** `1..3`, `3..1`, `01..10` or `a..e` as its values; undefined when `body` is no range. */
