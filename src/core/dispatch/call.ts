@@ -172,8 +172,7 @@ export function executePreparedToolCall(
   const context = new CallContext(runtime, info);
   return new Promise<ToolOutcome>((resolve) => {
     const timeoutMs = timerDelay(tool.timeoutMs ?? runtime.toolTimeoutMs);
-    const run = new RunningCall(context, resolve, signal, timeoutMs, executorStart);
-    tool.run(call.input, context).then(run.settle, run.fail);
+    tool.start(call.input, context, new RunningCall(context, resolve, signal, timeoutMs, executorStart).settle);
   });
 }
 
@@ -204,7 +203,7 @@ class RunningCall {
     signal?.addEventListener("abort", this, { once: true });
   }
 
-  /** The executor's outcome (`run` never rejects). */
+  /** The executor's outcome; the first outcome (the executor's, the deadline's or the abort's) wins. */
   settle = (outcome: ToolOutcome): void => {
     const context = this.#context;
     if (context.finished) return;
@@ -212,15 +211,6 @@ class RunningCall {
     this.#deadline?.cancel();
     this.#signal?.removeEventListener("abort", this);
     this.#resolve(outcome);
-  };
-
-  /** A fault inside toolwire: it still ends the call. */
-  fail = (error: unknown): void => {
-    this.settle({
-      result: errorResult(`Tool call failed inside toolwire: ${describeThrown(error)}`),
-      errorCode: "execution-failed",
-      error,
-    });
   };
 
   /** The caller aborted (this object is the signal's listener). */

@@ -66,6 +66,7 @@ class Lane {
   head = 0;
   live = 0;
   timer: NodeJS.Timeout | undefined;
+  idleCheck = false;
 
   constructor(readonly delayMs: number) {}
 
@@ -81,7 +82,15 @@ class Lane {
   }
 
   settled(): void {
-    if (--this.live === 0) this.timer?.unref(); // nothing pending: the timer must not hold the process
+    if (--this.live === 0 && !this.idleCheck) {
+      // Nothing pending: the timer must not hold the process. Checked once the current work is done, not at
+      // once: calls made one after another would otherwise toggle the timer's hold on the loop every call.
+      this.idleCheck = true;
+      setImmediate(() => {
+        this.idleCheck = false;
+        if (this.live === 0) this.timer?.unref();
+      });
+    }
   }
 
   private arm(delayMs: number): void {

@@ -17,6 +17,11 @@ export interface WrappedTool extends AgentTool {
   readonly unwrapped: AgentTool;
   /** Runs the tool, capturing throws and malformed results as error outcomes. Never rejects. */
   run(input: JsonObject, context: ToolCallContext): Promise<ToolOutcome>;
+  /**
+   * `run` without a promise of its own: hands the outcome to `settle`, at once when the executor
+   * returns a plain value, else when its promise settles. Never throws; calls `settle` once.
+   */
+  start(input: JsonObject, context: ToolCallContext, settle: (outcome: ToolOutcome) => void): void;
 }
 
 const wrappers = new WeakMap<AgentTool, WrappedTool>();
@@ -33,32 +38,45 @@ export function wrapTool(tool: AgentTool): WrappedTool {
   const known = wrappers.get(tool);
   if (known !== undefined) return known;
   const name = tool.descriptor.name;
-  const run = async (input: JsonObject, context: ToolCallContext): Promise<ToolOutcome> => {
+  const outcomeOf = (value: unknown): ToolOutcome => {
+    const result = normalizeToolResult(value); // never throws: a hostile value becomes a problem text
+    if (typeof result !== "string") return { result };
+    return {
+      result: errorText(
+        `Tool ${name} returned an invalid result: ${result}. This is a fault in the tool, not in your call.`,
+      ),
+      errorCode: "invalid-result",
+    };
+  };
+  const start = (input: JsonObject, context: ToolCallContext, settle: (outcome: ToolOutcome) => void): void => {
     let value: unknown;
+    let pending: Promise<unknown>;
     try {
       value = tool.execute(input, context);
-      // Only a promise is awaited: awaiting any other value would read its `then`, which a hostile value can make throw.
-      if (isThenable(value)) value = await value;
+      // Only a promise is waited for: reading any other value's `then` could run hostile code.
+      if (!isThenable(value)) {
+        settle(outcomeOf(value));
+        return;
+      }
+      pending = Promise.resolve(value);
     } catch (error) {
-      return failedOutcome(name, error);
+      settle(failedOutcome(name, error));
+      return;
     }
-    const result = normalizeToolResult(value); // never throws: a hostile value becomes a problem text
-    if (typeof result === "string") {
-      return {
-        result: errorText(
-          `Tool ${name} returned an invalid result: ${result}. This is a fault in the tool, not in your call.`,
-        ),
-        errorCode: "invalid-result",
-      };
-    }
-    return { result };
+    pending.then(
+      (settled) => settle(outcomeOf(settled)),
+      (error: unknown) => settle(failedOutcome(name, error)),
+    );
   };
+  const run = (input: JsonObject, context: ToolCallContext): Promise<ToolOutcome> =>
+    new Promise((resolve) => start(input, context, resolve));
   const wrapper: WrappedTool = Object.freeze({
     descriptor: tool.descriptor,
     executionMode: tool.executionMode,
     timeoutMs: tool.timeoutMs,
     unwrapped: tool,
     run,
+    start,
     execute: async (input: JsonObject, context: ToolCallContext) => (await run(input, context)).result,
   });
   wrapped.add(wrapper);
