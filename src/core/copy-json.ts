@@ -91,27 +91,82 @@ function copyValue(value: unknown, key: string, depth: number, state: CopyState)
 }
 
 function copyArray(array: readonly unknown[], depth: number, state: CopyState): unknown[] {
+  let copied: unknown[];
+  try {
+    if (array.length > MAX_JSON_NODES - state.nodes) throw tooLarge();
+    copied = Array.prototype.slice.call(array); // one read of each element (a proxy's traps run here, once)
+  } catch (error) {
+    if (error instanceof CopyFailure) throw error;
+    return copyArrayByIndex(array, depth, state); // find which element cannot be read, to name it
+  }
+  state.nodes += copied.length;
+  for (let index = 0; index < copied.length; index++) {
+    const element = copied[index];
+    if (typeof element === "string" || typeof element === "boolean") continue; // most elements: nothing to do
+    try {
+      const value = copyValue(element, String(index), depth + 1, state);
+      copied[index] = value === OMIT ? null : value;
+    } catch (error) {
+      throw within(error, `[${index}]`);
+    }
+  }
+  return copied;
+}
+
+function copyObject(object: object, depth: number, state: CopyState): Record<string, unknown> {
+  let copied: Record<string, unknown>;
+  try {
+    copied = { ...object }; // one read of each own enumerable field, getters and proxy traps included; fast for plain objects
+  } catch {
+    return copyObjectByKey(object, depth, state); // find which field cannot be read, to name it
+  }
+  const keys = Object.keys(copied);
+  for (let index = 0; index < keys.length; index++) {
+    const key = keys[index] as string;
+    const field = copied[key];
+    if (typeof field === "string" || typeof field === "boolean") continue; // most fields: nothing to do
+    try {
+      const value = copyValue(field, key, depth + 1, state);
+      if (value === OMIT) delete copied[key];
+      else if (value !== field)
+        Object.defineProperty(copied, key, { value, enumerable: true, writable: true, configurable: true });
+    } catch (error) {
+      throw within(error, segmentOf(key));
+    }
+  }
+  return copied;
+}
+
+/** The slow copy, one element at a time: only for an array that could not be copied whole. */
+function copyArrayByIndex(array: readonly unknown[], depth: number, state: CopyState): unknown[] {
   let length: number;
   try {
     length = array.length;
   } catch (error) {
     throw unreadable(error);
   }
-  if (length > MAX_JSON_NODES - state.nodes) throw tooLarge();
-  const copied: unknown[] = new Array(length);
+  if (!(length <= MAX_JSON_NODES - state.nodes)) throw tooLarge();
+  state.nodes += length;
+  const copied: unknown[] = [];
   for (let index = 0; index < length; index++) {
     try {
-      const element = copyValue(array[index], String(index), depth + 1, state);
-      copied[index] = element === OMIT ? null : element;
+      let element: unknown;
+      try {
+        element = array[index];
+      } catch (error) {
+        throw unreadable(error);
+      }
+      const value = copyValue(element, String(index), depth + 1, state);
+      copied.push(value === OMIT ? null : value);
     } catch (error) {
       throw within(error, `[${index}]`);
     }
   }
-  state.nodes += length;
   return copied;
 }
 
-function copyObject(object: object, depth: number, state: CopyState): Record<string, unknown> {
+/** The slow copy, one field at a time: only for an object that could not be copied whole. */
+function copyObjectByKey(object: object, depth: number, state: CopyState): Record<string, unknown> {
   let keys: string[];
   try {
     keys = Object.keys(object);
@@ -119,18 +174,27 @@ function copyObject(object: object, depth: number, state: CopyState): Record<str
     throw unreadable(error);
   }
   const copied: Record<string, unknown> = {};
-  for (let index = 0; index < keys.length; index++) {
-    const key = keys[index] as string;
+  for (const key of keys) {
     try {
-      const field = copyValue((object as Record<string, unknown>)[key], key, depth + 1, state);
-      if (field === OMIT) continue;
-      if (key === "__proto__") Object.defineProperty(copied, key, { value: field, enumerable: true, writable: true });
-      else copied[key] = field;
+      let field: unknown;
+      try {
+        field = (object as Record<string, unknown>)[key];
+      } catch (error) {
+        throw unreadable(error);
+      }
+      const value = copyValue(field, key, depth + 1, state);
+      if (value !== OMIT)
+        Object.defineProperty(copied, key, { value, enumerable: true, writable: true, configurable: true });
     } catch (error) {
-      throw within(error, /^[A-Za-z_$][\w$]*$/.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`);
+      throw within(error, segmentOf(key));
     }
   }
   return copied;
+}
+
+/** A key as a path segment: `.name`, or `["odd key"]`. */
+function segmentOf(key: string): string {
+  return /^[A-Za-z_$][\w$]*$/.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`;
 }
 
 /** The depth at which the path first comes back to an object it went through. */

@@ -48,15 +48,20 @@ const SWEEP_SLACK = 1024;
 
 class Entry implements Deadline {
   done = false;
+  /** Dropped once done: a finished call must become garbage at once, not wait in the lane for a sweep. */
+  target: Expiring | undefined;
   constructor(
     readonly lane: Lane,
     readonly at: number,
-    readonly target: Expiring,
-  ) {}
+    target: Expiring,
+  ) {
+    this.target = target;
+  }
 
   cancel(): void {
     if (this.done) return;
     this.done = true;
+    this.target = undefined;
     this.lane.settled();
   }
 }
@@ -106,10 +111,12 @@ class Lane {
       if (!entry.done && entry.at > now) break;
       this.head++;
       if (entry.done) continue;
+      const { target } = entry;
       entry.done = true;
+      entry.target = undefined;
       this.live--;
       try {
-        entry.target.expire();
+        target?.expire();
       } catch {
         // an expiry handler's fault must not stop the others
       }
