@@ -11,7 +11,9 @@ const dist = dirname(builtScript("dist/index.js"));
 interface Figures {
   calls: number;
   dispatchDelayMs: number;
+  dispatchBlockedMs: number;
   serveDelayMs: number;
+  serveBlockedMs: number;
   heapBeforeMb: number;
   heapAfterMb: number;
 }
@@ -38,8 +40,11 @@ describe("hostile executors, hooks and inputs (fast-check, in a child process wi
     expect(code, `seed ${seed}\n${stderr}`).toBe(0);
     const figures = JSON.parse(stdout.trim()) as Figures;
     expect(figures.calls).toBeGreaterThan(300);
-    expect(figures.dispatchDelayMs, `seed ${seed}`).toBeLessThan(100);
-    expect(figures.serveDelayMs, `seed ${seed}`).toBeLessThan(100);
+    // Blocked: the loop held by the child's own work (CPU time), not a late tick on a machine busy with other tests.
+    expect(figures.dispatchBlockedMs, `seed ${seed}: ${stdout}`).toBeLessThan(100);
+    expect(figures.serveBlockedMs, `seed ${seed}: ${stdout}`).toBeLessThan(100);
+    // And however busy the machine, no tick came a whole second late.
+    expect(Math.max(figures.dispatchDelayMs, figures.serveDelayMs), `seed ${seed}: ${stdout}`).toBeLessThan(1_000);
     expect(figures.heapAfterMb).toBeLessThan(figures.heapBeforeMb + 50);
   }, 60_000);
 });
