@@ -20,6 +20,9 @@ export interface BuiltinContext {
   readonly env: Readonly<Record<string, string>>;
 }
 
+/** The most characters of an engine's reason (a regular expression's or a glob's) that a message repeats: it can quote the model's whole pattern. */
+export const MAX_REASON_CHARS = 300;
+
 /** A tool fault written for the model. */
 export function toolError(
   toolName: string,

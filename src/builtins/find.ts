@@ -1,12 +1,13 @@
 // The `find` tool: paths matching a glob under a folder, .gitignore respected, links never followed out of the root.
+import { cutText } from "../core/errors.js";
 import { defineTool } from "../core/register/define-tool.js";
 import type { AgentTool, ToolResult } from "../core/types.js";
-import { type BuiltinContext, statResolved, toolError } from "./builtin-context.js";
+import { type BuiltinContext, MAX_REASON_CHARS, statResolved, toolError } from "./builtin-context.js";
 import { compileGlob } from "./glob.js";
 import { describeSpecial } from "./open-inside.js";
 import { MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES, truncateHead } from "./truncate.js";
 import { type WalkReport, walkNotes, walkWorkspace } from "./walk.js";
-import { boundPath } from "./workspace.js";
+import { boundPath, quotePath } from "./workspace.js";
 
 /** How many paths `find` returns when the call names no limit. */
 export const DEFAULT_FIND_LIMIT = 1000;
@@ -75,7 +76,7 @@ export function createFindTool(context: BuiltinContext): AgentTool {
       } catch (error) {
         throw toolError(
           "find",
-          `Invalid glob ${JSON.stringify(input.pattern)}: ${(error as Error).message}`,
+          `Invalid glob ${quotePath(input.pattern)}: ${cutText((error as Error).message, MAX_REASON_CHARS)}`,
           "invalid-input",
         );
       }

@@ -2,6 +2,7 @@ import { symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { makeWorkspace, type TestWorkspace, textOf } from "../../test/support/builtins.js";
+import type { JsonObject } from "../core/types.js";
 import type { GrepDetails } from "./grep.js";
 
 let ws: TestWorkspace;
@@ -239,5 +240,24 @@ describe("grep", () => {
     const error = await ws.fail("grep", { pattern: "hit", glob: "!(*.md)" });
     expect(error.code).toBe("invalid-input");
     expect(error.message).toContain("the negated extglob !(...) is not supported");
+  });
+});
+
+describe("grep and find never repeat a model's huge pattern whole", () => {
+  it("cuts a 100,000-character pattern or glob, and the engine's reason, in the error", async () => {
+    ws = await makeWorkspace({ "a.txt": "x\n" });
+    const huge = "x".repeat(100_000);
+    const calls: [string, JsonObject][] = [
+      ["grep", { pattern: huge }],
+      ["grep", { pattern: `(${huge}` }],
+      ["grep", { pattern: "x", glob: `[${huge}` }],
+      ["find", { pattern: huge }],
+      ["find", { pattern: `[${huge}` }],
+    ];
+    for (const [tool, input] of calls) {
+      const error = await ws.fail(tool, input);
+      expect(error.code).toBe("invalid-input");
+      expect(error.message.length, `${tool}: ${error.message.slice(0, 80)}`).toBeLessThan(1_000);
+    }
   });
 });

@@ -1,16 +1,22 @@
 // The `grep` tool: a regular expression over the workspace's text files, ripgrep-like, .gitignore respected.
 import { setImmediate as nextTurn } from "node:timers/promises";
-import { ToolCallError } from "../core/errors.js";
+import { cutText, ToolCallError } from "../core/errors.js";
 import { defineTool } from "../core/register/define-tool.js";
 import type { AgentTool, ToolResult } from "../core/types.js";
-import { type BuiltinContext, specialFileMessage, statResolved, toolError } from "./builtin-context.js";
+import {
+  type BuiltinContext,
+  MAX_REASON_CHARS,
+  specialFileMessage,
+  statResolved,
+  toolError,
+} from "./builtin-context.js";
 import { looksBinary, SNIFF_BYTES } from "./file-kind.js";
 import { compileGlob } from "./glob.js";
 import { compileGrepPattern, type LineTest, UnsupportedPatternError } from "./grep-pattern.js";
 import { describeSpecial, readFileInside } from "./open-inside.js";
 import { formatSize, MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES, shortenLine, truncateHead } from "./truncate.js";
 import { type WalkReport, walkNotes, walkWorkspace } from "./walk.js";
-import { boundPath, type Workspace } from "./workspace.js";
+import { boundPath, quotePath, type Workspace } from "./workspace.js";
 
 /** How many matching lines `grep` returns when the call names no limit. */
 export const DEFAULT_GREP_LIMIT = 200;
@@ -96,13 +102,13 @@ export function createGrepTool(context: BuiltinContext): AgentTool {
         if (error instanceof UnsupportedPatternError) {
           throw toolError(
             "grep",
-            `Unsupported regular expression ${JSON.stringify(input.pattern)}: ${error.message}`,
+            `Unsupported regular expression ${quotePath(input.pattern)}: ${cutText(error.message, MAX_REASON_CHARS)}`,
             "invalid-input",
           );
         }
         throw toolError(
           "grep",
-          `Invalid regular expression ${JSON.stringify(input.pattern)}: ${(error as Error).message}. Escape special characters with a backslash, or set literal to true.`,
+          `Invalid regular expression ${quotePath(input.pattern)}: ${cutText((error as Error).message, MAX_REASON_CHARS)}. Escape special characters with a backslash, or set literal to true.`,
           "invalid-input",
         );
       }
@@ -113,7 +119,7 @@ export function createGrepTool(context: BuiltinContext): AgentTool {
         } catch (error) {
           throw toolError(
             "grep",
-            `Invalid glob ${JSON.stringify(input.glob)}: ${(error as Error).message}`,
+            `Invalid glob ${quotePath(input.glob)}: ${cutText((error as Error).message, MAX_REASON_CHARS)}`,
             "invalid-input",
           );
         }
