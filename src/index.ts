@@ -64,6 +64,7 @@ export type {
   ToolCallContext,
   ToolCallErrorCode,
   ToolDescriptor,
+  ToolCallOutcome,
   ToolExecutionEndEvent,
   ToolExecutionMode,
   ToolExecutionStartEvent,

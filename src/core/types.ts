@@ -291,6 +291,22 @@ export interface ToolResultBlock {
 
 export interface DispatchOptions {
   readonly signal?: AbortSignal;
+  /** This call's progress (`context.onUpdate` of its executor), as `tool_execution_update` events carry it. Must not throw. */
+  readonly onUpdate?: (partial: ToolResult) => void;
+}
+
+/**
+ * One call's whole outcome, from `dispatchDetailed`: the block `dispatch` would return, and what a
+ * program needs beside it, without listening on the session's events for its own call.
+ */
+export interface ToolCallOutcome {
+  /** Exactly what `dispatch` returns for the call. */
+  readonly block: ToolResultBlock;
+  /** The final result, `details` included. */
+  readonly result: ToolResult;
+  /** Why the call failed, when it failed before or in the executor; absent when the tool itself returned `isError`. */
+  readonly errorCode?: ToolCallErrorCode;
+  readonly durationMs: number;
 }
 
 export interface ToolExecutionStartEvent {

@@ -245,3 +245,25 @@ describe("runAgent", () => {
     }
   });
 });
+
+describe("runAgent's tool results", () => {
+  it("carry each call's duration and, for a failed call, its error code", async () => {
+    const { session } = await workspace();
+    const model = createScriptedModel([
+      {
+        toolCalls: [
+          { name: "read_note", input: { path: "note.txt" } },
+          { name: "no_such_tool", input: {} },
+        ],
+      },
+      { text: "done" },
+    ]);
+    const events = [];
+    for await (const event of runAgent({ session, model, prompt: "go" })) events.push(event);
+    const results = events.flatMap((event) => (event.type === "tool_result" ? [event] : []));
+    expect(results).toHaveLength(2);
+    expect(results[0]?.durationMs).toBeGreaterThanOrEqual(0);
+    expect(results[0]?.errorCode).toBeUndefined();
+    expect(results[1]?.errorCode).toBe("tool-not-found");
+  });
+});

@@ -1,7 +1,9 @@
 // The agent loop: a model turn, every tool call dispatched, the results appended, repeated until the model stops.
+
+import type { AgentSession } from "../core/dispatch/session.js";
 import { describeThrown } from "../core/errors.js";
 import { isRecord } from "../core/json.js";
-import type { ToolResultBlock } from "../core/types.js";
+import type { ToolCallOutcome, ToolResultBlock } from "../core/types.js";
 import type { ModelTurn, ModelUsage, TranscriptMessage } from "../providers/clients/types.js";
 import { MISSING_RESULT_TEXT } from "../providers/shared.js";
 import type { ToolCall } from "../providers/types.js";
@@ -88,10 +90,23 @@ async function* loop(options: RunAgentOptions): AsyncGenerator<AgentEvent, Trans
       return transcript;
     }
     for (const call of calls) yield { type: "tool_call", turn, call };
-    const results = answerEveryCall(calls, await session.dispatchAll(calls, signal === undefined ? {} : { signal }));
+    const outcomes = await dispatchTurn(session, calls, signal);
+    const results = answerEveryCall(
+      calls,
+      outcomes.map((outcome) => outcome.block),
+    );
     transcript.push({ role: "tool", results });
     for (let index = 0; index < calls.length; index++) {
-      yield { type: "tool_result", turn, call: calls[index] as ToolCall, result: results[index] as ToolResultBlock };
+      const result = results[index] as ToolResultBlock;
+      const outcome = outcomes[index]?.block === result ? outcomes[index] : undefined;
+      yield {
+        type: "tool_result",
+        turn,
+        call: calls[index] as ToolCall,
+        result,
+        ...(outcome?.durationMs === undefined ? {} : { durationMs: outcome.durationMs }),
+        ...(outcome?.errorCode === undefined ? {} : { errorCode: outcome.errorCode }),
+      };
     }
     yield { type: "turn_end", turn, stopReason: reply.stopReason, toolCalls: calls.length };
     if (signal?.aborted) {
@@ -175,6 +190,17 @@ async function* requestTurn(
   }
 }
 
+/** A turn's calls with their outcomes; a session-like object without `dispatchAllDetailed` gets blocks only. */
+async function dispatchTurn(
+  session: AgentSession,
+  calls: readonly ToolCall[],
+  signal: AbortSignal | undefined,
+): Promise<readonly Partial<ToolCallOutcome>[]> {
+  const options = signal === undefined ? {} : { signal };
+  if (typeof session.dispatchAllDetailed === "function") return session.dispatchAllDetailed(calls, options);
+  return (await session.dispatchAll(calls, options)).map((block) => ({ block }));
+}
+
 /** A model turn from a client that broke its contract is a failed turn, not a crash. */
 function checkTurn(reply: unknown, name: string): TurnStep {
   if (!isRecord(reply) || typeof reply.text !== "string" || !Array.isArray(reply.toolCalls)) {
@@ -184,11 +210,14 @@ function checkTurn(reply: unknown, name: string): TurnStep {
 }
 
 /** One result per call, in the calls' order; a call the session left unanswered gets an error result. */
-function answerEveryCall(calls: readonly ToolCall[], results: readonly ToolResultBlock[]): ToolResultBlock[] {
+function answerEveryCall(
+  calls: readonly ToolCall[],
+  results: readonly (ToolResultBlock | undefined)[],
+): ToolResultBlock[] {
   return calls.map(
     (call, index) =>
       (results[index]?.tool_use_id === call.id ? results[index] : undefined) ??
-      results.find((result) => result.tool_use_id === call.id) ?? {
+      results.find((result) => result?.tool_use_id === call.id) ?? {
         type: "tool_result",
         tool_use_id: call.id,
         content: [{ type: "text", text: MISSING_RESULT_TEXT }],

@@ -1,6 +1,6 @@
 // The agent loop's vocabulary: its options, the events it streams, and why it stopped.
 import type { AgentSession } from "../core/dispatch/session.js";
-import type { ToolResultBlock } from "../core/types.js";
+import type { ToolCallErrorCode, ToolResultBlock } from "../core/types.js";
 import type { ModelClient, ModelStopReason, ModelUsage, TranscriptMessage } from "../providers/clients/types.js";
 import type { ToolCall } from "../providers/types.js";
 
@@ -33,7 +33,15 @@ export type AgentEvent =
   | { readonly type: "model_text"; readonly turn: number; readonly text: string }
   | { readonly type: "usage"; readonly turn: number; readonly usage: ModelUsage; readonly total: ModelUsage }
   | { readonly type: "tool_call"; readonly turn: number; readonly call: ToolCall }
-  | { readonly type: "tool_result"; readonly turn: number; readonly call: ToolCall; readonly result: ToolResultBlock }
+  | {
+      readonly type: "tool_result";
+      readonly turn: number;
+      readonly call: ToolCall;
+      readonly result: ToolResultBlock;
+      /** How long the call took, and why it failed when it failed before or in its executor (from `dispatchAllDetailed`). */
+      readonly durationMs?: number;
+      readonly errorCode?: ToolCallErrorCode;
+    }
   | {
       readonly type: "turn_end";
       readonly turn: number;

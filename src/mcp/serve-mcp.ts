@@ -225,17 +225,12 @@ function createToolServer(session: AgentSession, options: ServeCommonOptions): S
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const id = `mcp-${++calls}-${String(extra.requestId)}`;
     const progressToken = request.params._meta?.progressToken;
-    let final: ToolResult | undefined;
     let progress = 0;
-    const unsubscribeEnd = session.on("tool_execution_end", (event) => {
-      if (event.toolCallId === id) final = event.result;
-    });
-    const unsubscribeUpdate =
+    const onUpdate =
       progressToken === undefined
-        ? () => {}
-        : session.on("tool_execution_update", (event) => {
-            if (event.toolCallId !== id) return;
-            const message = event.partial.content.flatMap((block) => (block.type === "text" ? [block.text] : []));
+        ? undefined
+        : (partial: ToolResult) => {
+            const message = partial.content.flatMap((block) => (block.type === "text" ? [block.text] : []));
             void extra
               .sendNotification({
                 method: "notifications/progress",
@@ -246,21 +241,16 @@ function createToolServer(session: AgentSession, options: ServeCommonOptions): S
                 },
               })
               .catch(() => undefined);
-          });
-    try {
-      const block = await session.dispatch(
-        { id, name: request.params.name, input: request.params.arguments ?? {} },
-        { signal: extra.signal },
-      );
-      const result: CallToolResult = { content: block.content.map((part) => ({ ...part })) };
-      if (block.is_error === true) result.isError = true;
-      const structured = structuredContentOf(final?.details);
-      if (structured !== undefined && block.is_error !== true) result.structuredContent = structured;
-      return result;
-    } finally {
-      unsubscribeEnd();
-      unsubscribeUpdate();
-    }
+          };
+    const { block, result: final } = await session.dispatchDetailed(
+      { id, name: request.params.name, input: request.params.arguments ?? {} },
+      onUpdate === undefined ? { signal: extra.signal } : { signal: extra.signal, onUpdate },
+    );
+    const result: CallToolResult = { content: block.content.map((part) => ({ ...part })) };
+    if (block.is_error === true) result.isError = true;
+    const structured = structuredContentOf(final.details);
+    if (structured !== undefined && block.is_error !== true) result.structuredContent = structured;
+    return result;
   });
   return server;
 }

@@ -1,5 +1,5 @@
 // `toolwire call <tool> [json]`: one tool call through the session, as a model would make it.
-import type { ToolExecutionEndEvent, ToolResultBlock } from "../../core/types.js";
+import type { ToolResultBlock } from "../../core/types.js";
 import { EXIT_FAILED, EXIT_OK } from "../exit-codes.js";
 import { type Output, paint } from "../output.js";
 import type { Runtime } from "../runtime.js";
@@ -25,23 +25,24 @@ export async function runCall(
   output: Output,
   options: { tool: string; input: string | undefined; json: boolean; signal: AbortSignal },
 ): Promise<number> {
-  let end: ToolExecutionEndEvent | undefined;
-  const unsubscribe = runtime.session.on("tool_execution_end", (event) => {
-    end = event;
-  });
-  const dispatched = await output.progress(
+  const outcome = await output.progress(
     `running ${options.tool}`,
-    runtime.session.dispatch(
+    runtime.session.dispatchDetailed(
       { id: "cli-call", name: options.tool, input: options.input ?? {} },
       { signal: options.signal },
     ),
   );
-  unsubscribe();
+  const dispatched = outcome.block;
   const result = dispatched.is_error === true ? cutErrorEchoes(dispatched, options.tool, options.input) : dispatched;
   if (options.json) {
     output.line(
       JSON.stringify(
-        { ...result, durationMs: end?.durationMs, errorCode: end?.errorCode, details: end?.result.details },
+        {
+          ...result,
+          durationMs: outcome.durationMs,
+          errorCode: outcome.errorCode,
+          details: outcome.result.details,
+        },
         null,
         2,
       ),
@@ -49,7 +50,7 @@ export async function runCall(
   } else {
     printResultContent(result, output);
     if (result.is_error === true) {
-      output.error(paint(output, "red", `error${end?.errorCode === undefined ? "" : ` (${end.errorCode})`}`));
+      output.error(paint(output, "red", `error${outcome.errorCode === undefined ? "" : ` (${outcome.errorCode})`}`));
     }
   }
   return result.is_error === true ? EXIT_FAILED : EXIT_OK;

@@ -31,39 +31,29 @@ export async function runAgentInTerminal(
   output: Output,
   options: { prompt: string; maxTurns?: number; json: boolean; signal: AbortSignal },
 ): Promise<number> {
-  const durations = new Map<string, number>();
-  const unsubscribe = runtime.session.on("tool_execution_end", (event) =>
-    durations.set(event.toolCallId, event.durationMs),
-  );
   let finished: Extract<AgentEvent, { type: "done" }> | undefined;
-  let pendingModel: Promise<IteratorResult<AgentEvent>> | undefined;
-  try {
-    const events = runAgent({
-      session: runtime.session,
-      model,
-      prompt: options.prompt,
-      signal: options.signal,
-      ...(options.maxTurns === undefined ? {} : { maxTurns: options.maxTurns }),
-    });
-    let waitingFor = "model";
-    while (true) {
-      pendingModel = events.next();
-      const next = await output.progress(
-        waitingFor === "model" ? "waiting for the model" : "running tools",
-        pendingModel,
-      );
-      if (next.done === true) break;
-      const event = next.value;
-      waitingFor = event.type === "tool_call" ? "tools" : event.type === "turn_end" ? "model" : waitingFor;
-      if (options.json) {
-        output.line(JSON.stringify(eventAsJson(event)));
-      } else {
-        printEvent(event, output, durations);
-      }
-      if (event.type === "done") finished = event;
+  const events = runAgent({
+    session: runtime.session,
+    model,
+    prompt: options.prompt,
+    signal: options.signal,
+    ...(options.maxTurns === undefined ? {} : { maxTurns: options.maxTurns }),
+  });
+  let waitingFor = "model";
+  while (true) {
+    const next = await output.progress(
+      waitingFor === "model" ? "waiting for the model" : "running tools",
+      events.next(),
+    );
+    if (next.done === true) break;
+    const event = next.value;
+    waitingFor = event.type === "tool_call" ? "tools" : event.type === "turn_end" ? "model" : waitingFor;
+    if (options.json) {
+      output.line(JSON.stringify(eventAsJson(event)));
+    } else {
+      printEvent(event, output);
     }
-  } finally {
-    unsubscribe();
+    if (event.type === "done") finished = event;
   }
   return finished?.reason === "completed" ? EXIT_OK : EXIT_FAILED;
 }
@@ -85,7 +75,7 @@ export function eventAsJson(event: AgentEvent): unknown {
   return event;
 }
 
-function printEvent(event: AgentEvent, output: Output, durations: ReadonlyMap<string, number>): void {
+function printEvent(event: AgentEvent, output: Output): void {
   switch (event.type) {
     case "turn_start":
       output.line(paint(output, "dim", `── turn ${event.turn}`));
@@ -100,7 +90,7 @@ function printEvent(event: AgentEvent, output: Output, durations: ReadonlyMap<st
       break;
     case "tool_result": {
       const failed = event.result.is_error === true;
-      const ms = durations.get(event.call.id);
+      const ms = event.durationMs;
       const mark = failed ? paint(output, "red", "✗") : paint(output, "green", "✓");
       output.line(
         `${mark}      ${event.call.name} ${paint(output, "dim", ms === undefined ? "" : `${ms.toFixed(1)} ms`)}`,

@@ -5,8 +5,11 @@ import type {
   AfterToolCall,
   AgentTool,
   BeforeToolCall,
+  DispatchOptions,
   JsonObject,
   ToolCallContext,
+  ToolCallErrorCode,
+  ToolCallOutcome,
   ToolResult,
   ToolResultBlock,
   ToolUse,
@@ -164,12 +167,13 @@ function abortedError(name: string, signal: AbortSignal): ToolCallError {
 export function executePreparedToolCall(
   runtime: CallRuntime,
   call: Extract<PreparedCall, { kind: "ready" }>,
-  signal: AbortSignal | undefined,
+  options: DispatchOptions | undefined,
   executorStart: number,
 ): Promise<ToolOutcome> {
   const { tool, info } = call;
+  const signal = options?.signal;
   if (signal?.aborted) return Promise.resolve(stopped(abortedError(info.name, signal)));
-  const context = new CallContext(runtime, info);
+  const context = new CallContext(runtime, info, options?.onUpdate);
   return new Promise<ToolOutcome>((resolve) => {
     const timeoutMs = timerDelay(tool.timeoutMs ?? runtime.toolTimeoutMs);
     tool.start(call.input, context, new RunningCall(context, resolve, signal, timeoutMs, executorStart).settle);
@@ -260,6 +264,8 @@ class CallContext implements ToolCallContext {
   constructor(
     readonly runtime: CallRuntime,
     readonly info: CallInfo,
+    /** The caller's own progress listener for this call (`DispatchOptions.onUpdate`). */
+    private readonly progress: ((partial: ToolResult) => void) | undefined,
   ) {
     this.toolCallId = info.id;
   }
@@ -297,11 +303,31 @@ class CallContext implements ToolCallContext {
 
   /** Never throws: a malformed partial is dropped, and listeners cannot break the executor. */
   onUpdate = (partial: ToolResult): void => {
-    const { runtime, info } = this;
-    if (this.finished || !runtime.emitter.has("tool_execution_update")) return;
+    const { runtime, info, progress } = this;
+    const listened = runtime.emitter.has("tool_execution_update");
+    if (this.finished || (!listened && progress === undefined)) return;
     const normalized = normalizeToolResult(partial);
     if (typeof normalized === "string") return;
-    runtime.emitter.emit("tool_execution_update", { toolCallId: info.id, toolName: info.name, partial: normalized });
+    if (listened) {
+      runtime.emitter.emit("tool_execution_update", { toolCallId: info.id, toolName: info.name, partial: normalized });
+    }
+    if (progress === undefined) return;
+    try {
+      progress(normalized);
+    } catch (error) {
+      runtime.emitter.emit("error", {
+        code: "listener-failed",
+        error: new SessionError(
+          "listener-failed",
+          `An onUpdate listener of a dispatch threw: ${describeThrown(error)}`,
+          {
+            cause: error,
+          },
+        ),
+        toolCallId: info.id,
+        toolName: info.name,
+      });
+    }
   };
 }
 
@@ -309,15 +335,24 @@ function stopped(error: ToolCallError): ToolOutcome {
   return { result: errorResult(error.message), errorCode: error.code, error };
 }
 
+/** How a call's life ends: the shape the caller gets (`dispatch`'s block, or `dispatchDetailed`'s outcome). */
+export type CallEnding<T> = (
+  runtime: CallRuntime,
+  info: CallInfo,
+  result: ToolResult,
+  errorCode: ToolCallErrorCode | undefined,
+) => T;
+
 /** Runs the after hooks inside the lock (only for calls that reached the executor) and ends the call. */
-export function finalizeExecutedToolCall(
+export function finalizeExecutedToolCall<T>(
   runtime: CallRuntime,
   call: Extract<PreparedCall, { kind: "ready" }>,
   outcome: ToolOutcome,
-): ToolResultBlock | Promise<ToolResultBlock> {
+  ending: CallEnding<T>,
+): T | Promise<T> {
   const { info } = call;
   const end = (result: ToolResult) =>
-    endToolCall(runtime, info, result, result.isError === true ? outcome.errorCode : undefined);
+    ending(runtime, info, result, result.isError === true ? outcome.errorCode : undefined);
   if (runtime.afterHooks.length === 0) return end(outcome.result);
   const result = runLocked(runtime.lock, () =>
     runAfterHooks(
@@ -333,32 +368,49 @@ export function finalizeExecutedToolCall(
 }
 
 /** Ends a call refused before its executor. */
-export function refuseToolCall(
+export function refuseToolCall<T>(
   runtime: CallRuntime,
   call: Extract<PreparedCall, { kind: "refused" }>,
-): ToolResultBlock {
-  return endToolCall(runtime, call.info, errorResult(call.error.message), call.error.code);
+  ending: CallEnding<T>,
+): T {
+  return ending(runtime, call.info, errorResult(call.error.message), call.error.code);
 }
 
-/** Announces the end of a call and shapes its `tool_result`. */
-export function endToolCall(
+/** Ends a call as `dispatch` answers: announces it, and shapes its `tool_result`. */
+export const endToolCall: CallEnding<ToolResultBlock> = (runtime, info, result, errorCode) => {
+  if (runtime.emitter.has("tool_execution_end")) {
+    announceEnd(runtime, info, result, errorCode, performance.now() - info.started);
+  }
+  return resultBlock(info, result);
+};
+
+/** Ends a call as `dispatchDetailed` answers: the block, the result with its details, the error code, the duration. */
+export const endToolCallDetailed: CallEnding<ToolCallOutcome> = (runtime, info, result, errorCode) => {
+  const durationMs = performance.now() - info.started;
+  if (runtime.emitter.has("tool_execution_end")) announceEnd(runtime, info, result, errorCode, durationMs);
+  const block = resultBlock(info, result);
+  return errorCode === undefined ? { block, result, durationMs } : { block, result, errorCode, durationMs };
+};
+
+function announceEnd(
   runtime: CallRuntime,
   info: CallInfo,
   result: ToolResult,
-  errorCode: ToolCallError["code"] | undefined,
-): ToolResultBlock {
-  const isError = result.isError === true;
-  if (runtime.emitter.has("tool_execution_end")) {
-    runtime.emitter.emit("tool_execution_end", {
-      toolCallId: info.id,
-      toolName: info.name,
-      durationMs: performance.now() - info.started,
-      isError,
-      ...(errorCode === undefined ? {} : { errorCode }),
-      result,
-    });
-  }
-  return isError
+  errorCode: ToolCallErrorCode | undefined,
+  durationMs: number,
+): void {
+  runtime.emitter.emit("tool_execution_end", {
+    toolCallId: info.id,
+    toolName: info.name,
+    durationMs,
+    isError: result.isError === true,
+    ...(errorCode === undefined ? {} : { errorCode }),
+    result,
+  });
+}
+
+function resultBlock(info: CallInfo, result: ToolResult): ToolResultBlock {
+  return result.isError === true
     ? { type: "tool_result", tool_use_id: info.id, content: result.content, is_error: true }
     : { type: "tool_result", tool_use_id: info.id, content: result.content };
 }

@@ -1,10 +1,11 @@
 // Runs one call or a batch: results always in the calls' source order, one per call, never a rejection.
+// Each function takes the call's ending, so `dispatch` (a block) and `dispatchDetailed` (an outcome) share one pipeline.
 import { describeThrown } from "../errors.js";
-import type { ToolResultBlock, ToolUse } from "../types.js";
+import type { DispatchOptions, ToolUse } from "../types.js";
 import {
+  type CallEnding,
   type CallInfo,
   type CallRuntime,
-  endToolCall,
   executePreparedToolCall,
   finalizeExecutedToolCall,
   type PreparedCall,
@@ -15,38 +16,40 @@ import {
 import { errorResult } from "./result.js";
 
 /** One call through its whole life. Never rejects. */
-export function runToolCall(
+export function runToolCall<T>(
   runtime: CallRuntime,
   toolUse: ToolUse,
-  signal: AbortSignal | undefined,
-): Promise<ToolResultBlock> {
+  options: DispatchOptions | undefined,
+  ending: CallEnding<T>,
+): Promise<T> {
   let info: CallInfo | undefined;
   try {
     info = startToolCall(runtime, toolUse);
-    const prepared = prepareToolCall(runtime, info, signal);
+    const prepared = prepareToolCall(runtime, info, options?.signal);
     const done =
       prepared instanceof Promise
-        ? prepared.then((call) => completePrepared(runtime, call, signal, performance.now()))
-        : completePrepared(runtime, prepared, signal, info.started); // prepared at once: no time has passed
+        ? prepared.then((call) => completePrepared(runtime, call, options, performance.now(), ending))
+        : completePrepared(runtime, prepared, options, info.started, ending); // prepared at once: no time has passed
     const started = info;
     return done instanceof Promise
-      ? done.catch((error: unknown) => internalFailure(runtime, started, toolUse, error))
+      ? done.catch((error: unknown) => internalFailure(runtime, started, toolUse, error, ending))
       : Promise.resolve(done);
   } catch (error) {
-    return Promise.resolve(internalFailure(runtime, info, toolUse, error));
+    return Promise.resolve(internalFailure(runtime, info, toolUse, error, ending));
   }
 }
 
 /** Runs a prepared call's executor, its timeout counted from `executorStart` (a `performance.now()` reading). */
-function completePrepared(
+function completePrepared<T>(
   runtime: CallRuntime,
   prepared: PreparedCall,
-  signal: AbortSignal | undefined,
+  options: DispatchOptions | undefined,
   executorStart: number,
-): ToolResultBlock | Promise<ToolResultBlock> {
-  if (prepared.kind === "refused") return refuseToolCall(runtime, prepared);
-  return executePreparedToolCall(runtime, prepared, signal, executorStart).then((outcome) =>
-    finalizeExecutedToolCall(runtime, prepared, outcome),
+  ending: CallEnding<T>,
+): T | Promise<T> {
+  if (prepared.kind === "refused") return refuseToolCall(runtime, prepared, ending);
+  return executePreparedToolCall(runtime, prepared, options, executorStart).then((outcome) =>
+    finalizeExecutedToolCall(runtime, prepared, outcome, ending),
   );
 }
 
@@ -54,42 +57,43 @@ function completePrepared(
  * A batch in parallel mode: before hooks run one call at a time, then the executors run together,
  * except tools with `executionMode: "sequential"`, which wait for the running ones and run alone.
  */
-export async function runToolCallsInParallel(
+export async function runToolCallsInParallel<T>(
   runtime: CallRuntime,
   toolUses: readonly ToolUse[],
-  signal: AbortSignal | undefined,
-): Promise<ToolResultBlock[]> {
-  if (toolUses.length === 1) return [await runToolCall(runtime, toolUses[0] as ToolUse, signal)];
-  const prepared: (PreparedCall | ToolResultBlock)[] = [];
+  options: DispatchOptions | undefined,
+  ending: CallEnding<T>,
+): Promise<T[]> {
+  if (toolUses.length === 1) return [await runToolCall(runtime, toolUses[0] as ToolUse, options, ending)];
+  const prepared: (PreparedCall | { readonly ended: T })[] = [];
   for (const toolUse of toolUses) {
     let info: CallInfo | undefined;
     try {
       info = startToolCall(runtime, toolUse);
-      const pending = prepareToolCall(runtime, info, signal);
+      const pending = prepareToolCall(runtime, info, options?.signal);
       const call = pending instanceof Promise ? await pending : pending; // synchronous unless a hook is async
-      prepared.push(call.kind === "refused" ? refuseToolCall(runtime, call) : call); // refused calls end at once
+      prepared.push(call.kind === "refused" ? { ended: refuseToolCall(runtime, call, ending) } : call); // refused calls end at once
     } catch (error) {
-      prepared.push(internalFailure(runtime, info, toolUse, error));
+      prepared.push({ ended: internalFailure(runtime, info, toolUse, error, ending) });
     }
   }
-  const results: (ToolResultBlock | Promise<ToolResultBlock>)[] = [];
+  const results: (T | Promise<T>)[] = [];
   let running: Promise<unknown>[] = [];
   const executorsStart = performance.now(); // the parallel executors start now, after every preparation
   for (let index = 0; index < prepared.length; index++) {
-    const call = prepared[index] as PreparedCall | ToolResultBlock;
-    if (!("kind" in call)) {
-      results.push(call);
+    const call = prepared[index] as PreparedCall | { readonly ended: T };
+    if ("ended" in call) {
+      results.push(call.ended);
       continue;
     }
     const toolUse = toolUses[index] as ToolUse;
     if (call.kind === "ready" && call.tool.executionMode === "sequential") {
       await Promise.all(running); // the running ones finish first...
       running = [];
-      const result = completeSafely(runtime, call, toolUse, signal, performance.now());
+      const result = completeSafely(runtime, call, toolUse, options, performance.now(), ending);
       results.push(result);
       await result; // ...and nothing else starts until this one is done
     } else {
-      const result = completeSafely(runtime, call, toolUse, signal, executorsStart);
+      const result = completeSafely(runtime, call, toolUse, options, executorsStart, ending);
       results.push(result);
       running.push(result);
     }
@@ -98,16 +102,17 @@ export async function runToolCallsInParallel(
 }
 
 /** Completes a prepared call; a fault inside toolwire becomes that call's error result. */
-function completeSafely(
+function completeSafely<T>(
   runtime: CallRuntime,
   call: PreparedCall,
   toolUse: ToolUse,
-  signal: AbortSignal | undefined,
+  options: DispatchOptions | undefined,
   executorStart: number,
-): Promise<ToolResultBlock> {
-  const onFault = (error: unknown) => internalFailure(runtime, call.info, toolUse, error);
+  ending: CallEnding<T>,
+): Promise<T> {
+  const onFault = (error: unknown) => internalFailure(runtime, call.info, toolUse, error, ending);
   try {
-    const done = completePrepared(runtime, call, signal, executorStart);
+    const done = completePrepared(runtime, call, options, executorStart, ending);
     return done instanceof Promise ? done.catch(onFault) : Promise.resolve(done);
   } catch (error) {
     return Promise.resolve(onFault(error));
@@ -115,45 +120,41 @@ function completeSafely(
 }
 
 /** A batch in sequential mode: each call's whole life before the next starts. */
-export async function runToolCallsInSequence(
+export async function runToolCallsInSequence<T>(
   runtime: CallRuntime,
   toolUses: readonly ToolUse[],
-  signal: AbortSignal | undefined,
-): Promise<ToolResultBlock[]> {
-  const results: ToolResultBlock[] = [];
-  for (const toolUse of toolUses) results.push(await runToolCall(runtime, toolUse, signal));
+  options: DispatchOptions | undefined,
+  ending: CallEnding<T>,
+): Promise<T[]> {
+  const results: T[] = [];
+  for (const toolUse of toolUses) results.push(await runToolCall(runtime, toolUse, options, ending));
   return results;
 }
 
 /** A bug in toolwire or a hostile value: still one error result for the call, never a rejection. */
-function internalFailure(
+function internalFailure<T>(
   runtime: CallRuntime,
   info: CallInfo | undefined,
   toolUse: ToolUse,
   error: unknown,
-): ToolResultBlock {
+  ending: CallEnding<T>,
+): T {
   const fallback: CallInfo = info ?? {
     id: safeString(() => (toolUse as { id?: unknown }).id),
     name: safeString(() => (toolUse as { name?: unknown }).name),
     rawInput: undefined,
     started: performance.now(),
   };
+  const result = errorResult(`Tool call failed inside toolwire: ${describeThrown(error)}`);
   try {
-    return endToolCall(
-      runtime,
-      fallback,
-      errorResult(`Tool call failed inside toolwire: ${describeThrown(error)}`),
-      "execution-failed",
-    );
+    return ending(runtime, fallback, result, "execution-failed");
   } catch {
-    return {
-      type: "tool_result",
-      tool_use_id: fallback.id,
-      content: [{ type: "text", text: "Tool call failed" }],
-      is_error: true,
-    };
+    // An event listener cannot throw (the emitter catches it), so this is a fault in the ending itself: end quietly.
+    return ending({ ...runtime, emitter: SILENT_EMITTER }, fallback, result, "execution-failed");
   }
 }
+
+const SILENT_EMITTER: CallRuntime["emitter"] = { on: () => () => {}, emit: () => {}, has: () => false };
 
 function safeString(read: () => unknown): string {
   try {

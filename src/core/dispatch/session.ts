@@ -7,6 +7,7 @@ import type {
   AgentTool,
   BeforeToolCall,
   DispatchOptions,
+  ToolCallOutcome,
   ToolExecutionMode,
   ToolRegistry,
   ToolResultBlock,
@@ -14,7 +15,7 @@ import type {
   WriteLock,
 } from "../types.js";
 import { createWriteLock } from "../wrap/write-lock.js";
-import type { CallRuntime } from "./call.js";
+import { type CallEnding, type CallRuntime, endToolCall, endToolCallDetailed } from "./call.js";
 import { createDeadlineClock } from "./deadline-clock.js";
 import { createSessionEmitter } from "./events.js";
 import { runToolCall, runToolCallsInParallel, runToolCallsInSequence } from "./scheduler.js";
@@ -55,6 +56,13 @@ export interface AgentSession {
   activateAllTools(): void;
   dispatch(toolUse: ToolUse, options?: DispatchOptions): Promise<ToolResultBlock>;
   dispatchAll(toolUses: readonly ToolUse[], options?: DispatchOptions): Promise<ToolResultBlock[]>;
+  /**
+   * `dispatch`, answered with the call's whole outcome: the same block, the result with its `details`,
+   * the error code and the duration. Never rejects.
+   */
+  dispatchDetailed(toolUse: ToolUse, options?: DispatchOptions): Promise<ToolCallOutcome>;
+  /** `dispatchAll`, answered with each call's whole outcome, in the calls' order. Never rejects. */
+  dispatchAllDetailed(toolUses: readonly ToolUse[], options?: DispatchOptions): Promise<ToolCallOutcome[]>;
   on<K extends keyof AgentSessionEvents>(event: K, listener: (event: AgentSessionEvents[K]) => void): () => void;
   /** Called when the active set changes (a refresh or `setActiveToolsByName`); returns an unsubscribe function. */
   onActiveToolsChange(listener: (names: readonly string[]) => void): () => void;
@@ -131,6 +139,16 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
     emitter,
   };
   const sequential = options.toolExecution === "sequential";
+  const runBatch = <T>(
+    toolUses: readonly ToolUse[],
+    dispatchOptions: DispatchOptions | undefined,
+    ending: CallEnding<T>,
+  ) => {
+    if (!Array.isArray(toolUses)) return Promise.resolve([]);
+    return sequential
+      ? runToolCallsInSequence(runtime, toolUses, dispatchOptions, ending)
+      : runToolCallsInParallel(runtime, toolUses, dispatchOptions, ending);
+  };
 
   return {
     registry,
@@ -163,14 +181,10 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
       explicit = undefined;
       recompute();
     },
-    dispatch: (toolUse, dispatchOptions) => runToolCall(runtime, toolUse, dispatchOptions?.signal),
-    dispatchAll(toolUses, dispatchOptions) {
-      if (!Array.isArray(toolUses)) return Promise.resolve([]);
-      const signal = dispatchOptions?.signal;
-      return sequential
-        ? runToolCallsInSequence(runtime, toolUses, signal)
-        : runToolCallsInParallel(runtime, toolUses, signal);
-    },
+    dispatch: (toolUse, dispatchOptions) => runToolCall(runtime, toolUse, dispatchOptions, endToolCall),
+    dispatchAll: (toolUses, dispatchOptions) => runBatch(toolUses, dispatchOptions, endToolCall),
+    dispatchDetailed: (toolUse, dispatchOptions) => runToolCall(runtime, toolUse, dispatchOptions, endToolCallDetailed),
+    dispatchAllDetailed: (toolUses, dispatchOptions) => runBatch(toolUses, dispatchOptions, endToolCallDetailed),
     on: (event, listener) => emitter.on(event, listener),
     onActiveToolsChange(listener) {
       activeListeners.add(listener);
