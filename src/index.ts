@@ -1,7 +1,7 @@
 // toolwire's public API, grouped by stage: the vocabulary, register, filter, wrap, dispatch.
 
 export { MAX_JSON_DEPTH, MAX_JSON_NODES } from "./core/copy-json.js";
-export { normalizeToolResult } from "./core/dispatch/result.js";
+export { normalizeToolResult } from "./core/tool-result.js";
 // Dispatch
 export { type AgentSession, type AgentSessionOptions, DEFAULT_TOOL_TIMEOUT_MS } from "./core/dispatch/session.js";
 export { buildSystemPrompt } from "./core/dispatch/system-prompt.js";

@@ -32,6 +32,21 @@ describe("core boundary", () => {
     expect(offenders).toEqual([]);
   });
 
+  it("keeps the four jobs in one direction: filter, register and wrap never import dispatch", () => {
+    const offenders: string[] = [];
+    for (const job of ["filter", "register", "wrap"]) {
+      for (const file of sourceFiles(join(coreDir, job))) {
+        const text = readFileSync(file, "utf8");
+        for (const match of text.matchAll(IMPORT)) {
+          const specifier = match[1] ?? match[2] ?? "";
+          const target = relative(coreDir, resolve(dirname(file), specifier));
+          if (target.startsWith("dispatch")) offenders.push(`${relative(coreDir, file)} imports ${specifier}`);
+        }
+      }
+    }
+    expect(offenders).toEqual([]);
+  });
+
   it("finds the imports it checks (the scan is not vacuous)", () => {
     const text = readFileSync(join(coreDir, "dispatch", "session.ts"), "utf8");
     expect([...text.matchAll(IMPORT)].length).toBeGreaterThan(3);

@@ -1,6 +1,7 @@
 // One call's life, in order: startToolCall, prepareToolCall, executePreparedToolCall, finalizeExecutedToolCall.
 import { cutText, describeThrown, SessionError, ToolCallError, toolCallRefusal } from "../errors.js";
 import { isRecord } from "../json.js";
+import { errorResult, normalizeToolResult } from "../tool-result.js";
 import type {
   AfterToolCall,
   AgentTool,
@@ -22,7 +23,6 @@ import type { Deadline, DeadlineClock } from "./deadline-clock.js";
 import type { SessionEmitter } from "./events.js";
 import { guardAbortListeners } from "./guard-abort-listeners.js";
 import { parseToolInput } from "./parse-input.js";
-import { errorResult, normalizeToolResult } from "./result.js";
 import { dropNullOptionals } from "./strip-nulls.js";
 import { type InputValidator, invalidInputError } from "./validate.js";
 
@@ -85,7 +85,6 @@ export function prepareToolCall(
   const input = validateInput(runtime, tool, parsed, "input");
   if (input instanceof ToolCallError) return refuse(input);
   if (runtime.beforeHooks.length === 0) return { kind: "ready", info, tool, input };
-  let rewriteError: ToolCallError | undefined;
   const decide = (outcome: BeforeChainOutcome): PreparedCall => {
     switch (outcome.kind) {
       case "allow":
@@ -94,12 +93,13 @@ export function prepareToolCall(
         return refuse(toolCallRefusal("blocked-by-hook", info.name, `Tool call blocked: ${outcome.reason}`));
       case "invalid-rewrite":
         return refuse(
-          rewriteError ??
-            toolCallRefusal(
-              "invalid-input",
-              info.name,
-              `Invalid input from a beforeToolCall hook for tool ${info.name}: expected an object, got ${describeThrown(outcome.value)}`,
-            ),
+          outcome.problem instanceof ToolCallError
+            ? outcome.problem
+            : toolCallRefusal(
+                "invalid-input",
+                info.name,
+                `Invalid input from a beforeToolCall hook for tool ${info.name}: expected an object, got ${describeThrown(outcome.value)}`,
+              ),
         );
     }
   };
@@ -110,11 +110,7 @@ export function prepareToolCall(
       runtime.hookTimeoutMs,
       (rewritten) => {
         const checked = validateInput(runtime, tool, rewritten, "input from a beforeToolCall hook");
-        if (checked instanceof ToolCallError) {
-          rewriteError = checked;
-          return undefined;
-        }
-        return checked;
+        return checked instanceof ToolCallError ? { problem: checked } : { input: checked };
       },
     ),
   );

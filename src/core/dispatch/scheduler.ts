@@ -1,6 +1,7 @@
 // Runs one call or a batch: results always in the calls' source order, one per call, never a rejection.
 // Each function takes the call's ending, so `dispatch` (a block) and `dispatchDetailed` (an outcome) share one pipeline.
 import { describeThrown } from "../errors.js";
+import { errorResult } from "../tool-result.js";
 import type { DispatchOptions, ToolUse } from "../types.js";
 import {
   type CallEnding,
@@ -13,7 +14,6 @@ import {
   refuseToolCall,
   startToolCall,
 } from "./call.js";
-import { errorResult } from "./result.js";
 
 /** One call through its whole life. Never rejects. */
 export function runToolCall<T>(

@@ -2,16 +2,20 @@
 // A chain runs synchronously while its hooks return plain values, so sync hooks cost no promise and no timer.
 
 import { copyJson } from "../copy-json.js";
-import { isContentArray } from "../dispatch/result.js";
 import { describeThrown, SessionError } from "../errors.js";
 import { isRecord } from "../json.js";
+import { isContentArray } from "../tool-result.js";
 import type { AfterToolCall, BeforeToolCall, JsonObject, ToolDescriptor, ToolResult } from "../types.js";
 
 /** What the before chain decided. */
 export type BeforeChainOutcome =
   | { readonly kind: "allow"; readonly input: JsonObject }
   | { readonly kind: "block"; readonly reason: string }
-  | { readonly kind: "invalid-rewrite"; readonly value: unknown };
+  /** A hook replaced the input with something that is not an object (`problem` absent) or fails the schema (`problem`: what `validate` said). */
+  | { readonly kind: "invalid-rewrite"; readonly value: unknown; readonly problem?: unknown };
+
+/** Checks a rewritten input: the input as it will run, or the problem with it. */
+export type RewriteCheck = (input: JsonObject) => { readonly input: JsonObject } | { readonly problem: unknown };
 
 const DEFAULT_BLOCK_REASON = "blocked by a beforeToolCall hook";
 
@@ -65,13 +69,13 @@ interface BeforeEvent {
 /**
  * Runs before hooks in order, each seeing the input the one before left. The first block (or throw,
  * rejection or timeout) stops the chain. `validate` checks a rewritten input and returns it
- * normalized, or `undefined` when it is invalid; then the chain stops with `invalid-rewrite`.
+ * normalized, or the problem with it; then the chain stops with `invalid-rewrite` carrying it.
  */
 export function runBeforeHooks(
   hooks: readonly BeforeToolCall[],
   event: BeforeEvent,
   hookTimeoutMs: number,
-  validate: (input: JsonObject) => JsonObject | undefined,
+  validate: RewriteCheck,
 ): BeforeChainOutcome | Promise<BeforeChainOutcome> {
   return continueBefore(hooks, 0, event, event.input, hookTimeoutMs, validate);
 }
@@ -82,7 +86,7 @@ function continueBefore(
   event: BeforeEvent,
   input: JsonObject,
   hookTimeoutMs: number,
-  validate: (input: JsonObject) => JsonObject | undefined,
+  validate: RewriteCheck,
 ): BeforeChainOutcome | Promise<BeforeChainOutcome> {
   let current = input;
   for (let index = from; index < hooks.length; index++) {
@@ -114,7 +118,7 @@ function continueBefore(
 function applyDecision(
   hookDecision: unknown,
   input: JsonObject,
-  validate: (input: JsonObject) => JsonObject | undefined,
+  validate: RewriteCheck,
 ): BeforeChainOutcome | { readonly input: JsonObject } {
   if (typeof hookDecision !== "object" || hookDecision === null) return { input };
   const copied = copyJson(hookDecision, "the decision"); // read once, as plain data: no getter runs after this
@@ -132,7 +136,7 @@ function applyDecision(
   if (!("input" in decision)) return { input };
   if (!isRecord(decision.input)) return { kind: "invalid-rewrite", value: decision.input };
   const checked = validate(decision.input as JsonObject);
-  return checked === undefined ? { kind: "invalid-rewrite", value: decision.input } : { input: checked };
+  return "problem" in checked ? { kind: "invalid-rewrite", value: decision.input, problem: checked.problem } : checked;
 }
 
 interface AfterEvent {

@@ -1,7 +1,7 @@
 // Wraps a tool once: error capture and result normalization (the session adds hooks and timing around it). Wrapping a wrapper returns it unchanged.
 
-import { errorResult as errorText, normalizeToolResult } from "../dispatch/result.js";
 import { describeThrown, ToolCallError } from "../errors.js";
+import { errorResult as errorText, normalizeToolResult } from "../tool-result.js";
 import type { AgentTool, JsonObject, ToolCallContext, ToolCallErrorCode, ToolResult } from "../types.js";
 import { isThenable } from "./hooks.js";
 

@@ -1,7 +1,7 @@
 // Tool results: normalizing what an executor returned, and error results written for the model.
-import { copyJson } from "../copy-json.js";
-import { isRecord } from "../json.js";
-import type { ContentBlock, ToolResult } from "../types.js";
+import { copyJson } from "./copy-json.js";
+import { isRecord } from "./json.js";
+import type { ContentBlock, ToolResult } from "./types.js";
 
 /** A result with one text block and `isError: true`. */
 export function errorResult(text: string, details?: unknown): ToolResult {
