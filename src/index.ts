@@ -1,5 +1,8 @@
 // toolwire's public API, grouped by stage: the vocabulary, register, filter, wrap, dispatch.
 
+// Approve
+export { createMemoryApprovalStore, DEFAULT_APPROVAL_TTL_MS } from "./core/approve/approvals.js";
+export { inputDigest } from "./core/approve/input-digest.js";
 export { MAX_JSON_DEPTH, MAX_JSON_NODES } from "./core/copy-json.js";
 export { normalizeToolResult } from "./core/tool-result.js";
 // Dispatch
@@ -36,6 +39,11 @@ export type {
   AfterToolCall,
   AfterToolCallEvent,
   AfterToolCallPatch,
+  ApprovalDecision,
+  ApprovalOptions,
+  ApprovalRequest,
+  ApprovalResolvedEvent,
+  ApprovalStore,
   AgentSessionEvents,
   AgentTool,
   BeforeToolCall,

@@ -336,10 +336,63 @@ export interface SessionErrorEvent {
   readonly toolName?: string;
 }
 
+/** A call waiting for a person's yes or no: bound to one call and one exact input. */
+export interface ApprovalRequest {
+  readonly approvalId: string;
+  readonly toolCallId: string;
+  readonly toolName: string;
+  /** The input that will run if approved: what the before hooks left. */
+  readonly input: JsonObject;
+  /** `"sha256:"` and the hex SHA-256 of the RFC 8785 canonical JSON of `input`. */
+  readonly inputDigest: string;
+  readonly descriptor: ToolDescriptor;
+  /** Epoch milliseconds: the time of asking plus `ttlMs`. */
+  readonly expiresAt: number;
+}
+
+/** A person's answer to an `ApprovalRequest`. */
+export type ApprovalDecision = { readonly approve: true } | { readonly approve: false; readonly reason?: string };
+
+/** Remembers decided approval ids, so that one decision is applied once, in one process or several. */
+export interface ApprovalStore {
+  /** True the first time an id is claimed, false every time after. */
+  claim(approvalId: string): boolean | Promise<boolean>;
+}
+
+/** Which calls need a person's approval, and who gives it. */
+export interface ApprovalOptions {
+  /** Policy patterns (`bash`, `group:fs`, `mcp:github`, `*`) or a predicate over the call. */
+  readonly require:
+    | readonly string[]
+    | ((call: {
+        readonly toolName: string;
+        readonly input: JsonObject;
+        readonly descriptor: ToolDescriptor;
+      }) => boolean);
+  /** Asks a person. Without one, a call that needs approval ends with `approval-required`. */
+  readonly approver?: (
+    request: ApprovalRequest,
+    context: { readonly signal: AbortSignal },
+  ) => ApprovalDecision | Promise<ApprovalDecision>;
+  /** How long a request stays open. Default 900 000 ms (15 minutes). */
+  readonly ttlMs?: number;
+  /** Default: one in memory, private to the session. */
+  readonly store?: ApprovalStore;
+}
+
+export interface ApprovalResolvedEvent {
+  readonly approvalId: string;
+  readonly toolCallId: string;
+  readonly toolName: string;
+  readonly outcome: "approved" | "declined" | "expired";
+}
+
 export interface AgentSessionEvents {
   tool_execution_start: ToolExecutionStartEvent;
   tool_execution_update: ToolExecutionUpdateEvent;
   tool_execution_end: ToolExecutionEndEvent;
+  approval_requested: ApprovalRequest;
+  approval_resolved: ApprovalResolvedEvent;
   error: SessionErrorEvent;
 }
 
@@ -351,7 +404,10 @@ export type ToolCallErrorCode =
   | "execution-failed"
   | "invalid-result"
   | "timeout"
-  | "aborted";
+  | "aborted"
+  | "approval-required"
+  | "approval-declined"
+  | "approval-expired";
 
 /** Trouble the session reports without stopping a call. */
 export type SessionErrorCode = "after-hook-failed" | "listener-failed" | "refresh-failed";

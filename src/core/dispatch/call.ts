@@ -1,10 +1,13 @@
-// One call's life, in order: startToolCall, prepareToolCall, executePreparedToolCall, finalizeExecutedToolCall.
+// One call's life, in order: startToolCall, prepareToolCall, approveToolCall, executePreparedToolCall, finalizeExecutedToolCall.
+import { type Approvals, askApproval } from "../approve/approvals.js";
 import { cutText, describeThrown, SessionError, ToolCallError, toolCallRefusal } from "../errors.js";
 import { isRecord } from "../json.js";
 import { errorResult, normalizeToolResult } from "../tool-result.js";
 import type {
   AfterToolCall,
   AgentTool,
+  ApprovalRequest,
+  ApprovalResolvedEvent,
   BeforeToolCall,
   DispatchOptions,
   JsonObject,
@@ -28,6 +31,8 @@ import { type InputValidator, invalidInputError } from "./validate.js";
 
 /** What a call needs of its session. */
 export interface CallRuntime {
+  /** Which calls need a person's approval; `undefined` when none do. */
+  readonly approvals: Approvals | undefined;
   activeTools(): ReadonlyMap<string, AgentTool>;
   readonly validatorFor: (schema: JsonObject) => InputValidator;
   readonly beforeHooks: readonly BeforeToolCall[];
@@ -115,6 +120,34 @@ export function prepareToolCall(
     ),
   );
   return outcome instanceof Promise ? outcome.then(decide) : decide(outcome);
+}
+
+/**
+ * The approval phase, between the before hooks and the executor: `undefined` when the call needs no
+ * approval (the synchronous path), else the call as approved, or refused as declined, expired,
+ * unanswerable or aborted. The wait holds no lock; the request is for exactly the input that runs.
+ */
+export function approveToolCall(
+  runtime: CallRuntime,
+  call: Extract<PreparedCall, { kind: "ready" }>,
+  signal: AbortSignal | undefined,
+): Promise<PreparedCall> | undefined {
+  const { approvals } = runtime;
+  const { info, tool, input } = call;
+  if (approvals === undefined) return undefined;
+  const subject = { toolCallId: info.id, toolName: info.name, input, descriptor: tool.descriptor };
+  if (!approvals.requires(subject)) return undefined;
+  const { emitter } = runtime;
+  const announce = {
+    requested: (request: ApprovalRequest) => emitter.emit("approval_requested", request),
+    resolved: (event: ApprovalResolvedEvent) => emitter.emit("approval_resolved", event),
+  };
+  return askApproval(approvals, subject, announce, signal).then(
+    (verdict): PreparedCall =>
+      verdict.approved
+        ? call
+        : { kind: "refused", info, error: toolCallRefusal(verdict.code, info.name, verdict.message) },
+  );
 }
 
 function validateInput(

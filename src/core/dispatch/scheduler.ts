@@ -4,6 +4,7 @@ import { describeThrown } from "../errors.js";
 import { errorResult } from "../tool-result.js";
 import type { DispatchOptions, ToolUse } from "../types.js";
 import {
+  approveToolCall,
   type CallEnding,
   type CallInfo,
   type CallRuntime,
@@ -48,8 +49,25 @@ function completePrepared<T>(
   ending: CallEnding<T>,
 ): T | Promise<T> {
   if (prepared.kind === "refused") return refuseToolCall(runtime, prepared, ending);
-  return executePreparedToolCall(runtime, prepared, options, executorStart).then((outcome) =>
-    finalizeExecutedToolCall(runtime, prepared, outcome, ending),
+  const approving = approveToolCall(runtime, prepared, options?.signal);
+  if (approving === undefined) return executeAndFinalize(runtime, prepared, options, executorStart, ending);
+  // The executor starts once a person said yes: its timeout counts from then, not from the question.
+  return approving.then((approved) =>
+    approved.kind === "refused"
+      ? refuseToolCall(runtime, approved, ending)
+      : executeAndFinalize(runtime, approved, options, performance.now(), ending),
+  );
+}
+
+function executeAndFinalize<T>(
+  runtime: CallRuntime,
+  call: Extract<PreparedCall, { kind: "ready" }>,
+  options: DispatchOptions | undefined,
+  executorStart: number,
+  ending: CallEnding<T>,
+): Promise<T> {
+  return executePreparedToolCall(runtime, call, options, executorStart).then((outcome) =>
+    finalizeExecutedToolCall(runtime, call, outcome, ending),
   );
 }
 

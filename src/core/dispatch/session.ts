@@ -1,10 +1,12 @@
 // The agent session: active tools, the system prompt, and dispatch of a model's tool calls.
 
+import { createApprovals } from "../approve/approvals.js";
 import { SessionError } from "../errors.js";
 import type {
   AfterToolCall,
   AgentSessionEvents,
   AgentTool,
+  ApprovalOptions,
   BeforeToolCall,
   DispatchOptions,
   ToolCallOutcome,
@@ -39,6 +41,8 @@ export interface AgentSessionOptions {
   /** How long one async hook may take before it counts as failed. Default 30 000 ms. */
   readonly hookTimeoutMs?: number;
   readonly systemPrompt?: string;
+  /** Calls that need a person's approval before they run, and who approves them. Default: none. */
+  readonly approvals?: ApprovalOptions;
   /** Compiles a validator per schema. The root export supplies ajv; the core needs one injected. */
   readonly validator?: InputValidatorFactory;
 }
@@ -128,6 +132,7 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
   );
 
   const runtime: CallRuntime = {
+    approvals: options.approvals === undefined ? undefined : createApprovals(options.approvals),
     activeTools: () => active,
     validatorFor: createValidatorCache(options.validator ?? ALLOW_ALL_VALIDATOR),
     beforeHooks: [...(options.beforeToolCall ?? [])],

@@ -1,0 +1,205 @@
+// The approval phase of a call: after the before hooks, before the executor, bound to the call's id and exact input.
+import { randomUUID } from "node:crypto";
+import { copyJson } from "../copy-json.js";
+import { cutText, describeThrown } from "../errors.js";
+import { compilePolicyPattern } from "../filter/policy.js";
+import { isRecord } from "../json.js";
+import type {
+  ApprovalOptions,
+  ApprovalRequest,
+  ApprovalResolvedEvent,
+  ApprovalStore,
+  JsonObject,
+  ToolCallErrorCode,
+  ToolDescriptor,
+} from "../types.js";
+import { inputDigest } from "./input-digest.js";
+
+/** How long an approval request stays open when `ttlMs` is not given: 15 minutes. */
+export const DEFAULT_APPROVAL_TTL_MS = 900_000;
+
+/** The session's approvals, checked and compiled once. */
+export interface Approvals {
+  requires(call: { toolName: string; input: JsonObject; descriptor: ToolDescriptor }): boolean;
+  readonly approver: ApprovalOptions["approver"];
+  readonly ttlMs: number;
+  readonly store: ApprovalStore;
+}
+
+/** What the approval phase decided: run the call, or end it with this code and message. */
+export type ApprovalVerdict =
+  | { readonly approved: true }
+  | { readonly approved: false; readonly code: ToolCallErrorCode; readonly message: string };
+
+/** What the phase announces: the request, and how it was resolved. */
+export interface ApprovalAnnouncer {
+  requested(request: ApprovalRequest): void;
+  resolved(event: ApprovalResolvedEvent): void;
+}
+
+/** An approval store in memory: each id can be claimed once. */
+export function createMemoryApprovalStore(): ApprovalStore {
+  const claimed = new Set<string>();
+  return {
+    claim(approvalId) {
+      if (claimed.has(approvalId)) return false;
+      claimed.add(approvalId);
+      return true;
+    },
+  };
+}
+
+/** Checks the options and compiles `require`. Throws a `TypeError` on options that cannot work. */
+export function createApprovals(options: ApprovalOptions): Approvals {
+  const { require, approver, ttlMs = DEFAULT_APPROVAL_TTL_MS, store = createMemoryApprovalStore() } = options;
+  if (approver !== undefined && typeof approver !== "function")
+    throw new TypeError("approvals.approver must be a function");
+  if (!(typeof ttlMs === "number" && ttlMs > 0 && ttlMs <= 2_147_483_647)) {
+    throw new TypeError(
+      `approvals.ttlMs must be a positive number of milliseconds (at most 2147483647), got ${String(ttlMs)}`,
+    );
+  }
+  if (!isRecord(store) || typeof store.claim !== "function")
+    throw new TypeError("approvals.store must have claim(approvalId)");
+  let requires: Approvals["requires"];
+  if (typeof require === "function") {
+    requires = (call) => require(call) === true;
+  } else if (Array.isArray(require)) {
+    const matchers = require.map((pattern) => compilePolicyPattern(pattern));
+    requires = ({ toolName, descriptor }) => {
+      const lower = toolName.toLowerCase();
+      return matchers.some((matches) => matches(descriptor, lower));
+    };
+  } else {
+    throw new TypeError("approvals.require must be a list of policy patterns or a function");
+  }
+  return { requires, approver, ttlMs, store };
+}
+
+/**
+ * Asks for approval of one call and waits, holding no lock, for at most `ttlMs`. Never rejects.
+ * Approved: the call runs with exactly `input`. Declined, expired, unanswerable or aborted: the
+ * verdict says why. A decision is read once, as plain data, and claimed in the store once.
+ */
+export async function askApproval(
+  approvals: Approvals,
+  call: {
+    readonly toolCallId: string;
+    readonly toolName: string;
+    readonly input: JsonObject;
+    readonly descriptor: ToolDescriptor;
+  },
+  announce: ApprovalAnnouncer,
+  signal: AbortSignal | undefined,
+): Promise<ApprovalVerdict> {
+  const { toolCallId, toolName } = call;
+  const { approver } = approvals;
+  if (approver === undefined) {
+    return {
+      approved: false,
+      code: "approval-required",
+      message: `Tool call ${toolName} needs a person's approval, and nobody here can give it. It was not run.`,
+    };
+  }
+  const request: ApprovalRequest = {
+    approvalId: randomUUID(),
+    toolCallId,
+    toolName,
+    input: call.input,
+    inputDigest: inputDigest(call.input),
+    descriptor: call.descriptor,
+    expiresAt: Date.now() + approvals.ttlMs,
+  };
+  const resolved = (outcome: ApprovalResolvedEvent["outcome"]) =>
+    announce.resolved({ approvalId: request.approvalId, toolCallId, toolName, outcome });
+  announce.requested(request);
+  const waiting = new AbortController();
+  const answer = await waitForAnswer(approver, request, waiting, approvals.ttlMs, signal);
+  waiting.abort(); // the approver's prompt can close: the call no longer waits for it
+  if (answer.kind === "aborted") {
+    resolved("declined");
+    return { approved: false, code: "aborted", message: `Tool call ${toolName} aborted while it waited for approval.` };
+  }
+  if (answer.kind === "expired" || Date.now() > request.expiresAt) {
+    resolved("expired");
+    return {
+      approved: false,
+      code: "approval-expired",
+      message: `Tool call ${toolName} was not approved within ${approvals.ttlMs} ms, so it was not run.`,
+    };
+  }
+  const decision =
+    answer.kind === "decided" ? readDecision(answer.value) : { approve: false as const, reason: answer.reason };
+  let first: boolean;
+  try {
+    first = (await approvals.store.claim(request.approvalId)) === true;
+  } catch (error) {
+    first = false;
+    decision.reason = `the approval store failed: ${describeThrown(error)}`;
+  }
+  if (!first && decision.approve) {
+    resolved("declined");
+    return declined(decision.reason ?? `approval ${request.approvalId} was already used`);
+  }
+  if (!decision.approve) {
+    resolved("declined");
+    return declined(decision.reason ?? "declined by the user");
+  }
+  resolved("approved");
+  return { approved: true };
+}
+
+function declined(reason: string): ApprovalVerdict {
+  return { approved: false, code: "approval-declined", message: `Tool call declined: ${reason}` };
+}
+
+type Answer =
+  | { readonly kind: "decided"; readonly value: unknown }
+  | { readonly kind: "failed"; readonly reason: string }
+  | { readonly kind: "expired" }
+  | { readonly kind: "aborted" };
+
+/** The approver's answer, or the expiry, or the caller's abort, whichever comes first. */
+function waitForAnswer(
+  approver: NonNullable<ApprovalOptions["approver"]>,
+  request: ApprovalRequest,
+  waiting: AbortController,
+  ttlMs: number,
+  signal: AbortSignal | undefined,
+): Promise<Answer> {
+  if (signal?.aborted) return Promise.resolve({ kind: "aborted" });
+  return new Promise<Answer>((resolve) => {
+    let settled = false;
+    const settle = (answer: Answer) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", onAbort);
+      resolve(answer);
+    };
+    const onAbort = () => settle({ kind: "aborted" });
+    const timer = setTimeout(() => settle({ kind: "expired" }), ttlMs);
+    signal?.addEventListener("abort", onAbort, { once: true });
+    try {
+      Promise.resolve(approver(request, { signal: waiting.signal })).then(
+        (value) => settle({ kind: "decided", value }),
+        (error: unknown) => settle({ kind: "failed", reason: `the approver failed: ${describeThrown(error)}` }),
+      );
+    } catch (error) {
+      settle({ kind: "failed", reason: `the approver failed: ${describeThrown(error)}` });
+    }
+  });
+}
+
+/** A decision read once as plain data; anything but `{ approve: true }` declines. */
+function readDecision(value: unknown): { approve: boolean; reason?: string } {
+  const copied = copyJson(value, "the decision");
+  if (!copied.ok || !isRecord(copied.value))
+    return { approve: false, reason: "the approver's answer was not a decision" };
+  const { approve, reason } = copied.value;
+  if (approve === true) return { approve: true };
+  if (approve !== false) return { approve: false, reason: "the approver's answer was not a decision" };
+  return typeof reason === "string" && reason.trim() !== ""
+    ? { approve: false, reason: cutText(reason, 500) }
+    : { approve: false };
+}
