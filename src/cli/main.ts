@@ -4,6 +4,7 @@ import { readFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { Command, CommanderError, Option } from "commander";
 import { describeThrown } from "../core/errors.js";
+import { approveAhead, parseApprovePatterns } from "./approve-ahead.js";
 import { CliError, EXIT_CONFIG, EXIT_FAILED, EXIT_OK, EXIT_USAGE } from "./exit-codes.js";
 import { createOutput, type Output, paint } from "./output.js";
 
@@ -147,6 +148,11 @@ Environment:
       return turns;
     })
     .option("--keep", "keep the temporary copy of the sample workspace (the demo task, without a prompt)")
+    .option(
+      "--approve <patterns>",
+      "approve ahead the calls the config's approvals cover, for these tools (policy patterns, comma-separated, or all)",
+      (value: string, previous: string[] | undefined) => parseApprovePatterns(value, previous),
+    )
     .addHelpText(
       "after",
       `
@@ -158,7 +164,10 @@ Examples:
   toolwire run --model openai:llama3.1 --base-url http://127.0.0.1:11434/v1 "what does src/cart.js do?"`,
     )
     .action(
-      async (words: string[], options: { model?: string; baseUrl?: string; maxTurns?: number; keep?: boolean }) => {
+      async (
+        words: string[],
+        options: { model?: string; baseUrl?: string; maxTurns?: number; keep?: boolean; approve?: string[] },
+      ) => {
         const { createModelFromSpec } = await import("../providers/clients/model-from-spec.js");
         const { copyDemoWorkspace, DEMO_PROMPT } = await import("./commands/demo.js");
         const { runAgentInTerminal } = await import("./commands/run.js");
@@ -178,6 +187,7 @@ Examples:
             ...(demo || globals().config === undefined ? {} : { configPath: globals().config }),
             progress: (label, work) => output().progress(label, work),
             warn,
+            approver: approveAhead(options.approve ?? []),
             systemPrompt: "You are a careful coding agent. Work in the workspace with the tools you have; be brief.",
           });
           try {

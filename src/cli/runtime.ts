@@ -8,7 +8,7 @@ import { type BuiltinsEnvConfig, CONFIG_FILE_NAME, type LoadedConfig, loadConfig
 import type { AgentSession } from "../core/dispatch/session.js";
 import { describeThrown } from "../core/errors.js";
 import { createToolRegistry } from "../core/register/registry.js";
-import type { LiveToolSource, ToolRegistry } from "../core/types.js";
+import type { ApprovalOptions, LiveToolSource, ToolRegistry } from "../core/types.js";
 import { createAgentSession } from "../create-agent-session.js";
 import type { McpConnection } from "../mcp/connect-mcp-server.js";
 
@@ -45,6 +45,8 @@ export interface OpenRuntimeOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** Told once, in one line, when the config runs code from outside its folder (see `findOutsideCode`). */
   readonly warn?: (message: string) => void;
+  /** Answers the config's `approvals`; without one, calls that need approval end with `approval-required`. */
+  readonly approver?: ApprovalOptions["approver"];
 }
 
 /**
@@ -94,11 +96,21 @@ export async function openRuntime(options: OpenRuntimeOptions): Promise<Runtime>
   });
   const basePrompt = options.systemPrompt ?? "";
   const systemPrompt = [basePrompt, built.session.skillsPrompt].filter((part) => part.trim() !== "").join("\n\n");
+  const approvals = loaded.config.approvals;
   const session = createAgentSession({
     registry,
     beforeToolCall: built.session.beforeToolCall,
     afterToolCall: built.session.afterToolCall,
     systemPrompt,
+    ...(approvals === undefined
+      ? {}
+      : {
+          approvals: {
+            require: [...approvals.require],
+            ...(approvals.ttlMs === undefined ? {} : { ttlMs: approvals.ttlMs }),
+            ...(options.approver === undefined ? {} : { approver: options.approver }),
+          },
+        }),
   });
   return {
     loaded,

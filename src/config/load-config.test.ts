@@ -112,7 +112,7 @@ describe("loadConfig", () => {
       {
         path: "skils",
         message:
-          'unknown property (did you mean "skills"?); expected one of: $schema, workspace, builtins, allowedTools, policy, plugins, mcpServers, availability, skills',
+          'unknown property (did you mean "skills"?); expected one of: $schema, workspace, builtins, allowedTools, policy, plugins, approvals, mcpServers, availability, skills',
       },
       { path: "builtins.enabled", message: 'must be true or false, got the string "yes"' },
       {

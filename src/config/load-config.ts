@@ -67,6 +67,12 @@ export interface AvailabilityConfig {
   readonly context?: Readonly<Record<string, JsonPrimitive>>;
 }
 
+/** Which calls need a person's approval: policy patterns, and how long a request stays open. */
+export interface ApprovalsConfig {
+  readonly require: readonly string[];
+  readonly ttlMs?: number;
+}
+
 /** The contents of `toolwire.config.json` once validated. */
 export interface ToolwireConfig {
   readonly $schema?: string;
@@ -75,6 +81,7 @@ export interface ToolwireConfig {
   readonly allowedTools?: readonly string[];
   readonly policy?: readonly PolicyLayer[];
   readonly plugins?: readonly PluginConfig[];
+  readonly approvals?: ApprovalsConfig;
   readonly mcpServers?: readonly McpServerConfig[];
   readonly availability?: AvailabilityConfig;
   readonly skills?: readonly string[];

@@ -1,0 +1,33 @@
+// `toolwire run --approve`: an approver that says yes ahead to the tools named, and no, naming the flag, to the rest.
+import { compilePolicyPattern } from "../core/filter/policy.js";
+import type { ApprovalDecision, ApprovalRequest } from "../core/types.js";
+
+/**
+ * The approver `--approve <pattern,...|all>` stands for: calls of tools matching a pattern (policy
+ * syntax: `write`, `group:fs`, `mcp:github`, `*`) are approved; every other call that needs approval
+ * is declined with a reason that says how to allow it. With no patterns, everything is declined so.
+ */
+export function approveAhead(patterns: readonly string[]): (request: ApprovalRequest) => ApprovalDecision {
+  const all = patterns.some((pattern) => pattern.trim().toLowerCase() === "all");
+  const matchers = patterns.map((pattern) => compilePolicyPattern(pattern));
+  return ({ toolName, descriptor }) => {
+    if (all || matchers.some((matches) => matches(descriptor, toolName.toLowerCase()))) return { approve: true };
+    return {
+      approve: false,
+      reason: `${toolName} needs approval, and this run approved only what --approve names (${
+        patterns.length === 0 ? "nothing" : patterns.join(", ")
+      }); run toolwire run again with --approve ${toolName} to allow it`,
+    };
+  };
+}
+
+/** The patterns of one `--approve` value: comma-separated, blanks dropped. */
+export function parseApprovePatterns(value: string, previous: readonly string[] = []): string[] {
+  return [
+    ...previous,
+    ...value
+      .split(",")
+      .map((pattern) => pattern.trim())
+      .filter((pattern) => pattern !== ""),
+  ];
+}

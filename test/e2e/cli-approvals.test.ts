@@ -1,0 +1,43 @@
+// toolwire run with approvals in the config: --approve says yes ahead; everything else is declined, naming the flag.
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli, tempWorkspace } from "./helpers/cli.js";
+
+const WRITE = { id: "c1", name: "write", input: { path: "out.txt", content: "approved\n" } };
+
+function script(expected: { isError: boolean; contains: string }) {
+  return JSON.stringify({
+    turns: [{ toolCalls: [WRITE] }, { text: "done", expect: { toolResults: [{ id: "c1", ...expected }] } }],
+  });
+}
+
+let project: { path: string; remove(): Promise<void> };
+beforeAll(async () => {
+  project = await tempWorkspace({
+    "toolwire.config.json": JSON.stringify({ approvals: { require: ["write"], ttlMs: 60_000 } }),
+    "declined.json": script({ isError: true, contains: "run toolwire run again with --approve write" }),
+    "approved.json": script({ isError: false, contains: "out.txt" }),
+  });
+});
+afterAll(() => project.remove());
+
+describe("toolwire run with approvals", { timeout: 60_000 }, () => {
+  it("declines a call the config's approvals cover when --approve does not name it, and writes nothing", async () => {
+    const { code, stdout, stderr } = await runCli(["run", "--json", "--model", "scripted:declined.json", "write it"], {
+      cwd: project.path,
+    });
+    expect(code, stderr).toBe(0);
+    expect(stdout).toContain('"errorCode":"approval-declined"');
+    await expect(readFile(join(project.path, "out.txt"), "utf8")).rejects.toThrow();
+  });
+
+  it("runs it when --approve names the tool", async () => {
+    const { code, stderr } = await runCli(
+      ["run", "--json", "--approve", "write", "--model", "scripted:approved.json", "write it"],
+      { cwd: project.path },
+    );
+    expect(code, stderr).toBe(0);
+    expect(await readFile(join(project.path, "out.txt"), "utf8")).toBe("approved\n");
+  });
+});
