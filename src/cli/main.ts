@@ -5,6 +5,7 @@ import { rm } from "node:fs/promises";
 import { Command, CommanderError, Option } from "commander";
 import { describeThrown } from "../core/errors.js";
 import { approveAhead, parseApprovePatterns } from "./approve-ahead.js";
+import { askOnTerminal } from "./ask-on-terminal.js";
 import { CliError, EXIT_CONFIG, EXIT_FAILED, EXIT_OK, EXIT_USAGE } from "./exit-codes.js";
 import { createOutput, type Output, paint } from "./output.js";
 
@@ -187,7 +188,11 @@ Examples:
             ...(demo || globals().config === undefined ? {} : { configPath: globals().config }),
             progress: (label, work) => output().progress(label, work),
             warn,
-            approver: approveAhead(options.approve ?? []),
+            // On a terminal a person is asked; without one, --approve answers ahead and declines the rest.
+            approver:
+              process.stdin.isTTY === true && output().interactive
+                ? askOnTerminal(output(), options.approve ?? [])
+                : approveAhead(options.approve ?? []),
             systemPrompt: "You are a careful coding agent. Work in the workspace with the tools you have; be brief.",
           });
           try {

@@ -39,6 +39,23 @@ export function colorEnabled(env: NodeJS.ProcessEnv, stream: { isTTY?: boolean }
   return stream.isTTY === true && env.TERM !== "dumb";
 }
 
+/** How many prompts hold the progress line back; while any does, the spinner does not draw. */
+let held = 0;
+
+/**
+ * Holds every progress line back (and clears the one shown) while a question waits for an answer on
+ * the terminal; call the returned function when it is answered.
+ */
+export function holdProgressLine(): () => void {
+  if (held++ === 0 && process.stderr.isTTY === true) process.stderr.write("\r\u001b[2K");
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    held--;
+  };
+}
+
 /** The output of the running process. */
 export function createOutput(options: { color?: boolean } = {}): Output {
   const stdout = process.stdout as WriteStream;
@@ -61,6 +78,7 @@ export function createOutput(options: { color?: boolean } = {}): Output {
       const started = Date.now();
       let shown = false;
       const timer = setInterval(() => {
+        if (held > 0) return;
         shown = true;
         const seconds = ((Date.now() - started) / 1000).toFixed(1);
         stderr.write(`\r${frames[frame++ % frames.length]} ${label} ${seconds}s`);
