@@ -293,6 +293,11 @@ export interface DispatchOptions {
   readonly signal?: AbortSignal;
   /** This call's progress (`context.onUpdate` of its executor), as `tool_execution_update` events carry it. Must not throw. */
   readonly onUpdate?: (partial: ToolResult) => void;
+  /**
+   * Who approves this call, when the session's approvals require it: wins over `approvals.approver` (the
+   * MCP server passes one that asks the client which made the call). Without either, `approval-required`.
+   */
+  readonly approver?: ApprovalOptions["approver"];
 }
 
 /**

@@ -14,7 +14,7 @@ import {
   type Tool as McpTool,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { AgentSession } from "../core/dispatch/session.js";
-import type { ToolDescriptor, ToolResult } from "../core/types.js";
+import type { DispatchOptions, ToolDescriptor, ToolResult } from "../core/types.js";
 import { McpServeError } from "./errors.js";
 
 interface ServeCommonOptions {
@@ -242,9 +242,15 @@ function createToolServer(session: AgentSession, options: ServeCommonOptions): S
               })
               .catch(() => undefined);
           };
+    // A call that needs approval asks the client that made it, when that client can show a question to its user.
+    const approver = server.getClientCapabilities()?.elicitation === undefined ? undefined : elicitApproval(server);
     const { block, result: final } = await session.dispatchDetailed(
       { id, name: request.params.name, input: request.params.arguments ?? {} },
-      onUpdate === undefined ? { signal: extra.signal } : { signal: extra.signal, onUpdate },
+      {
+        signal: extra.signal,
+        ...(onUpdate === undefined ? {} : { onUpdate }),
+        ...(approver === undefined ? {} : { approver }),
+      },
     );
     const result: CallToolResult = { content: block.content.map((part) => ({ ...part })) };
     if (block.is_error === true) result.isError = true;
@@ -253,6 +259,33 @@ function createToolServer(session: AgentSession, options: ServeCommonOptions): S
     return result;
   });
   return server;
+}
+
+/**
+ * An approver that asks the MCP client through elicitation: the tool, its input and its digest, and an
+ * optional reason field. Accept approves; decline and cancel decline (with the reason when given).
+ */
+function elicitApproval(server: Server): NonNullable<DispatchOptions["approver"]> {
+  return async (request, { signal }) => {
+    const input = JSON.stringify(request.input);
+    const answer = await server.elicitInput(
+      {
+        message: `Approve the call ${request.toolName} ${input.length > 2_000 ? `${input.slice(0, 2_000)}…` : input}? (input ${request.inputDigest})`,
+        requestedSchema: {
+          type: "object",
+          properties: { reason: { type: "string", title: "Reason", description: "Why, when you decline" } },
+        },
+      },
+      { signal, timeout: Math.max(1, request.expiresAt - Date.now()) },
+    );
+    if (answer.action === "accept") return { approve: true };
+    const reason = answer.content?.reason;
+    if (typeof reason === "string" && reason.trim() !== "") return { approve: false, reason };
+    return {
+      approve: false,
+      reason: answer.action === "cancel" ? "cancelled by the MCP client's user" : "declined by the MCP client's user",
+    };
+  };
 }
 
 /** A descriptor as an MCP tool: name, title, description, inputSchema (unchanged), annotations. */

@@ -77,7 +77,8 @@ export function createApprovals(options: ApprovalOptions): Approvals {
 }
 
 /**
- * Asks for approval of one call and waits, holding no lock, for at most `ttlMs`. Never rejects.
+ * Asks for approval of one call (of `approver`: the call's own, else the session's) and waits, holding
+ * no lock, for at most `ttlMs`. Never rejects.
  * Approved: the call runs with exactly `input`. Declined, expired, unanswerable or aborted: the
  * verdict says why. A decision is read once, as plain data, and claimed in the store once.
  */
@@ -91,9 +92,9 @@ export async function askApproval(
   },
   announce: ApprovalAnnouncer,
   signal: AbortSignal | undefined,
+  approver: ApprovalOptions["approver"] = approvals.approver,
 ): Promise<ApprovalVerdict> {
   const { toolCallId, toolName } = call;
-  const { approver } = approvals;
   if (approver === undefined) {
     return {
       approved: false,

@@ -130,7 +130,7 @@ export function prepareToolCall(
 export function approveToolCall(
   runtime: CallRuntime,
   call: Extract<PreparedCall, { kind: "ready" }>,
-  signal: AbortSignal | undefined,
+  options: DispatchOptions | undefined,
 ): Promise<PreparedCall> | undefined {
   const { approvals } = runtime;
   const { info, tool, input } = call;
@@ -142,7 +142,7 @@ export function approveToolCall(
     requested: (request: ApprovalRequest) => emitter.emit("approval_requested", request),
     resolved: (event: ApprovalResolvedEvent) => emitter.emit("approval_resolved", event),
   };
-  return askApproval(approvals, subject, announce, signal).then(
+  return askApproval(approvals, subject, announce, options?.signal, options?.approver ?? approvals.approver).then(
     (verdict): PreparedCall =>
       verdict.approved
         ? call

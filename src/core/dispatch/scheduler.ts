@@ -49,7 +49,7 @@ function completePrepared<T>(
   ending: CallEnding<T>,
 ): T | Promise<T> {
   if (prepared.kind === "refused") return refuseToolCall(runtime, prepared, ending);
-  const approving = approveToolCall(runtime, prepared, options?.signal);
+  const approving = approveToolCall(runtime, prepared, options);
   if (approving === undefined) return executeAndFinalize(runtime, prepared, options, executorStart, ending);
   // The executor starts once a person said yes: its timeout counts from then, not from the question.
   return approving.then((approved) =>
