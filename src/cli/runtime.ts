@@ -4,7 +4,13 @@ import { join, resolve } from "node:path";
 import { type BuiltinToolsOptions, createBuiltinTools } from "../builtins/create-builtin-tools.js";
 import { type BuiltConfig, buildFromConfig } from "../config/apply-config.js";
 import { findOutsideCode } from "../config/find-outside-code.js";
-import { type BuiltinsEnvConfig, CONFIG_FILE_NAME, type LoadedConfig, loadConfig } from "../config/load-config.js";
+import {
+  type ApprovalsConfig,
+  type BuiltinsEnvConfig,
+  CONFIG_FILE_NAME,
+  type LoadedConfig,
+  loadConfig,
+} from "../config/load-config.js";
 import type { AgentSession } from "../core/dispatch/session.js";
 import { describeThrown } from "../core/errors.js";
 import { createToolRegistry } from "../core/register/registry.js";
@@ -47,6 +53,8 @@ export interface OpenRuntimeOptions {
   readonly warn?: (message: string) => void;
   /** Answers the config's `approvals`; without one, calls that need approval end with `approval-required`. */
   readonly approver?: ApprovalOptions["approver"];
+  /** Approvals to use instead of the config's (the demo's own). */
+  readonly approvals?: ApprovalsConfig;
 }
 
 /**
@@ -96,7 +104,7 @@ export async function openRuntime(options: OpenRuntimeOptions): Promise<Runtime>
   });
   const basePrompt = options.systemPrompt ?? "";
   const systemPrompt = [basePrompt, built.session.skillsPrompt].filter((part) => part.trim() !== "").join("\n\n");
-  const approvals = loaded.config.approvals;
+  const approvals = options.approvals ?? loaded.config.approvals;
   const session = createAgentSession({
     registry,
     beforeToolCall: built.session.beforeToolCall,

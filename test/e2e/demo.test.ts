@@ -14,6 +14,7 @@ describe("toolwire demo (npm start)", () => {
     });
     expect(stdout).toContain("750 !== 1200"); // the first test run really failed
     expect(stdout).toContain("src/cart.js:4: export function cartTotal"); // grep found it
+    expect(stdout).toMatch(/approve\? edit \{"path":"src\/cart\.js".*\n\s+sha256:[0-9a-f]{64}\n\s+the demo answers y/); // asked
     expect(stdout).toContain("+    total += item.priceCents * item.quantity;"); // edit's diff
     expect(stdout).toContain("all cart tests passed"); // bash ran the fixed tests
     expect(stdout).toContain("completed after 6 turns");

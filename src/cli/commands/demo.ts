@@ -32,6 +32,16 @@ export async function runDemo(
     cwd: workspace,
     env: {},
     systemPrompt: "You are a careful coding agent. Work in the workspace with the tools you have.",
+    // The demo makes edit wait for a person's yes, shows the question, and answers it itself.
+    approvals: { require: ["edit"] },
+    approver: (request) => {
+      if (!options.json) {
+        output.line(`${paint(output, "yellow", "approve?")} ${request.toolName} ${JSON.stringify(request.input)}`);
+        output.line(`         ${paint(output, "dim", request.inputDigest)}`);
+        output.line(`         ${paint(output, "dim", "the demo answers y (toolwire run asks you on a terminal)")}`);
+      }
+      return { approve: true };
+    },
   });
   try {
     if (!options.json) {
