@@ -40,7 +40,8 @@ export function buildBashEnv(
     );
   }
   const matchers = [...BASE_BASH_ENV, ...pass].map(globMatcher);
-  const env: Record<string, string> = {};
+  // No prototype: a variable may be called `__proto__`, and it must be a variable like any other.
+  const env: Record<string, string> = Object.create(null);
   for (const [name, value] of Object.entries(parent)) {
     if (value !== undefined && matchers.some((matches) => matches(name))) env[name] = value;
   }
