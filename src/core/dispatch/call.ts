@@ -133,8 +133,8 @@ export function approveToolCall(
   options: DispatchOptions | undefined,
 ): Promise<PreparedCall> | undefined {
   const { approvals } = runtime;
+  if (approvals === undefined) return undefined; // no approvals: the synchronous path, nothing read
   const { info, tool, input } = call;
-  if (approvals === undefined) return undefined;
   const subject = { toolCallId: info.id, toolName: info.name, input, descriptor: tool.descriptor };
   if (!approvals.requires(subject)) return undefined;
   const { emitter } = runtime;
@@ -142,7 +142,7 @@ export function approveToolCall(
     requested: (request: ApprovalRequest) => emitter.emit("approval_requested", request),
     resolved: (event: ApprovalResolvedEvent) => emitter.emit("approval_resolved", event),
   };
-  return askApproval(approvals, subject, announce, options?.signal, options?.approver ?? approvals.approver).then(
+  return askApproval(approvals, subject, announce, options?.signal, options?.approver).then(
     (verdict): PreparedCall =>
       verdict.approved
         ? call
