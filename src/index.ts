@@ -3,13 +3,21 @@
 // Approve
 export { createMemoryApprovalStore, DEFAULT_APPROVAL_TTL_MS } from "./core/approve/approvals.js";
 export { inputDigest } from "./core/approve/input-digest.js";
+export type { StateSeal } from "./core/approve/state-seal.js";
 export { MAX_JSON_DEPTH, MAX_JSON_NODES } from "./core/copy-json.js";
 export { normalizeToolResult } from "./core/tool-result.js";
 // Dispatch
-export { type AgentSession, type AgentSessionOptions, DEFAULT_TOOL_TIMEOUT_MS } from "./core/dispatch/session.js";
+export {
+  type AgentSession,
+  type AgentSessionOptions,
+  DEFAULT_TOOL_TIMEOUT_MS,
+  type SessionApprovals,
+} from "./core/dispatch/session.js";
 export { buildSystemPrompt } from "./core/dispatch/system-prompt.js";
 export type { InputValidator, InputValidatorFactory, ValidationIssue } from "./core/dispatch/validate.js";
 export {
+  ApprovalError,
+  type ApprovalErrorCode,
   describeThrown,
   MAX_DESCRIBED_CHARS,
   SessionError,
@@ -43,6 +51,7 @@ export type {
   ApprovalOptions,
   ApprovalRequest,
   ApprovalResolvedEvent,
+  ApprovalResumption,
   ApprovalStore,
   AgentSessionEvents,
   AgentTool,
@@ -101,9 +110,12 @@ export {
   type AgentEvent,
   AgentLoopError,
   type AgentLoopErrorCode,
+  type AgentRunState,
   type AgentStopReason,
   DEFAULT_MAX_TURNS,
+  type ResumeAgentOptions,
   type RunAgentOptions,
+  resumeAgent,
   runAgent,
 } from "./loop/index.js";
 // Providers

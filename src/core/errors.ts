@@ -71,6 +71,24 @@ export class SessionError extends Error {
   }
 }
 
+export type ApprovalErrorCode = "approval-state-invalid" | "approval-unknown" | "approval-used";
+
+/**
+ * A paused run that cannot be resumed as asked: its state's signature does not verify
+ * (`approval-state-invalid`), a decision names no pending approval (`approval-unknown`), or an approval
+ * was already decided, here or in another process (`approval-used`). Nothing of the state ran.
+ */
+export class ApprovalError extends Error {
+  override readonly name = "ApprovalError";
+  constructor(
+    readonly code: ApprovalErrorCode,
+    message: string,
+    readonly approvalId?: string,
+  ) {
+    super(message);
+  }
+}
+
 /** The most characters `describeThrown` returns: a thrown value can be as large as its thrower likes. */
 export const MAX_DESCRIBED_CHARS = 2_000;
 

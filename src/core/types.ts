@@ -298,6 +298,13 @@ export interface DispatchOptions {
    * MCP server passes one that asks the client which made the call). Without either, `approval-required`.
    */
   readonly approver?: ApprovalOptions["approver"];
+  /**
+   * For a loop that can wait (`runAgent` sets it): a call that needs approval, with no approver to ask,
+   * does not end with `approval-required` but is left pending. Its outcome carries `pendingApproval`,
+   * and `session.approvals.resume` runs it once a person decided. Only `dispatchDetailed` and
+   * `dispatchAllDetailed` can hand the request back; `dispatch` answers `approval-required`.
+   */
+  readonly pauseForApproval?: boolean;
 }
 
 /**
@@ -312,6 +319,12 @@ export interface ToolCallOutcome {
   /** Why the call failed, when it failed before or in the executor; absent when the tool itself returned `isError`. */
   readonly errorCode?: ToolCallErrorCode;
   readonly durationMs: number;
+  /**
+   * Set when the call was paused for approval (`pauseForApproval`): the call did not run and has not
+   * ended. `block` is then a stand-in (`approval-required`) that must not reach the model; resume the
+   * call with `session.approvals.resume`.
+   */
+  readonly pendingApproval?: ApprovalRequest;
 }
 
 export interface ToolExecutionStartEvent {
@@ -383,6 +396,18 @@ export interface ApprovalOptions {
   readonly ttlMs?: number;
   /** Default: one in memory, private to the session. */
   readonly store?: ApprovalStore;
+  /**
+   * The HMAC-SHA256 key that signs paused runs' states. Default: random per session, so a state resumes
+   * only in the session that paused it; give the same secret to every process that may resume it.
+   */
+  readonly secret?: string;
+}
+
+/** A decision for a paused call, for `session.approvals.resume`. */
+export interface ApprovalResumption {
+  /** The request as the pause handed it out (from a verified run state). */
+  readonly request: ApprovalRequest;
+  readonly decision: ApprovalDecision;
 }
 
 export interface ApprovalResolvedEvent {

@@ -1,4 +1,6 @@
 // The agent loop's public API.
 export { AgentLoopError, type AgentLoopErrorCode } from "./errors.js";
+export { resumeAgent } from "./resume-agent.js";
 export { DEFAULT_MAX_TURNS, runAgent } from "./run-agent.js";
-export type { AgentEvent, AgentStopReason, RunAgentOptions } from "./types.js";
+export type { AgentRunState } from "./run-state.js";
+export type { AgentEvent, AgentStopReason, ResumeAgentOptions, RunAgentOptions } from "./types.js";

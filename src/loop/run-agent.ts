@@ -3,11 +3,12 @@
 import type { AgentSession } from "../core/dispatch/session.js";
 import { describeThrown } from "../core/errors.js";
 import { isRecord } from "../core/json.js";
-import type { ToolCallOutcome, ToolResultBlock } from "../core/types.js";
-import type { ModelTurn, ModelUsage, TranscriptMessage } from "../providers/clients/types.js";
+import type { ApprovalRequest, ToolCallOutcome, ToolResultBlock } from "../core/types.js";
+import type { ModelStopReason, ModelTurn, ModelUsage, TranscriptMessage } from "../providers/clients/types.js";
 import { MISSING_RESULT_TEXT } from "../providers/shared.js";
 import type { ToolCall } from "../providers/types.js";
 import { AgentLoopError } from "./errors.js";
+import { sealRunState } from "./run-state.js";
 import type { AgentEvent, AgentStopReason, RunAgentOptions } from "./types.js";
 
 /** `maxTurns` when none is given. */
@@ -41,34 +42,52 @@ function checkOptions(options: RunAgentOptions): void {
   if (messages !== undefined && !Array.isArray(messages)) fail("messages must be an array of transcript messages");
 }
 
-async function* loop(options: RunAgentOptions): AsyncGenerator<AgentEvent, TranscriptMessage[], undefined> {
-  const { session, signal } = options;
-  const maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
-  const transcript: TranscriptMessage[] = [...(options.messages ?? []), { role: "user", text: options.prompt }];
-  let total: ModelUsage = { inputTokens: 0, outputTokens: 0 };
-  let turn = 0;
-  const finish = (reason: AgentStopReason, error?: Error): AgentEvent => ({
-    type: "done",
-    reason,
-    turns: turn,
-    usage: total,
-    transcript: [...transcript],
-    ...(error === undefined ? {} : { error }),
-  });
+/** A run in progress: what every turn reads and adds to. */
+export interface LoopRun {
+  readonly options: Pick<RunAgentOptions, "session" | "model" | "signal">;
+  readonly maxTurns: number;
+  readonly transcript: TranscriptMessage[];
+  total: ModelUsage;
+  turn: number;
+}
 
+/** A turn whose calls were dispatched: each call's result, or its pending approval. */
+export interface TurnCalls {
+  readonly calls: readonly ToolCall[];
+  readonly results: (ToolResultBlock | undefined)[];
+  /** Paused calls, in the calls' order, with their place among `calls`. */
+  readonly pending: { readonly request: ApprovalRequest; readonly position: number }[];
+  readonly stopReason: ModelStopReason;
+}
+
+async function* loop(options: RunAgentOptions): AsyncGenerator<AgentEvent, TranscriptMessage[], undefined> {
+  const run: LoopRun = {
+    options,
+    maxTurns: options.maxTurns ?? DEFAULT_MAX_TURNS,
+    transcript: [...(options.messages ?? []), { role: "user", text: options.prompt }],
+    total: { inputTokens: 0, outputTokens: 0 },
+    turn: 0,
+  };
+  return yield* turns(run);
+}
+
+/** Model turns until the model stops, `maxTurns`, an abort, a failed turn or a pause for approval. */
+export async function* turns(run: LoopRun): AsyncGenerator<AgentEvent, TranscriptMessage[], undefined> {
+  const { session, signal } = run.options;
+  const { transcript } = run;
   while (true) {
     if (signal?.aborted) {
-      yield finish("aborted");
+      yield finish(run, "aborted");
       return transcript;
     }
-    turn++;
+    const turn = ++run.turn;
     yield { type: "turn_start", turn };
-    const step = yield* requestTurn(options, transcript, turn);
+    const step = yield* requestTurn(run.options, transcript, turn);
     if (step.kind !== "turn") {
       const aborted = step.kind === "aborted";
       if (!aborted) yield { type: "error", turn, error: step.error };
       yield { type: "turn_end", turn, stopReason: aborted ? "aborted" : "error", toolCalls: 0 };
-      yield aborted ? finish("aborted") : finish("model_error", step.error);
+      yield aborted ? finish(run, "aborted") : finish(run, "model_error", step.error);
       return transcript;
     }
     const reply = step.turn;
@@ -81,43 +100,134 @@ async function* loop(options: RunAgentOptions): AsyncGenerator<AgentEvent, Trans
     });
     if (reply.text !== "") yield { type: "model_text", turn, text: reply.text };
     if (reply.usage !== undefined) {
-      total = addUsage(total, reply.usage);
-      yield { type: "usage", turn, usage: reply.usage, total };
+      run.total = addUsage(run.total, reply.usage);
+      yield { type: "usage", turn, usage: reply.usage, total: run.total };
     }
     if (calls.length === 0) {
       yield { type: "turn_end", turn, stopReason: reply.stopReason, toolCalls: 0 };
-      yield finish("completed");
+      yield finish(run, "completed");
       return transcript;
     }
     for (const call of calls) yield { type: "tool_call", turn, call };
     const outcomes = await dispatchTurn(session, calls, signal);
-    const results = answerEveryCall(
-      calls,
-      outcomes.map((outcome) => outcome.block),
+    const dispatched: TurnCalls = { calls, results: [], pending: [], stopReason: reply.stopReason };
+    yield* takeOutcomes(
+      run,
+      dispatched,
+      calls.map((_call, index) => index),
+      outcomes,
     );
-    transcript.push({ role: "tool", results });
-    for (let index = 0; index < calls.length; index++) {
-      const result = results[index] as ToolResultBlock;
-      const outcome = outcomes[index]?.block === result ? outcomes[index] : undefined;
-      yield {
-        type: "tool_result",
-        turn,
-        call: calls[index] as ToolCall,
-        result,
-        ...(outcome?.durationMs === undefined ? {} : { durationMs: outcome.durationMs }),
-        ...(outcome?.errorCode === undefined ? {} : { errorCode: outcome.errorCode }),
-      };
+    if ((yield* endTurn(run, dispatched)) === "stopped") return transcript;
+  }
+}
+
+/**
+ * Records outcomes of some of a turn's calls, in their order: each result is yielded, each paused call
+ * joins `pending`. A session-like object without `dispatchAllDetailed` gives blocks only.
+ */
+export function* takeOutcomes(
+  run: LoopRun,
+  into: TurnCalls,
+  positions: readonly number[],
+  outcomes: readonly Partial<ToolCallOutcome>[],
+): Generator<AgentEvent, void, undefined> {
+  for (let index = 0; index < positions.length; index++) {
+    const position = positions[index] as number;
+    const call = into.calls[position] as ToolCall;
+    const outcome = outcomes[index];
+    if (outcome?.pendingApproval !== undefined) {
+      into.pending.push({ request: outcome.pendingApproval, position });
+      continue;
     }
-    yield { type: "turn_end", turn, stopReason: reply.stopReason, toolCalls: calls.length };
-    if (signal?.aborted) {
-      yield finish("aborted");
-      return transcript;
-    }
-    if (turn >= maxTurns) {
-      yield finish("max_turns");
-      return transcript;
+    const block =
+      outcome?.block?.tool_use_id === call.id
+        ? outcome.block
+        : outcomes.find((other) => other?.block?.tool_use_id === call.id)?.block;
+    const result = block ?? missingResult(call);
+    into.results[position] = result;
+    yield {
+      type: "tool_result",
+      turn: run.turn,
+      call,
+      result,
+      ...(outcome?.durationMs === undefined ? {} : { durationMs: outcome.durationMs }),
+      ...(outcome?.errorCode === undefined ? {} : { errorCode: outcome.errorCode }),
+    };
+  }
+}
+
+/**
+ * Ends a turn whose calls were dispatched: pauses when approvals wait (the calls stay unanswered in the
+ * state), else appends the results and decides whether another turn runs.
+ */
+export function* endTurn(run: LoopRun, dispatched: TurnCalls): Generator<AgentEvent, "stopped" | "next", undefined> {
+  const { session, signal } = run.options;
+  const { calls, results, pending, stopReason } = dispatched;
+  if (pending.length > 0 && !signal?.aborted) {
+    const state =
+      session.approvals === undefined
+        ? undefined
+        : sealRunState(session.approvals, {
+            turn: run.turn,
+            maxTurns: run.maxTurns,
+            usage: run.total,
+            stopReason,
+            transcript: run.transcript,
+            results: calls.map((_call, index) => results[index] ?? null),
+            pending: pending.map(({ request }) => request),
+          });
+    if (state !== undefined) {
+      yield { type: "approval_required", turn: run.turn, requests: pending.map(({ request }) => request) };
+      yield { ...finish(run, "awaiting_approval"), state };
+      return "stopped";
     }
   }
+  // Aborted while approvals waited, or a state that cannot be kept: those calls end here, unrun.
+  for (const { position } of pending.splice(0)) {
+    const call = calls[position] as ToolCall;
+    const result = unrunResult(call, signal?.aborted === true);
+    results[position] = result;
+    const errorCode = signal?.aborted === true ? "aborted" : "approval-required";
+    yield { type: "tool_result", turn: run.turn, call, result, errorCode };
+  }
+  run.transcript.push({ role: "tool", results: calls.map((call, index) => results[index] ?? missingResult(call)) });
+  yield { type: "turn_end", turn: run.turn, stopReason, toolCalls: calls.length };
+  if (signal?.aborted) {
+    yield finish(run, "aborted");
+    return "stopped";
+  }
+  if (run.turn >= run.maxTurns) {
+    yield finish(run, "max_turns");
+    return "stopped";
+  }
+  return "next";
+}
+
+function finish(run: LoopRun, reason: AgentStopReason, error?: Error): Extract<AgentEvent, { type: "done" }> {
+  return {
+    type: "done",
+    reason,
+    turns: run.turn,
+    usage: run.total,
+    transcript: [...run.transcript],
+    ...(error === undefined ? {} : { error }),
+  };
+}
+
+function missingResult(call: ToolCall): ToolResultBlock {
+  return {
+    type: "tool_result",
+    tool_use_id: call.id,
+    content: [{ type: "text", text: MISSING_RESULT_TEXT }],
+    is_error: true,
+  };
+}
+
+function unrunResult(call: ToolCall, aborted: boolean): ToolResultBlock {
+  const text = aborted
+    ? `Tool call ${call.name} aborted while it waited for approval; it was not run.`
+    : `Tool call ${call.name} needs a person's approval, and this run could not pause for it. It was not run.`;
+  return { type: "tool_result", tool_use_id: call.id, content: [{ type: "text", text }], is_error: true };
 }
 
 type TurnStep =
@@ -130,7 +240,7 @@ type TurnStep =
  * client ignores the signal.
  */
 async function* requestTurn(
-  options: RunAgentOptions,
+  options: LoopRun["options"],
   transcript: readonly TranscriptMessage[],
   turn: number,
 ): AsyncGenerator<AgentEvent, TurnStep, undefined> {
@@ -190,13 +300,16 @@ async function* requestTurn(
   }
 }
 
-/** A turn's calls with their outcomes; a session-like object without `dispatchAllDetailed` gets blocks only. */
+/**
+ * A turn's calls with their outcomes; a call that needs approval with nobody to ask pauses. A session-like
+ * object without `dispatchAllDetailed` gets blocks only.
+ */
 async function dispatchTurn(
   session: AgentSession,
   calls: readonly ToolCall[],
   signal: AbortSignal | undefined,
 ): Promise<readonly Partial<ToolCallOutcome>[]> {
-  const options = signal === undefined ? {} : { signal };
+  const options = signal === undefined ? { pauseForApproval: true } : { signal, pauseForApproval: true };
   if (typeof session.dispatchAllDetailed === "function") return session.dispatchAllDetailed(calls, options);
   return (await session.dispatchAll(calls, options)).map((block) => ({ block }));
 }
@@ -207,23 +320,6 @@ function checkTurn(reply: unknown, name: string): TurnStep {
     return { kind: "failed", error: new Error(`Model ${name} returned something that is not a turn`) };
   }
   return { kind: "turn", turn: reply as unknown as ModelTurn };
-}
-
-/** One result per call, in the calls' order; a call the session left unanswered gets an error result. */
-function answerEveryCall(
-  calls: readonly ToolCall[],
-  results: readonly (ToolResultBlock | undefined)[],
-): ToolResultBlock[] {
-  return calls.map(
-    (call, index) =>
-      (results[index]?.tool_use_id === call.id ? results[index] : undefined) ??
-      results.find((result) => result?.tool_use_id === call.id) ?? {
-        type: "tool_result",
-        tool_use_id: call.id,
-        content: [{ type: "text", text: MISSING_RESULT_TEXT }],
-        is_error: true,
-      },
-  );
 }
 
 function addUsage(total: ModelUsage, usage: ModelUsage): ModelUsage {

@@ -1,8 +1,9 @@
 // The agent loop's vocabulary: its options, the events it streams, and why it stopped.
 import type { AgentSession } from "../core/dispatch/session.js";
-import type { ToolCallErrorCode, ToolResultBlock } from "../core/types.js";
+import type { ApprovalDecision, ApprovalRequest, ToolCallErrorCode, ToolResultBlock } from "../core/types.js";
 import type { ModelClient, ModelStopReason, ModelUsage, TranscriptMessage } from "../providers/clients/types.js";
 import type { ToolCall } from "../providers/types.js";
+import type { AgentRunState } from "./run-state.js";
 
 /** Everything `runAgent` takes. */
 export interface RunAgentOptions {
@@ -20,11 +21,15 @@ export interface RunAgentOptions {
 
 /**
  * Why a run ended: the model answered without calling tools (`completed`), `max_turns` was reached, the signal
- * aborted it, or a model turn failed (`model_error`, see the `error` event).
+ * aborted it, a model turn failed (`model_error`, see the `error` event), or calls wait for a person's
+ * approval and nobody here could be asked (`awaiting_approval`: resume from the `done` event's `state`).
  */
-export type AgentStopReason = "completed" | "max_turns" | "aborted" | "model_error";
+export type AgentStopReason = "completed" | "max_turns" | "aborted" | "model_error" | "awaiting_approval";
 
-/** What `runAgent` streams, in this order per turn: turn_start, deltas, model_text, usage, tool_call..., tool_result..., turn_end. */
+/**
+ * What `runAgent` streams, in this order per turn: turn_start, deltas, model_text, usage, tool_call..., tool_result...,
+ * turn_end; a turn that pauses for approval ends with approval_required and done instead of turn_end.
+ */
 export type AgentEvent =
   | { readonly type: "turn_start"; readonly turn: number }
   /** A piece of the model's text as it arrives (clients that do not stream send one piece). */
@@ -49,12 +54,33 @@ export type AgentEvent =
       readonly toolCalls: number;
     }
   | { readonly type: "error"; readonly turn: number; readonly error: Error }
+  /** Calls of this turn wait for a person's approval: the run pauses (then `done`, `awaiting_approval`). */
+  | { readonly type: "approval_required"; readonly turn: number; readonly requests: readonly ApprovalRequest[] }
   | {
       readonly type: "done";
       readonly reason: AgentStopReason;
       readonly turns: number;
       readonly usage: ModelUsage;
-      /** The whole conversation: every tool call in it has its result. */
+      /**
+       * The whole conversation: every tool call in it has its result, except, when the run awaits
+       * approval, the calls of its last assistant message (their results travel in `state`).
+       */
       readonly transcript: readonly TranscriptMessage[];
       readonly error?: Error;
+      /** With `awaiting_approval`: the signed state to give `resumeAgent`, as plain JSON. */
+      readonly state?: AgentRunState;
     };
+
+/** Everything `resumeAgent` takes. */
+export interface ResumeAgentOptions {
+  /** A session built as the paused one was: the same tools, and approvals with the same `secret`. */
+  readonly session: AgentSession;
+  readonly model: ModelClient;
+  /** The `state` of the paused run's `done` event, as it was handed out (it may have been stored as JSON). */
+  readonly state: AgentRunState;
+  /** Decisions by approval id; pending approvals without one stay pending and the run pauses again. */
+  readonly decisions: Readonly<Record<string, ApprovalDecision>>;
+  /** The most model turns of the whole run, counting those before the pause. Default: the paused run's. */
+  readonly maxTurns?: number;
+  readonly signal?: AbortSignal;
+}

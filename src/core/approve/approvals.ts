@@ -14,6 +14,7 @@ import type {
   ToolDescriptor,
 } from "../types.js";
 import { inputDigest } from "./input-digest.js";
+import { createStateSeal, type StateSeal } from "./state-seal.js";
 
 /** How long an approval request stays open when `ttlMs` is not given: 15 minutes. */
 export const DEFAULT_APPROVAL_TTL_MS = 900_000;
@@ -24,6 +25,16 @@ export interface Approvals {
   readonly approver: ApprovalOptions["approver"];
   readonly ttlMs: number;
   readonly store: ApprovalStore;
+  /** Signs paused runs' states with `secret`. */
+  readonly seal: StateSeal;
+}
+
+/** The call an approval is asked for: its id, its tool, and the exact input that would run. */
+export interface ApprovalSubject {
+  readonly toolCallId: string;
+  readonly toolName: string;
+  readonly input: JsonObject;
+  readonly descriptor: ToolDescriptor;
 }
 
 /** What the approval phase decided: run the call, or end it with this code and message. */
@@ -51,7 +62,7 @@ export function createMemoryApprovalStore(): ApprovalStore {
 
 /** Checks the options and compiles `require`. Throws a `TypeError` on options that cannot work. */
 export function createApprovals(options: ApprovalOptions): Approvals {
-  const { require, approver, ttlMs = DEFAULT_APPROVAL_TTL_MS, store = createMemoryApprovalStore() } = options;
+  const { require, approver, ttlMs = DEFAULT_APPROVAL_TTL_MS, store = createMemoryApprovalStore(), secret } = options;
   if (approver !== undefined && typeof approver !== "function")
     throw new TypeError("approvals.approver must be a function");
   if (!(typeof ttlMs === "number" && ttlMs > 0 && ttlMs <= 2_147_483_647)) {
@@ -73,7 +84,20 @@ export function createApprovals(options: ApprovalOptions): Approvals {
   } else {
     throw new TypeError("approvals.require must be a list of policy patterns or a function");
   }
-  return { requires, approver, ttlMs, store };
+  return { requires, approver, ttlMs, store, seal: createStateSeal(secret) };
+}
+
+/** A new request for `call`, open for `ttlMs` from now. */
+export function createApprovalRequest(approvals: Approvals, call: ApprovalSubject): ApprovalRequest {
+  return {
+    approvalId: randomUUID(),
+    toolCallId: call.toolCallId,
+    toolName: call.toolName,
+    input: call.input,
+    inputDigest: inputDigest(call.input),
+    descriptor: call.descriptor,
+    expiresAt: Date.now() + approvals.ttlMs,
+  };
 }
 
 /**
@@ -84,12 +108,7 @@ export function createApprovals(options: ApprovalOptions): Approvals {
  */
 export async function askApproval(
   approvals: Approvals,
-  call: {
-    readonly toolCallId: string;
-    readonly toolName: string;
-    readonly input: JsonObject;
-    readonly descriptor: ToolDescriptor;
-  },
+  call: ApprovalSubject,
   announce: ApprovalAnnouncer,
   signal: AbortSignal | undefined,
   approver: ApprovalOptions["approver"] = approvals.approver,
@@ -102,15 +121,7 @@ export async function askApproval(
       message: `Tool call ${toolName} needs a person's approval, and nobody here can give it. It was not run.`,
     };
   }
-  const request: ApprovalRequest = {
-    approvalId: randomUUID(),
-    toolCallId,
-    toolName,
-    input: call.input,
-    inputDigest: inputDigest(call.input),
-    descriptor: call.descriptor,
-    expiresAt: Date.now() + approvals.ttlMs,
-  };
+  const request = createApprovalRequest(approvals, call);
   const resolved = (outcome: ApprovalResolvedEvent["outcome"]) =>
     announce.resolved({ approvalId: request.approvalId, toolCallId, toolName, outcome });
   announce.requested(request);
@@ -145,6 +156,40 @@ export async function askApproval(
   if (!decision.approve) {
     resolved("declined");
     return declined(decision.reason ?? "declined by the user");
+  }
+  resolved("approved");
+  return { approved: true };
+}
+
+/**
+ * Applies a decision made after a pause, in this process or another (the caller claimed its id once in
+ * the store): past `expiresAt` it expires; an approval whose input no longer matches its digest, or
+ * anything but `{ approve: true }`, declines. Announces the resolution.
+ */
+export function applyResumedDecision(
+  request: ApprovalRequest,
+  decision: unknown,
+  announce: ApprovalAnnouncer,
+): ApprovalVerdict {
+  const { approvalId, toolCallId, toolName } = request;
+  const resolved = (outcome: ApprovalResolvedEvent["outcome"]) =>
+    announce.resolved({ approvalId, toolCallId, toolName, outcome });
+  if (!(Date.now() <= request.expiresAt)) {
+    resolved("expired");
+    return {
+      approved: false,
+      code: "approval-expired",
+      message: `Tool call ${toolName} was decided after its approval expired, so it was not run.`,
+    };
+  }
+  const read = readDecision(decision);
+  if (read.approve && inputDigest(request.input) !== request.inputDigest) {
+    resolved("declined");
+    return declined("its input is not the input that was approved");
+  }
+  if (!read.approve) {
+    resolved("declined");
+    return declined(read.reason ?? "declined by the user");
   }
   resolved("approved");
   return { approved: true };

@@ -1,5 +1,13 @@
 // One call's life, in order: startToolCall, prepareToolCall, approveToolCall, executePreparedToolCall, finalizeExecutedToolCall.
-import { type Approvals, askApproval } from "../approve/approvals.js";
+import {
+  type ApprovalAnnouncer,
+  type Approvals,
+  type ApprovalVerdict,
+  applyResumedDecision,
+  askApproval,
+  createApprovalRequest,
+} from "../approve/approvals.js";
+import { copyJson } from "../copy-json.js";
 import { cutText, describeThrown, SessionError, ToolCallError, toolCallRefusal } from "../errors.js";
 import { isRecord } from "../json.js";
 import { errorResult, normalizeToolResult } from "../tool-result.js";
@@ -7,7 +15,6 @@ import type {
   AfterToolCall,
   AgentTool,
   ApprovalRequest,
-  ApprovalResolvedEvent,
   BeforeToolCall,
   DispatchOptions,
   JsonObject,
@@ -53,10 +60,18 @@ export interface CallInfo {
   readonly started: number;
 }
 
-/** A call refused before its executor, or ready to run. */
+/** A call refused before its executor, ready to run, or paused until a person decides (`pauseForApproval`). */
 export type PreparedCall =
   | { readonly kind: "refused"; readonly info: CallInfo; readonly error: ToolCallError }
-  | { readonly kind: "ready"; readonly info: CallInfo; readonly tool: WrappedTool; readonly input: JsonObject };
+  | {
+      readonly kind: "ready";
+      readonly info: CallInfo;
+      readonly tool: WrappedTool;
+      readonly input: JsonObject;
+      /** Set for a call resumed with a person's yes: the approval phase is behind it. */
+      readonly approved?: true;
+    }
+  | { readonly kind: "paused"; readonly info: CallInfo; readonly request: ApprovalRequest };
 
 /** Reads an untrusted tool use and announces the call. */
 export function startToolCall(runtime: CallRuntime, toolUse: ToolUse): CallInfo {
@@ -124,30 +139,69 @@ export function prepareToolCall(
 
 /**
  * The approval phase, between the before hooks and the executor: `undefined` when the call needs no
- * approval (the synchronous path), else the call as approved, or refused as declined, expired,
- * unanswerable or aborted. The wait holds no lock; the request is for exactly the input that runs.
+ * approval (the synchronous path), else the call as approved, refused (declined, expired, unanswerable,
+ * aborted), or paused when nobody here can answer and the caller can wait (`pauseForApproval`). The
+ * wait holds no lock; the request is for exactly the input that runs.
  */
 export function approveToolCall(
   runtime: CallRuntime,
   call: Extract<PreparedCall, { kind: "ready" }>,
   options: DispatchOptions | undefined,
-): Promise<PreparedCall> | undefined {
+): PreparedCall | Promise<PreparedCall> | undefined {
   const { approvals } = runtime;
   if (approvals === undefined) return undefined; // no approvals: the synchronous path, nothing read
   const { info, tool, input } = call;
+  if (call.approved === true) return undefined; // resumed after a pause, already decided
   const subject = { toolCallId: info.id, toolName: info.name, input, descriptor: tool.descriptor };
   if (!approvals.requires(subject)) return undefined;
-  const { emitter } = runtime;
-  const announce = {
-    requested: (request: ApprovalRequest) => emitter.emit("approval_requested", request),
-    resolved: (event: ApprovalResolvedEvent) => emitter.emit("approval_resolved", event),
-  };
-  return askApproval(approvals, subject, announce, options?.signal, options?.approver).then(
-    (verdict): PreparedCall =>
-      verdict.approved
-        ? call
-        : { kind: "refused", info, error: toolCallRefusal(verdict.code, info.name, verdict.message) },
+  const approver = options?.approver ?? approvals.approver;
+  if (approver === undefined && options?.pauseForApproval === true) {
+    const request = createApprovalRequest(approvals, subject);
+    runtime.emitter.emit("approval_requested", request);
+    return { kind: "paused", info, request };
+  }
+  return askApproval(approvals, subject, announcerOf(runtime), options?.signal, approver).then((verdict) =>
+    verdict.approved ? call : refusedBy(info, verdict),
   );
+}
+
+/**
+ * A paused call, decided: the approval's id was claimed once by the caller. Announced as a call again
+ * (it ends in this dispatch); approved, it runs exactly the request's input with the tool active now,
+ * checked against that tool's schema once more, without before hooks (they ran before the pause).
+ */
+export function prepareResumedCall(runtime: CallRuntime, request: ApprovalRequest, decision: unknown): PreparedCall {
+  const copied = copyJson(request.input, "the approved input");
+  const input = copied.ok && isRecord(copied.value) ? (copied.value as JsonObject) : {};
+  const info = startToolCall(runtime, { id: request.toolCallId, name: request.toolName, input });
+  const verdict = copied.ok
+    ? applyResumedDecision({ ...request, input }, decision, announcerOf(runtime))
+    : ({
+        approved: false,
+        code: "approval-declined",
+        message: "Tool call declined: its input is not JSON data",
+      } as const);
+  if (!verdict.approved) return refusedBy(info, verdict);
+  const active = runtime.activeTools();
+  const found = active.get(info.name);
+  if (found === undefined) return { kind: "refused", info, error: notFoundError(info.name, active) };
+  const tool = wrapTool(found);
+  const checked = validateInput(runtime, tool, input, "approved input");
+  return checked instanceof ToolCallError
+    ? { kind: "refused", info, error: checked }
+    : { kind: "ready", info, tool, input: checked, approved: true };
+}
+
+function announcerOf(runtime: CallRuntime): ApprovalAnnouncer {
+  const { emitter } = runtime;
+  return {
+    requested: (request) => emitter.emit("approval_requested", request),
+    resolved: (event) => emitter.emit("approval_resolved", event),
+  };
+}
+
+function refusedBy(info: CallInfo, verdict: Exclude<ApprovalVerdict, { approved: true }>): PreparedCall {
+  return { kind: "refused", info, error: toolCallRefusal(verdict.code, info.name, verdict.message) };
 }
 
 function validateInput(
@@ -364,12 +418,16 @@ function stopped(error: ToolCallError): ToolOutcome {
   return { result: errorResult(error.message), errorCode: error.code, error };
 }
 
-/** How a call's life ends: the shape the caller gets (`dispatch`'s block, or `dispatchDetailed`'s outcome). */
+/**
+ * How a call's life ends: the shape the caller gets (`dispatch`'s block, or `dispatchDetailed`'s outcome).
+ * `pending` is set when the call did not end but paused for approval.
+ */
 export type CallEnding<T> = (
   runtime: CallRuntime,
   info: CallInfo,
   result: ToolResult,
   errorCode: ToolCallErrorCode | undefined,
+  pending?: ApprovalRequest,
 ) => T;
 
 /** Runs the after hooks inside the lock (only for calls that reached the executor) and ends the call. */
@@ -405,6 +463,17 @@ export function refuseToolCall<T>(
   return ending(runtime, call.info, errorResult(call.error.message), call.error.code);
 }
 
+/** Hands back a call paused for approval: a stand-in result, and the request to resume it with. */
+export function pauseToolCall<T>(
+  runtime: CallRuntime,
+  call: Extract<PreparedCall, { kind: "paused" }>,
+  ending: CallEnding<T>,
+): T {
+  const { info, request } = call;
+  const text = `Tool call ${info.name} waits for a person's approval (${request.approvalId}); it has not run.`;
+  return ending(runtime, info, errorResult(text), "approval-required", request);
+}
+
 /** Ends a call as `dispatch` answers: announces it, and shapes its `tool_result`. */
 export const endToolCall: CallEnding<ToolResultBlock> = (runtime, info, result, errorCode) => {
   if (runtime.emitter.has("tool_execution_end")) {
@@ -414,8 +483,18 @@ export const endToolCall: CallEnding<ToolResultBlock> = (runtime, info, result, 
 };
 
 /** Ends a call as `dispatchDetailed` answers: the block, the result with its details, the error code, the duration. */
-export const endToolCallDetailed: CallEnding<ToolCallOutcome> = (runtime, info, result, errorCode) => {
+export const endToolCallDetailed: CallEnding<ToolCallOutcome> = (runtime, info, result, errorCode, pending) => {
   const durationMs = performance.now() - info.started;
+  if (pending !== undefined) {
+    // Not ended: no tool_execution_end until it is resumed and runs (or is declined).
+    return {
+      block: resultBlock(info, result),
+      result,
+      errorCode: "approval-required",
+      durationMs,
+      pendingApproval: pending,
+    };
+  }
   if (runtime.emitter.has("tool_execution_end")) announceEnd(runtime, info, result, errorCode, durationMs);
   const block = resultBlock(info, result);
   return errorCode === undefined ? { block, result, durationMs } : { block, result, errorCode, durationMs };

@@ -11,6 +11,7 @@ import {
   executePreparedToolCall,
   finalizeExecutedToolCall,
   type PreparedCall,
+  pauseToolCall,
   prepareToolCall,
   refuseToolCall,
   startToolCall,
@@ -48,15 +49,23 @@ function completePrepared<T>(
   executorStart: number,
   ending: CallEnding<T>,
 ): T | Promise<T> {
-  if (prepared.kind === "refused") return refuseToolCall(runtime, prepared, ending);
+  if (prepared.kind !== "ready") return endUnrun(runtime, prepared, ending);
   const approving = approveToolCall(runtime, prepared, options);
   if (approving === undefined) return executeAndFinalize(runtime, prepared, options, executorStart, ending);
+  if (!(approving instanceof Promise)) return endUnrun(runtime, approving, ending); // paused at once
   // The executor starts once a person said yes: its timeout counts from then, not from the question.
   return approving.then((approved) =>
-    approved.kind === "refused"
-      ? refuseToolCall(runtime, approved, ending)
-      : executeAndFinalize(runtime, approved, options, performance.now(), ending),
+    approved.kind === "ready"
+      ? executeAndFinalize(runtime, approved, options, performance.now(), ending)
+      : endUnrun(runtime, approved, ending),
   );
+}
+
+/** Ends a call that did not reach its executor: refused, or paused for approval. */
+function endUnrun<T>(runtime: CallRuntime, call: PreparedCall, ending: CallEnding<T>): T {
+  if (call.kind === "paused") return pauseToolCall(runtime, call, ending);
+  if (call.kind === "refused") return refuseToolCall(runtime, call, ending);
+  throw new Error("endUnrun: the call is ready to run"); // a fault in toolwire: internalFailure answers it
 }
 
 function executeAndFinalize<T>(
@@ -94,24 +103,35 @@ export async function runToolCallsInParallel<T>(
       prepared.push({ ended: internalFailure(runtime, info, toolUse, error, ending) });
     }
   }
+  return completeInParallel(runtime, prepared, options, ending);
+}
+
+/**
+ * Runs prepared calls' executors together, except tools with `executionMode: "sequential"`, which wait
+ * for the running ones and run alone. Results in the calls' order.
+ */
+export async function completeInParallel<T>(
+  runtime: CallRuntime,
+  prepared: readonly (PreparedCall | { readonly ended: T })[],
+  options: DispatchOptions | undefined,
+  ending: CallEnding<T>,
+): Promise<T[]> {
   const results: (T | Promise<T>)[] = [];
   let running: Promise<unknown>[] = [];
   const executorsStart = performance.now(); // the parallel executors start now, after every preparation
-  for (let index = 0; index < prepared.length; index++) {
-    const call = prepared[index] as PreparedCall | { readonly ended: T };
+  for (const call of prepared) {
     if ("ended" in call) {
       results.push(call.ended);
       continue;
     }
-    const toolUse = toolUses[index] as ToolUse;
     if (call.kind === "ready" && call.tool.executionMode === "sequential") {
       await Promise.all(running); // the running ones finish first...
       running = [];
-      const result = completeSafely(runtime, call, toolUse, options, performance.now(), ending);
+      const result = completeSafely(runtime, call, options, performance.now(), ending);
       results.push(result);
       await result; // ...and nothing else starts until this one is done
     } else {
-      const result = completeSafely(runtime, call, toolUse, options, executorsStart, ending);
+      const result = completeSafely(runtime, call, options, executorsStart, ending);
       results.push(result);
       running.push(result);
     }
@@ -119,16 +139,27 @@ export async function runToolCallsInParallel<T>(
   return Promise.all(results);
 }
 
+/** Runs prepared calls one after the other, each to its end before the next starts. */
+export async function completeInSequence<T>(
+  runtime: CallRuntime,
+  prepared: readonly PreparedCall[],
+  options: DispatchOptions | undefined,
+  ending: CallEnding<T>,
+): Promise<T[]> {
+  const results: T[] = [];
+  for (const call of prepared) results.push(await completeSafely(runtime, call, options, performance.now(), ending));
+  return results;
+}
+
 /** Completes a prepared call; a fault inside toolwire becomes that call's error result. */
 function completeSafely<T>(
   runtime: CallRuntime,
   call: PreparedCall,
-  toolUse: ToolUse,
   options: DispatchOptions | undefined,
   executorStart: number,
   ending: CallEnding<T>,
 ): Promise<T> {
-  const onFault = (error: unknown) => internalFailure(runtime, call.info, toolUse, error, ending);
+  const onFault = (error: unknown) => internalFailure(runtime, call.info, undefined, error, ending);
   try {
     const done = completePrepared(runtime, call, options, executorStart, ending);
     return done instanceof Promise ? done.catch(onFault) : Promise.resolve(done);
@@ -153,7 +184,7 @@ export async function runToolCallsInSequence<T>(
 function internalFailure<T>(
   runtime: CallRuntime,
   info: CallInfo | undefined,
-  toolUse: ToolUse,
+  toolUse: ToolUse | undefined,
   error: unknown,
   ending: CallEnding<T>,
 ): T {

@@ -1,12 +1,16 @@
 // The agent session: active tools, the system prompt, and dispatch of a model's tool calls.
 
-import { createApprovals } from "../approve/approvals.js";
-import { SessionError } from "../errors.js";
+import { type Approvals, createApprovals } from "../approve/approvals.js";
+import type { StateSeal } from "../approve/state-seal.js";
+import { ApprovalError, describeThrown, SessionError } from "../errors.js";
+import { isRecord } from "../json.js";
 import type {
   AfterToolCall,
   AgentSessionEvents,
   AgentTool,
   ApprovalOptions,
+  ApprovalRequest,
+  ApprovalResumption,
   BeforeToolCall,
   DispatchOptions,
   ToolCallOutcome,
@@ -17,10 +21,23 @@ import type {
   WriteLock,
 } from "../types.js";
 import { createWriteLock } from "../wrap/write-lock.js";
-import { type CallEnding, type CallRuntime, endToolCall, endToolCallDetailed } from "./call.js";
+import {
+  type CallEnding,
+  type CallRuntime,
+  endToolCall,
+  endToolCallDetailed,
+  type PreparedCall,
+  prepareResumedCall,
+} from "./call.js";
 import { createDeadlineClock } from "./deadline-clock.js";
 import { createSessionEmitter } from "./events.js";
-import { runToolCall, runToolCallsInParallel, runToolCallsInSequence } from "./scheduler.js";
+import {
+  completeInParallel,
+  completeInSequence,
+  runToolCall,
+  runToolCallsInParallel,
+  runToolCallsInSequence,
+} from "./scheduler.js";
 import { buildSystemPrompt } from "./system-prompt.js";
 import { createValidatorCache, type InputValidatorFactory } from "./validate.js";
 
@@ -72,6 +89,22 @@ export interface AgentSession {
   onActiveToolsChange(listener: (names: readonly string[]) => void): () => void;
   /** Stops following the registry's refreshes. */
   close(): void;
+  /** Calls paused for approval, and the seal of paused runs' states; `undefined` without `approvals`. */
+  readonly approvals: SessionApprovals | undefined;
+}
+
+/** What a session offers a loop that pauses for approval (`runAgent`, `resumeAgent`, your own). */
+export interface SessionApprovals {
+  /** Signs and checks run states with `approvals.secret` (HMAC-SHA256 over RFC 8785 canonical JSON). */
+  readonly seal: StateSeal;
+  /**
+   * Runs calls paused for approval (`pauseForApproval`), each with its decision. First claims every
+   * approval id in the store, in order, and rejects with `ApprovalError` `approval-used` at the first
+   * already decided, before anything runs. Then each call ends as its decision says: declined or expired
+   * with their error results, approved with exactly the request's input, through the after hooks. The
+   * calls run together as a batch does (or one by one in a sequential session); outcomes in their order.
+   */
+  resume(resumptions: readonly ApprovalResumption[], options?: DispatchOptions): Promise<ToolCallOutcome[]>;
 }
 
 /** How long a call's executor may run when neither the tool nor the session says: 5 minutes. */
@@ -131,8 +164,9 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
     }),
   );
 
+  const approvals = options.approvals === undefined ? undefined : createApprovals(options.approvals);
   const runtime: CallRuntime = {
-    approvals: options.approvals === undefined ? undefined : createApprovals(options.approvals),
+    approvals,
     activeTools: () => active,
     validatorFor: createValidatorCache(options.validator ?? ALLOW_ALL_VALIDATOR),
     beforeHooks: [...(options.beforeToolCall ?? [])],
@@ -186,8 +220,8 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
       explicit = undefined;
       recompute();
     },
-    dispatch: (toolUse, dispatchOptions) => runToolCall(runtime, toolUse, dispatchOptions, endToolCall),
-    dispatchAll: (toolUses, dispatchOptions) => runBatch(toolUses, dispatchOptions, endToolCall),
+    dispatch: (toolUse, dispatchOptions) => runToolCall(runtime, toolUse, blocksOnly(dispatchOptions), endToolCall),
+    dispatchAll: (toolUses, dispatchOptions) => runBatch(toolUses, blocksOnly(dispatchOptions), endToolCall),
     dispatchDetailed: (toolUse, dispatchOptions) => runToolCall(runtime, toolUse, dispatchOptions, endToolCallDetailed),
     dispatchAllDetailed: (toolUses, dispatchOptions) => runBatch(toolUses, dispatchOptions, endToolCallDetailed),
     on: (event, listener) => emitter.on(event, listener),
@@ -201,7 +235,67 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
       unsubscribeRefresh();
       unsubscribeRefreshError();
     },
+    approvals:
+      approvals === undefined
+        ? undefined
+        : {
+            seal: approvals.seal,
+            resume: async (resumptions, dispatchOptions) => {
+              const prepared = await claimAndPrepare(runtime, approvals, resumptions);
+              return sequential
+                ? completeInSequence(runtime, prepared, dispatchOptions, endToolCallDetailed)
+                : completeInParallel(runtime, prepared, dispatchOptions, endToolCallDetailed);
+            },
+          },
   };
+}
+
+/** `dispatch` cannot hand a paused call back, so it never pauses one: `approval-required` instead. */
+function blocksOnly(options: DispatchOptions | undefined): DispatchOptions | undefined {
+  return options?.pauseForApproval === true ? { ...options, pauseForApproval: false } : options;
+}
+
+/**
+ * Claims each resumption's approval id once, in order (rejecting with `approval-used` at the first one
+ * already decided, before anything runs), then prepares each call as its decision says.
+ */
+async function claimAndPrepare(
+  runtime: CallRuntime,
+  approvals: Approvals,
+  resumptions: readonly ApprovalResumption[],
+): Promise<PreparedCall[]> {
+  if (!Array.isArray(resumptions)) throw new TypeError("approvals.resume takes a list of { request, decision }");
+  const entries = resumptions.map((entry: unknown, index) => {
+    const request = isRecord(entry) ? entry.request : undefined;
+    if (!isRecord(request) || typeof request.approvalId !== "string" || typeof request.toolName !== "string") {
+      throw new TypeError(`approvals.resume: entry ${index} has no approval request`);
+    }
+    return {
+      request: request as unknown as ApprovalRequest,
+      decision: (entry as ApprovalResumption).decision as unknown,
+    };
+  });
+  const storeFailures = new Map<number, string>();
+  for (const [index, { request }] of entries.entries()) {
+    let first: boolean;
+    try {
+      first = (await approvals.store.claim(request.approvalId)) === true;
+    } catch (error) {
+      storeFailures.set(index, `the approval store failed: ${describeThrown(error)}`);
+      continue;
+    }
+    if (!first) {
+      throw new ApprovalError(
+        "approval-used",
+        `Approval ${request.approvalId} (tool ${request.toolName}) was already decided; a decision applies once.`,
+        request.approvalId,
+      );
+    }
+  }
+  return entries.map(({ request, decision }, index) => {
+    const failure = storeFailures.get(index);
+    return prepareResumedCall(runtime, request, failure === undefined ? decision : { approve: false, reason: failure });
+  });
 }
 
 function sameTools(next: ReadonlyMap<string, AgentTool>, previous: ReadonlyMap<string, AgentTool>): boolean {

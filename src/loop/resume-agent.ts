@@ -1,0 +1,92 @@
+// Goes on with a run paused for approval: checks the state, applies each decision once, runs what was approved.
+import { ApprovalError } from "../core/errors.js";
+import { isRecord } from "../core/json.js";
+import type { ApprovalRequest } from "../core/types.js";
+import type { TranscriptMessage } from "../providers/clients/types.js";
+import { AgentLoopError } from "./errors.js";
+import { endTurn, type LoopRun, type TurnCalls, takeOutcomes, turns } from "./run-agent.js";
+import { openRunState } from "./run-state.js";
+import type { AgentEvent, ResumeAgentOptions } from "./types.js";
+
+/**
+ * Resumes a run that ended with `awaiting_approval`, in this process or another whose session has the
+ * same tools and `approvals.secret`. Throws at once `ApprovalError` `approval-state-invalid` for a state
+ * whose signature does not verify and `approval-unknown` for a decision naming no pending approval; the
+ * first step rejects with `approval-used` when an approval was already decided (nothing ran then).
+ * Decided calls end as decided (approved ones run exactly the approved input); undecided ones pause
+ * again; once every call of the paused turn has its result, the run goes on as `runAgent` does.
+ */
+export function resumeAgent(options: ResumeAgentOptions): AsyncGenerator<AgentEvent, TranscriptMessage[], undefined> {
+  if (!isRecord(options))
+    throw new AgentLoopError("invalid-options", "resumeAgent needs { session, model, state, decisions }");
+  const { session, model, decisions, maxTurns } = options;
+  if (!isRecord(session) || typeof session.dispatchAll !== "function") {
+    throw new AgentLoopError("invalid-options", "resumeAgent needs a session (createAgentSession)");
+  }
+  if (!isRecord(model) || typeof model.complete !== "function") {
+    throw new AgentLoopError("invalid-options", "resumeAgent needs a model with complete()");
+  }
+  if (maxTurns !== undefined && !(Number.isInteger(maxTurns) && maxTurns > 0)) {
+    throw new AgentLoopError("invalid-options", `maxTurns must be a positive integer, got ${String(maxTurns)}`);
+  }
+  if (!isRecord(decisions)) {
+    throw new AgentLoopError("invalid-options", "resumeAgent needs decisions: an object of approval id to decision");
+  }
+  const { state, calls, pending } = openRunState(session.approvals, options.state);
+  const pendingById = new Map(pending.map((entry) => [entry.request.approvalId, entry]));
+  const decided: Decided[] = [];
+  for (const approvalId of Object.keys(decisions)) {
+    const entry = pendingById.get(approvalId);
+    if (entry === undefined) {
+      throw new ApprovalError(
+        "approval-unknown",
+        `No call of this run waits for approval ${approvalId}; pending: ${[...pendingById.keys()].join(", ") || "none"}.`,
+        approvalId,
+      );
+    }
+    decided.push({ ...entry, decision: decisions[approvalId] });
+  }
+  const run: LoopRun = {
+    options: { session, model, ...(options.signal === undefined ? {} : { signal: options.signal }) },
+    maxTurns: maxTurns ?? state.maxTurns,
+    transcript: [...state.transcript],
+    total: state.usage,
+    turn: state.turn,
+  };
+  const paused: TurnCalls = {
+    calls,
+    results: state.results.map((result) => result ?? undefined),
+    pending: pending.filter(({ request }) => !Object.hasOwn(decisions, request.approvalId)),
+    stopReason: state.stopReason,
+  };
+  return resume(run, paused, decided);
+}
+
+/** A pending approval, its call's place in the paused turn, and the decision given for it. */
+interface Decided {
+  readonly request: ApprovalRequest;
+  readonly position: number;
+  readonly decision: unknown;
+}
+
+async function* resume(
+  run: LoopRun,
+  paused: TurnCalls,
+  decided: readonly Decided[],
+): AsyncGenerator<AgentEvent, TranscriptMessage[], undefined> {
+  const { session, signal } = run.options;
+  const approvals = session.approvals;
+  if (approvals === undefined) throw new ApprovalError("approval-state-invalid", "The session has no approvals."); // checked before
+  const outcomes = await approvals.resume(
+    decided.map(({ request, decision }) => ({ request, decision: decision as never })),
+    signal === undefined ? {} : { signal },
+  );
+  yield* takeOutcomes(
+    run,
+    paused,
+    decided.map(({ position }) => position),
+    outcomes,
+  );
+  if ((yield* endTurn(run, paused)) === "stopped") return run.transcript;
+  return yield* turns(run);
+}

@@ -1,0 +1,84 @@
+// A paused run as plain JSON: what a later request, or another process, needs to go on, signed.
+
+import { copyJson } from "../core/copy-json.js";
+import type { SessionApprovals } from "../core/dispatch/session.js";
+import { ApprovalError } from "../core/errors.js";
+import { isRecord } from "../core/json.js";
+import type { ApprovalRequest, JsonObject, ToolResultBlock } from "../core/types.js";
+import type { ModelStopReason, ModelUsage, TranscriptMessage } from "../providers/clients/types.js";
+import type { ToolCall } from "../providers/types.js";
+
+/**
+ * A run paused for approval (`done` with reason `awaiting_approval`): plain JSON, safe to store and send,
+ * signed with HMAC-SHA256 under the session's `approvals.secret`. Any change to it breaks the signature.
+ */
+export interface AgentRunState {
+  readonly version: 1;
+  /** The paused turn. */
+  readonly turn: number;
+  /** The run's `maxTurns`; `resumeAgent`'s own wins. */
+  readonly maxTurns: number;
+  readonly usage: ModelUsage;
+  /** The paused turn's stop reason, for its `turn_end` once it ends. */
+  readonly stopReason: ModelStopReason;
+  /** The conversation up to the assistant message whose calls wait. */
+  readonly transcript: readonly TranscriptMessage[];
+  /** One per call of that message, in its order: the result, or `null` while its approval waits. */
+  readonly results: readonly (ToolResultBlock | null)[];
+  /** The approvals the calls wait for. */
+  readonly pending: readonly ApprovalRequest[];
+  /** `"hmac-sha256:"` and the hex MAC of the canonical JSON of every other field. */
+  readonly signature: string;
+}
+
+/** What a pause keeps, before it is signed. */
+export type RunStateBody = Omit<AgentRunState, "signature" | "version">;
+
+/** The state, copied into plain JSON and signed; `undefined` when some part of it is not JSON data. */
+export function sealRunState(approvals: SessionApprovals, body: RunStateBody): AgentRunState | undefined {
+  const copied = copyJson({ version: 1, ...body }, "the run state");
+  if (!copied.ok) return undefined;
+  const plain = copied.value as JsonObject;
+  return { ...plain, signature: approvals.seal.sign(plain) } as unknown as AgentRunState;
+}
+
+/** A state whose signature verifies, with its paused calls; throws `ApprovalError` `approval-state-invalid` otherwise. */
+export function openRunState(
+  approvals: SessionApprovals | undefined,
+  state: unknown,
+): {
+  readonly state: AgentRunState;
+  readonly calls: readonly ToolCall[];
+  /** Each pending approval with its call's place in `calls`. */
+  readonly pending: readonly { readonly request: ApprovalRequest; readonly position: number }[];
+} {
+  const invalid = (why: string): never => {
+    throw new ApprovalError("approval-state-invalid", `This run state cannot be resumed: ${why}.`);
+  };
+  if (approvals === undefined) invalid("the session has no approvals, so it cannot check the state's signature");
+  const copied = copyJson(state, "the run state");
+  if (!copied.ok || !isRecord(copied.value)) return invalid("it is not a JSON object");
+  const { signature, ...body } = copied.value;
+  if (!(approvals as SessionApprovals).seal.verify(body as JsonObject, signature)) {
+    invalid("its signature does not verify (it was changed, or signed with another secret)");
+  }
+  const opened = copied.value as unknown as AgentRunState;
+  if (opened.version !== 1) invalid(`version ${String(opened.version)} is not one this toolwire reads`);
+  const last = opened.transcript.at(-1);
+  if (last?.role !== "assistant" || last.toolCalls.length !== opened.results.length) {
+    invalid("its last message is not the paused turn's calls");
+  }
+  const positions = opened.results.flatMap((result, index) => (result === null ? [index] : []));
+  const calls = (last as Extract<TranscriptMessage, { role: "assistant" }>).toolCalls;
+  const matches = opened.pending.every(
+    (request, index) => calls[positions[index] as number]?.id === request.toolCallId,
+  );
+  if (positions.length !== opened.pending.length || !matches) {
+    invalid("its pending approvals do not match its unanswered calls");
+  }
+  return {
+    state: opened,
+    calls,
+    pending: opened.pending.map((request, index) => ({ request, position: positions[index] as number })),
+  };
+}
