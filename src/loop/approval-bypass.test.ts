@@ -28,10 +28,15 @@ async function pausedRun(run = pausingSession(), calls: ToolCall[] = [DANGER]) {
 }
 
 /** The state with `edit` applied to a deep copy, signature kept. */
-function edited(
-  state: AgentRunState,
-  edit: (copy: { -readonly [K in keyof AgentRunState]: any }) => void,
-): AgentRunState {
+/** The parts of a state the edits below change, writable. */
+interface EditableState {
+  pending: [{ input: Record<string, string>; inputDigest: string; toolName: string; expiresAt: number }];
+  results: [{ content: [{ text: string }] }];
+  transcript: [{ text: string }];
+  signature?: string;
+}
+
+function edited(state: AgentRunState, edit: (copy: EditableState) => void): AgentRunState {
   const copy = JSON.parse(JSON.stringify(state));
   edit(copy);
   return copy;
@@ -112,10 +117,11 @@ describe("approval bypasses", () => {
       DANGER,
     ]);
     const decisions = { [ids.d1 as string]: { approve: true as const } };
-    const edits: ((copy: any) => void)[] = [
+    const edits: ((copy: EditableState) => void)[] = [
       (copy) => {
-        copy.pending[0].input = { command: "rm -rf /" };
-        copy.pending[0].inputDigest = inputDigest(copy.pending[0].input);
+        const [pending] = copy.pending;
+        pending.input = { command: "rm -rf /" };
+        pending.inputDigest = inputDigest(pending.input);
       },
       (copy) => {
         copy.pending[0].toolName = "echo";
