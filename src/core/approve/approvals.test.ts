@@ -132,6 +132,34 @@ describe("approvals", () => {
     expect(runs).toHaveLength(1);
   });
 
+  it("the wait holds no write lock and no hook timeout: another dispatch's hooks run meanwhile", async () => {
+    const { tool, runs } = dangerTool();
+    const answer = deferred<ApprovalDecision>();
+    const hooked: string[] = [];
+    const session = sessionWith([tool, echoTool()], {
+      hookTimeoutMs: 20,
+      beforeToolCall: [
+        async ({ toolCallId }) => {
+          hooked.push(toolCallId);
+        },
+      ],
+      afterToolCall: [
+        async ({ toolCallId }) => {
+          hooked.push(`after ${toolCallId}`);
+        },
+      ],
+      approvals: { require: ["danger"], approver: () => answer.promise },
+    });
+    const waiting = session.dispatch({ id: "a", name: "danger", input: { command: "x" } });
+    const other = await session.dispatch({ id: "b", name: "echo", input: { text: "meanwhile" } }); // takes the lock
+    expect(textOf(other)).toBe("meanwhile");
+    await new Promise((resolve) => setTimeout(resolve, 60)); // longer than the hook timeout
+    answer.resolve({ approve: true });
+    expect(textOf(await waiting)).toBe('ran {"command":"x"}');
+    expect(hooked).toEqual(["a", "b", "after b", "after a"]);
+    expect(runs).toHaveLength(1);
+  });
+
   it("binds each decision to its own call: two calls decided in the opposite order run with their own input", async () => {
     const { tool, runs } = dangerTool();
     const pending = new Map<string, (decision: ApprovalDecision) => void>();
