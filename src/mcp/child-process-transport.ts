@@ -1,7 +1,6 @@
 // An MCP stdio client transport over a child process that knows why it closed (exit code, signal, garbage on stdout).
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { type JSONRPCMessage, JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
+import { type JSONRPCMessage, parseJSONRPCMessage, type Transport } from "@modelcontextprotocol/client";
 import { McpConnectionError } from "./errors.js";
 
 /** How to start a stdio MCP server. */
@@ -183,12 +182,14 @@ export class ChildProcessTransport implements Transport {
       this.protocolFault(`something that is not JSON-RPC on stdout: ${preview(line)}`);
       return;
     }
-    const parsed = JSONRPCMessageSchema.safeParse(json);
-    if (!parsed.success) {
+    let message: JSONRPCMessage;
+    try {
+      message = parseJSONRPCMessage(json);
+    } catch {
       this.protocolFault(`a malformed JSON-RPC message on stdout: ${preview(line)}`);
       return;
     }
-    this.onmessage?.(parsed.data);
+    this.onmessage?.(message);
   }
 
   private protocolFault(what: string) {

@@ -1,16 +1,16 @@
 // connectMcpServer: an MCP server (stdio or Streamable HTTP) as a live tool source whose tools are AgentTools.
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
-  CallToolResultSchema,
-  ErrorCode,
-  ListToolsResultSchema,
-  McpError,
+  type CallToolResult,
+  Client,
+  type McpSubscription,
   type Tool as McpTool,
   type Progress,
-  ToolListChangedNotificationSchema,
-} from "@modelcontextprotocol/sdk/types.js";
+  ProtocolError,
+  SdkError,
+  SdkErrorCode,
+  StreamableHTTPClientTransport,
+  type Transport,
+} from "@modelcontextprotocol/client";
 import { ToolCallError, ToolDefinitionError } from "../core/errors.js";
 import { defineTool } from "../core/register/define-tool.js";
 import type { AgentTool, JsonObject, LiveToolSource, ToolCallContext, ToolResult } from "../core/types.js";
@@ -59,6 +59,11 @@ export interface McpConnection extends LiveToolSource {
   readonly skipped: readonly SkippedMcpTool[];
   /** The server's name and version from the latest handshake. */
   readonly serverInfo: { readonly name: string; readonly version: string } | undefined;
+  /**
+   * The protocol revision the latest connection speaks (`2026-07-28`, or a 2025 one such as `2025-11-25`),
+   * and its era: `modern` (stateless, found by `server/discover`) or `legacy` (the `initialize` handshake).
+   */
+  readonly protocol: { readonly version: string; readonly era: "modern" | "legacy" } | undefined;
   /** Whether a connection is open now (false after the server died, until the next call reconnects). */
   readonly connected: boolean;
   /** The stdio server's process id while connected; `undefined` for HTTP or when not connected. */
@@ -74,6 +79,8 @@ export interface McpConnection extends LiveToolSource {
 const DEFAULT_TIMEOUT_MS = 60_000;
 const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
 const MAX_LIST_PAGES = 1000;
+/** How long the connect-time `server/discover` probe waits before a stdio server counts as a 2025-era one. */
+const PROBE_TIMEOUT_MS = 3_000;
 
 interface Live {
   readonly client: Client;
@@ -83,6 +90,8 @@ interface Live {
   closing: boolean;
   /** A `tools/list_changed` arrived before this connection became current. */
   listChangedEarly: boolean;
+  /** On a 2026-07-28 connection: the `subscriptions/listen` stream that brings `tools/list_changed`. */
+  subscription: McpSubscription | undefined;
 }
 
 /**
@@ -106,6 +115,7 @@ export async function connectMcpServer(
   let tools: readonly AgentTool[] = [];
   let skipped: SkippedMcpTool[] = [];
   let serverInfo: McpConnection["serverInfo"];
+  let protocol: McpConnection["protocol"];
   let current: Live | undefined;
   let connecting: Promise<Live> | undefined;
   let failures = 0;
@@ -166,8 +176,23 @@ export async function connectMcpServer(
         : new StreamableHTTPClientTransport(new URL(String(checked.url)), {
             requestInit: { headers: { ...checked.headers } },
           });
-    const client = new Client(options.clientInfo ?? { name: "toolwire", version: "0.1.0" }, { capabilities: {} });
-    const live: Live = { client, transport, lost: undefined, closing: false, listChangedEarly: false };
+    const client = new Client(options.clientInfo ?? { name: "toolwire", version: "0.1.0" }, {
+      capabilities: {},
+      // 2026-07-28 when the server offers it (server/discover), else the 2025 initialize handshake.
+      // Over stdio a silent probe means a 2025-era server, so it waits briefly; over HTTP silence is an outage.
+      versionNegotiation: {
+        mode: "auto",
+        probe: { timeoutMs: "command" in checked ? Math.min(PROBE_TIMEOUT_MS, connectTimeoutMs) : connectTimeoutMs },
+      },
+    });
+    const live: Live = {
+      client,
+      transport,
+      lost: undefined,
+      closing: false,
+      listChangedEarly: false,
+      subscription: undefined,
+    };
     client.onclose = () => onLost(live, closeReasonOf(live));
     client.onerror = (error) => {
       // The SDK handles a request's last progress notification after its response; that one is no fault.
@@ -182,16 +207,32 @@ export async function connectMcpServer(
         );
       }
     };
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+    client.setNotificationHandler("notifications/tools/list_changed", () => {
       if (current === live) scheduleRelist();
       else live.listChangedEarly = true;
     });
     try {
-      await client.connect(transport, { timeout: connectTimeoutMs });
+      await withinDeadline(client.connect(transport, { timeout: connectTimeoutMs }), connectTimeoutMs);
     } catch (error) {
       const failure = connectError(live, error);
       await closeLive(live);
       throw failure;
+    }
+    // A 2026-07-28 server sends change notifications only on a listen stream; a 2025 one sends them unasked.
+    if (client.getProtocolEra() === "modern" && client.getServerCapabilities()?.tools?.listChanged === true) {
+      live.subscription = await client
+        .listen({ toolsListChanged: true }, { timeout: connectTimeoutMs })
+        .catch((error: unknown) => {
+          report(
+            new McpConnectionError(
+              "mcp-protocol-error",
+              serverId,
+              `MCP server ${serverId} did not open a stream for tool list changes: ${messageOf(error)}`,
+              { cause: error },
+            ),
+          );
+          return undefined;
+        });
     }
     return live;
   }
@@ -205,21 +246,21 @@ export async function connectMcpServer(
 
   function connectError(live: Live, error: unknown): McpConnectionError {
     if (error instanceof McpConnectionError) return error;
-    // A child process knows why it closed; over HTTP the thrown error says more than "closed".
-    if (live.lost !== undefined && live.transport instanceof ChildProcessTransport) {
-      const lost = live.lost;
-      const code = lost.code === "mcp-server-exited" ? "mcp-connect-failed" : lost.code;
-      return new McpConnectionError(code, serverId, `${lost.message} before the handshake completed`, {
-        cause: lost,
-      });
-    }
-    if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+    if (isTimeout(error)) {
       return new McpConnectionError(
         "mcp-timeout",
         serverId,
         `MCP server ${serverId} did not complete the handshake within ${connectTimeoutMs} ms`,
         { cause: error },
       );
+    }
+    // A child process knows why it closed; over HTTP the thrown error says more than "closed".
+    const lost = live.transport instanceof ChildProcessTransport ? (live.transport.closeReason ?? live.lost) : undefined;
+    if (lost !== undefined) {
+      const code = lost.code === "mcp-server-exited" ? "mcp-connect-failed" : lost.code;
+      return new McpConnectionError(code, serverId, `${lost.message} before the handshake completed`, {
+        cause: lost,
+      });
     }
     return new McpConnectionError(
       "mcp-connect-failed",
@@ -231,6 +272,7 @@ export async function connectMcpServer(
 
   async function closeLive(live: Live) {
     live.closing = true;
+    await live.subscription?.close().catch(() => undefined);
     const { transport } = live;
     if (
       transport instanceof StreamableHTTPClientTransport &&
@@ -276,16 +318,16 @@ export async function connectMcpServer(
   }
 
   function requestPage(live: Live, cursor: string | undefined) {
+    // One page per request: the SDK's own aggregation would hide a cursor that never ends.
     return live.client.request(
       { method: "tools/list", params: cursor === undefined ? {} : { cursor } },
-      ListToolsResultSchema,
       { timeout: timeoutMs, resetTimeoutOnProgress: true },
     );
   }
 
   function listError(live: Live, error: unknown): McpConnectionError {
     if (live.lost !== undefined) return live.lost;
-    if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+    if (isTimeout(error)) {
       return new McpConnectionError(
         "mcp-timeout",
         serverId,
@@ -375,11 +417,10 @@ export async function connectMcpServer(
   ): Promise<ToolResult> {
     const live = current ?? (await acquire(name, context.signal));
     const { signal, release } = requestSignal(context.signal);
-    let result: Awaited<ReturnType<typeof live.client.request<typeof CallToolResultSchema>>>;
+    let result: CallToolResult;
     try {
       result = await live.client.request(
         { method: "tools/call", params: { name: toolName, arguments: input as Record<string, unknown> } },
-        CallToolResultSchema,
         {
           signal,
           timeout: timeoutMs,
@@ -418,8 +459,8 @@ export async function connectMcpServer(
         cause: error,
       });
     }
-    if (error instanceof McpError) {
-      if (error.code === ErrorCode.RequestTimeout) {
+    if (error instanceof ProtocolError || error instanceof SdkError) {
+      if (isTimeout(error)) {
         return new ToolCallError(
           "timeout",
           name,
@@ -427,12 +468,12 @@ export async function connectMcpServer(
           { cause: new McpConnectionError("mcp-timeout", serverId, error.message, { cause: error }) },
         );
       }
-      if (error.code !== ErrorCode.ConnectionClosed) {
+      if (error instanceof ProtocolError) {
         // The server answered with a protocol error (an unknown tool, bad params) instead of an isError result.
         return new ToolCallError(
           "execution-failed",
           name,
-          `MCP server ${serverId} refused the call to ${toolName}: ${error.message}`,
+          `MCP server ${serverId} refused the call to ${toolName}: ${error.message} (MCP error ${error.code})`,
           { cause: new McpConnectionError("mcp-protocol-error", serverId, error.message, { cause: error }) },
         );
       }
@@ -510,6 +551,7 @@ export async function connectMcpServer(
       if (closed) throw new McpConnectionError("mcp-closed", serverId, `MCP server ${serverId} is closed`);
       current = live;
       serverInfo = live.client.getServerVersion();
+      protocol = protocolOf(live.client);
       applyListing(listed);
       if (live.listChangedEarly) scheduleRelist();
       return live;
@@ -559,6 +601,7 @@ export async function connectMcpServer(
   }
   current = first;
   serverInfo = first.client.getServerVersion();
+  protocol = protocolOf(first.client);
   applyListing(listed);
   if (first.listChangedEarly) void scheduleRelist();
 
@@ -572,6 +615,9 @@ export async function connectMcpServer(
     },
     get serverInfo() {
       return serverInfo;
+    },
+    get protocol() {
+      return protocol;
     },
     get connected() {
       return current !== undefined;
@@ -607,6 +653,12 @@ export async function connectMcpServer(
       await connecting?.catch(() => undefined);
     },
   };
+}
+
+function protocolOf(client: Client): McpConnection["protocol"] {
+  const version = client.getNegotiatedProtocolVersion();
+  const era = client.getProtocolEra();
+  return version === undefined || era === undefined ? undefined : { version, era };
 }
 
 // Signals already handed to the SDK, which adds an abort listener per request and never removes it.
@@ -662,7 +714,26 @@ function isFetchFailure(error: unknown): boolean {
 }
 
 function isSchemaError(error: unknown): boolean {
-  return error instanceof Error && /ZodError/.test(error.name);
+  return (
+    (error instanceof SdkError && error.code === SdkErrorCode.InvalidResult) ||
+    (error instanceof Error && /ZodError/.test(error.name))
+  );
+}
+
+/**
+ * The connect, bounded as a whole: the era probe and the handshake together take at most `ms`
+ * (each alone would have its own timeout). Rejects with the SDK's timeout error past it.
+ */
+function withinDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new SdkError(SdkErrorCode.RequestTimeout, `connect took over ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, expired]).finally(() => clearTimeout(timer));
+}
+
+function isTimeout(error: unknown): boolean {
+  return error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout;
 }
 
 /** An error's message, with its cause's when it has one ("fetch failed" alone says little). */

@@ -3,16 +3,17 @@ import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Readable, Writable } from "node:stream";
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { NodeStreamableHTTPServerTransport, toNodeHandler, toWebRequest } from "@modelcontextprotocol/node";
 import {
-  CallToolRequestSchema,
   type CallToolResult,
+  createMcpHandler,
   isInitializeRequest,
-  ListToolsRequestSchema,
+  isLegacyRequest,
   type Tool as McpTool,
-} from "@modelcontextprotocol/sdk/types.js";
+  Server,
+  type ServerContext,
+} from "@modelcontextprotocol/server";
+import { serveStdio as serveSdkStdio, StdioServerTransport } from "@modelcontextprotocol/server/stdio";
 import type { AgentSession } from "../core/dispatch/session.js";
 import type { DispatchOptions, ToolDescriptor, ToolResult } from "../core/types.js";
 import { McpServeError } from "./errors.js";
@@ -88,49 +89,72 @@ export async function serveMcp(session: AgentSession, options: ServeMcpOptions):
   return serveHttp(session, options as ServeMcpHttpOptions);
 }
 
+/**
+ * Over stdio the SDK pins the connection to one era at its first message (a 2025 `initialize`, or a
+ * 2026-07-28 request) and to one server instance, which is the one told when the tools change.
+ */
 async function serveStdio(session: AgentSession, options: ServeMcpStdioOptions): Promise<McpServerHandle> {
-  const server = createToolServer(session, options);
-  const transport = new StdioServerTransport(options.stdin, options.stdout);
+  let latest: Server | undefined;
+  const served = serveSdkStdio(
+    () => {
+      latest = createToolServer(session, options);
+      return latest;
+    },
+    { transport: new StdioServerTransport(options.stdin, options.stdout) },
+  );
   let resolveClosed: () => void = () => {};
   const closed = new Promise<void>((resolve) => {
     resolveClosed = resolve;
   });
   const unsubscribe = session.onActiveToolsChange(() => {
-    server.sendToolListChanged().catch(() => undefined);
+    latest?.sendToolListChanged().catch(() => undefined);
   });
-  const finish = () => {
+  let finished = false;
+  const finish = async () => {
+    if (finished) return;
+    finished = true;
     unsubscribe();
+    await served.close().catch(() => undefined);
     resolveClosed();
   };
-  server.onclose = finish;
   const stdin = options.stdin ?? process.stdin;
-  const onEnd = () => {
-    void server.close().finally(finish);
-  };
+  const onEnd = () => void finish();
   stdin.once("end", onEnd);
-  await server.connect(transport);
+  stdin.once("close", onEnd);
   return {
     transport: "stdio",
     closed,
     async close() {
       stdin.off("end", onEnd);
-      await server.close();
-      finish();
+      stdin.off("close", onEnd);
+      await finish();
     },
   };
 }
 
+/**
+ * Over HTTP, a 2026-07-28 request is served statelessly: a fresh server instance per request, nothing
+ * kept between them, so any number of processes can answer. A 2025-era client opens a session with
+ * `initialize` and keeps it (its own server instance, the GET stream for notifications, elicitation).
+ */
 async function serveHttp(session: AgentSession, options: ServeMcpHttpOptions): Promise<McpServerHandle> {
   const host = options.host ?? "127.0.0.1";
-  const sessions = new Map<string, { server: Server; transport: StreamableHTTPServerTransport }>();
+  const sessions = new Map<string, { server: Server; transport: NodeStreamableHTTPServerTransport }>();
   let port = options.port;
+  const modern = createMcpHandler(() => createToolServer(session, options), { legacy: "reject" });
+  const serveModern = toNodeHandler(modern, { maxRequestBodySize: MAX_BODY_BYTES });
   const unsubscribe = session.onActiveToolsChange(() => {
+    modern.notify.toolsChanged();
     for (const { server } of sessions.values()) server.sendToolListChanged().catch(() => undefined);
   });
+  const loopback = LOOPBACK_HOSTS.has(host);
 
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
     const path = new URL(request.url ?? "/", "http://localhost").pathname;
     if (path !== "/mcp") return sendJsonRpcError(response, 404, -32601, `Not found: the MCP endpoint is /mcp`);
+    if (loopback && !allowedLoopbackHost(request.headers.host, port)) {
+      return sendJsonRpcError(response, 403, -32000, `Forbidden: Host ${String(request.headers.host)} is not this server`);
+    }
     const sessionId = request.headers["mcp-session-id"];
     if (typeof sessionId === "string") {
       const known = sessions.get(sessionId);
@@ -138,21 +162,19 @@ async function serveHttp(session: AgentSession, options: ServeMcpHttpOptions): P
       return known.transport.handleRequest(request, response);
     }
     if (request.method !== "POST") {
-      return sendJsonRpcError(response, 400, -32000, "Bad Request: no valid session id (mcp-session-id)");
+      return sendJsonRpcError(response, 405, -32000, "Method not allowed: send requests with POST (a 2025 session's GET and DELETE need its mcp-session-id)");
     }
     const body = await readJsonBody(request);
     if (body instanceof Error) return sendJsonRpcError(response, 400, -32700, `Parse error: ${body.message}`);
+    if (!(await isLegacyRequest(await toWebRequest(request, body), body))) return serveModern(request, response, body);
     if (!isInitializeRequest(body)) {
       return sendJsonRpcError(response, 400, -32000, "Bad Request: no valid session id (mcp-session-id)");
     }
-    const loopback = LOOPBACK_HOSTS.has(host);
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+    const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
         sessions.set(id, { server, transport });
       },
-      enableDnsRebindingProtection: loopback,
-      allowedHosts: loopback ? [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`] : undefined,
     });
     const server = createToolServer(session, options);
     transport.onclose = () => {
@@ -203,6 +225,7 @@ async function serveHttp(session: AgentSession, options: ServeMcpHttpOptions): P
       const open = [...sessions.values()];
       sessions.clear();
       await Promise.all(open.map(({ server }) => server.close().catch(() => undefined)));
+      await modern.close().catch(() => undefined);
       await new Promise<void>((resolve) => {
         httpServer.close(() => resolve());
         httpServer.closeAllConnections();
@@ -218,57 +241,69 @@ function createToolServer(session: AgentSession, options: ServeCommonOptions): S
     capabilities: { tools: { listChanged: true } },
     ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
   });
-  let calls = 0;
-  server.setRequestHandler(ListToolsRequestSchema, () => ({
+  server.setRequestHandler("tools/list", () => ({
     tools: [...session.activeTools.values()].map((tool) => toMcpTool(tool.descriptor)),
   }));
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
-    const id = `mcp-${++calls}-${String(extra.requestId)}`;
-    const progressToken = request.params._meta?.progressToken;
-    let progress = 0;
-    const onUpdate =
-      progressToken === undefined
-        ? undefined
-        : (partial: ToolResult) => {
-            const message = partial.content.flatMap((block) => (block.type === "text" ? [block.text] : []));
-            void extra
-              .sendNotification({
-                method: "notifications/progress",
-                params: {
-                  progressToken,
-                  progress: ++progress,
-                  ...(message.length > 0 ? { message: message.join("\n") } : {}),
-                },
-              })
-              .catch(() => undefined);
-          };
-    // A call that needs approval asks the client that made it, when that client can show a question to its user.
-    const approver = server.getClientCapabilities()?.elicitation === undefined ? undefined : elicitApproval(server);
-    const { block, result: final } = await session.dispatchDetailed(
-      { id, name: request.params.name, input: request.params.arguments ?? {} },
-      {
-        signal: extra.signal,
-        ...(onUpdate === undefined ? {} : { onUpdate }),
-        ...(approver === undefined ? {} : { approver }),
-      },
-    );
-    const result: CallToolResult = { content: block.content.map((part) => ({ ...part })) };
-    if (block.is_error === true) result.isError = true;
-    const structured = structuredContentOf(final.details);
-    if (structured !== undefined && block.is_error !== true) result.structuredContent = structured;
-    return result;
-  });
+  server.setRequestHandler("tools/call", (request, ctx) => callTool(session, server, request.params, ctx));
   return server;
+}
+
+let calls = 0;
+
+/** One `tools/call` through `session.dispatchDetailed`: refusals and failures are `isError` results. */
+async function callTool(
+  session: AgentSession,
+  server: Server,
+  params: { readonly name: string; readonly arguments?: Record<string, unknown>; readonly _meta?: { progressToken?: unknown } },
+  ctx: ServerContext,
+): Promise<CallToolResult> {
+  const id = `mcp-${++calls}-${String(ctx.mcpReq.id)}`;
+  const progressToken = params._meta?.progressToken;
+  let progress = 0;
+  const onUpdate =
+    typeof progressToken !== "string" && typeof progressToken !== "number"
+      ? undefined
+      : (partial: ToolResult) => {
+          const message = partial.content.flatMap((block) => (block.type === "text" ? [block.text] : []));
+          void ctx.mcpReq
+            .notify({
+              method: "notifications/progress",
+              params: {
+                progressToken,
+                progress: ++progress,
+                ...(message.length > 0 ? { message: message.join("\n") } : {}),
+              },
+            })
+            .catch(() => undefined);
+        };
+  // A call that needs approval asks the client that made it, when that client can show a question to its user
+  // (a 2025-era client, through elicitation; a 2026-07-28 client gets approval-required for now).
+  const legacy = server.getNegotiatedProtocolVersion()?.startsWith("2025") === true;
+  const approver = legacy && server.getClientCapabilities()?.elicitation !== undefined ? elicitApproval(ctx) : undefined;
+  const active = session.activeTools.get(params.name);
+  const { block, result: final } = await session.dispatchDetailed(
+    { id, name: params.name, input: params.arguments ?? {} },
+    {
+      signal: ctx.mcpReq.signal,
+      ...(onUpdate === undefined ? {} : { onUpdate }),
+      ...(approver === undefined ? {} : { approver }),
+    },
+  );
+  const result: CallToolResult = { content: block.content.map((part) => ({ ...part })) };
+  if (block.is_error === true) result.isError = true;
+  const structured = structuredContentOf(final.details);
+  if (structured !== undefined && block.is_error !== true) result.structuredContent = structured;
+  return server.projectCallToolResult(result, active?.descriptor.outputSchema);
 }
 
 /**
  * An approver that asks the MCP client through elicitation: the tool, its input and its digest, and an
  * optional reason field. Accept approves; decline and cancel decline (with the reason when given).
  */
-function elicitApproval(server: Server): NonNullable<DispatchOptions["approver"]> {
+function elicitApproval(ctx: ServerContext): NonNullable<DispatchOptions["approver"]> {
   return async (request, { signal }) => {
     const input = JSON.stringify(request.input);
-    const answer = await server.elicitInput(
+    const answer = await ctx.mcpReq.elicitInput(
       {
         message: `Approve the call ${request.toolName} ${input.length > 2_000 ? `${input.slice(0, 2_000)}…` : input}? (input ${request.inputDigest})`,
         requestedSchema: {
@@ -288,13 +323,14 @@ function elicitApproval(server: Server): NonNullable<DispatchOptions["approver"]
   };
 }
 
-/** A descriptor as an MCP tool: name, title, description, inputSchema (unchanged), annotations. */
+/** A descriptor as an MCP tool: name, title, description, inputSchema and outputSchema (unchanged), annotations. */
 function toMcpTool(descriptor: ToolDescriptor): McpTool {
   const tool: Record<string, unknown> = {
     name: descriptor.name,
     description: descriptor.description,
     inputSchema: descriptor.inputSchema,
   };
+  if (descriptor.outputSchema !== undefined) tool.outputSchema = descriptor.outputSchema;
   if (descriptor.title !== undefined) tool.title = descriptor.title;
   if (descriptor.annotations !== undefined) tool.annotations = descriptor.annotations;
   return tool as McpTool;
@@ -330,6 +366,12 @@ function readJsonBody(request: IncomingMessage): Promise<unknown> {
     });
     request.on("error", (error) => resolve(error));
   });
+}
+
+/** Whether a Host header names this loopback server (a DNS-rebinding page's host does not). */
+function allowedLoopbackHost(header: string | undefined, port: number): boolean {
+  if (header === undefined) return false;
+  return [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`].includes(header.toLowerCase());
 }
 
 function sendJsonRpcError(response: ServerResponse, status: number, code: number, message: string) {

@@ -116,7 +116,7 @@ describe("bridged calls when the server misbehaves", () => {
     const connection = await fake("strict", "protocol-error-on-call");
     const error = await callError(connection.tools[0] as AgentTool);
     expect(error.code).toBe("execution-failed");
-    expect(error.message).toBe("MCP server strict refused the call to ping: MCP error -32602: Tool ping not found");
+    expect(error.message).toBe("MCP server strict refused the call to ping: Tool ping not found (MCP error -32602)");
     expect(connection.connected).toBe(true);
   });
 

@@ -1,0 +1,174 @@
+// Both protocol eras, both ways: toolwire serves 2026-07-28 (stateless) and 2025 clients, and bridges servers of either.
+import { createServer, type Server as HttpServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import {
+  Client as ModernClient,
+  StreamableHTTPClientTransport as ModernHttpTransport,
+} from "@modelcontextprotocol/client";
+import { StdioClientTransport as ModernStdioTransport } from "@modelcontextprotocol/client/stdio";
+import { toNodeHandler } from "@modelcontextprotocol/node";
+import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport as LegacyHttpTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { createMcpHandler, McpServer } from "@modelcontextprotocol/server";
+import { afterEach, describe, expect, it } from "vitest";
+import * as z from "zod";
+import { defineTool } from "../../src/core/register/define-tool.js";
+import { createToolRegistry } from "../../src/core/register/registry.js";
+import { createAgentSession } from "../../src/create-agent-session.js";
+import type { RegistryReport } from "../../src/index.js";
+import { connectMcpServer, serveMcp } from "../../src/mcp/index.js";
+import { CLI, cliEnv, tempWorkspace } from "./helpers/cli.js";
+import { everythingServer } from "./helpers/mcp-servers.js";
+
+const cleanups: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => undefined);
+});
+
+const MODERN = { versionNegotiation: { mode: { pin: "2026-07-28" } } } as const;
+const celsius = { type: "object", properties: { celsius: { type: "number" } }, required: ["celsius"] } as const;
+
+function servedSession() {
+  return createAgentSession({
+    registry: createToolRegistry({
+      custom: [
+        defineTool({
+          name: "weather",
+          title: "Weather",
+          description: "Structured weather",
+          inputSchema: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+          outputSchema: celsius,
+          annotations: { readOnlyHint: true },
+          execute: ({ city }) => ({
+            content: [{ type: "text", text: `${city}: 22C` }],
+            details: { structuredContent: { celsius: 22 } },
+          }),
+        }),
+      ],
+    }),
+  });
+}
+
+describe("serveMcp over HTTP", () => {
+  it("answers a 2026-07-28 client statelessly and a 2025 client with a session, on one URL", async () => {
+    const handle = await serveMcp(servedSession(), { transport: "http", port: 0 });
+    cleanups.push(() => handle.close());
+    const url = new URL(handle.url as string);
+
+    const modern = new ModernClient({ name: "modern", version: "1.0.0" }, MODERN);
+    await modern.connect(new ModernHttpTransport(url));
+    cleanups.push(() => modern.close());
+    expect(modern.getProtocolEra()).toBe("modern");
+    expect(modern.getNegotiatedProtocolVersion()).toBe("2026-07-28");
+    const { tools } = await modern.listTools();
+    expect(tools).toEqual([
+      expect.objectContaining({
+        name: "weather",
+        title: "Weather",
+        outputSchema: celsius,
+        annotations: { readOnlyHint: true },
+      }),
+    ]);
+    const result = await modern.callTool({ name: "weather", arguments: { city: "Oslo" } });
+    expect(result).toMatchObject({
+      content: [{ type: "text", text: "Oslo: 22C" }],
+      structuredContent: { celsius: 22 },
+    });
+    const refused = await modern.callTool({ name: "weather", arguments: {} });
+    expect(refused.isError).toBe(true);
+    expect(handle.sessions).toBe(0);
+
+    const legacy = new LegacyClient({ name: "legacy", version: "1.0.0" });
+    await legacy.connect(new LegacyHttpTransport(url));
+    cleanups.push(() => legacy.close());
+    expect(legacy.getServerVersion()?.name).toBe("toolwire");
+    const listed = await legacy.listTools();
+    expect(listed.tools.map((tool) => tool.name)).toEqual(["weather"]);
+    expect(listed.tools[0]?.outputSchema).toEqual(celsius);
+    const called = await legacy.callTool({ name: "weather", arguments: { city: "Rome" } });
+    expect(called.content).toEqual([{ type: "text", text: "Rome: 22C" }]);
+    expect(handle.sessions).toBe(1);
+  });
+});
+
+describe("toolwire serve over stdio", () => {
+  it("serves a 2026-07-28 client that spawns it", async () => {
+    const project = await tempWorkspace({ "a.txt": "served through MCP\n" });
+    cleanups.push(() => project.remove());
+    const client = new ModernClient({ name: "modern-stdio", version: "1.0.0" }, MODERN);
+    await client.connect(
+      new ModernStdioTransport({
+        command: process.execPath,
+        args: [CLI, "serve", "--stdio"],
+        cwd: project.path,
+        env: cliEnv(),
+        stderr: "ignore",
+      }),
+    );
+    cleanups.push(() => client.close());
+    expect(client.getProtocolEra()).toBe("modern");
+    const read = await client.callTool({ name: "read", arguments: { path: "a.txt" } });
+    expect(read.content).toEqual([{ type: "text", text: "     1\tserved through MCP" }]);
+  });
+});
+
+describe("connectMcpServer", () => {
+  async function modernServer() {
+    let version = 1;
+    const handler = createMcpHandler(() => {
+      const server = new McpServer(
+        { name: "modern-upstream", version: "2.0.0" },
+        { capabilities: { tools: { listChanged: true } } },
+      );
+      server.registerTool(
+        "echo",
+        { description: "Echo", inputSchema: z.object({ text: z.string() }) },
+        async ({ text }) => ({
+          content: [{ type: "text", text }],
+        }),
+      );
+      if (version > 1)
+        server.registerTool("added", { description: "Added later" }, async () => ({
+          content: [{ type: "text", text: "new" }],
+        }));
+      return server;
+    });
+    const node = toNodeHandler(handler);
+    const http: HttpServer = createServer((req, res) => void node(req, res));
+    await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+    cleanups.push(async () => {
+      await handler.close();
+      http.closeAllConnections();
+      await new Promise((resolve) => http.close(resolve));
+    });
+    return {
+      url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`,
+      addTool() {
+        version++;
+        handler.notify.toolsChanged();
+      },
+    };
+  }
+
+  it("bridges a 2026-07-28 server, says so, and follows its tool list changes on the listen stream", async () => {
+    const upstream = await modernServer();
+    const connection = await connectMcpServer({ id: "up", url: upstream.url });
+    cleanups.push(() => connection.close());
+    expect(connection.protocol).toEqual({ version: "2026-07-28", era: "modern" });
+    expect(connection.serverInfo).toEqual({ name: "modern-upstream", version: "2.0.0" });
+    const registry = createToolRegistry({ extensions: [connection] });
+    const session = createAgentSession({ registry });
+    const block = await session.dispatch({ id: "1", name: "up__echo", input: { text: "hi" } });
+    expect(block.content).toEqual([{ type: "text", text: "hi" }]);
+    const refreshed = new Promise<RegistryReport>((resolve) => registry.onRefresh(resolve));
+    upstream.addTool();
+    expect((await refreshed).added).toEqual(["up__added"]);
+  });
+
+  it("bridges a 2025-era server with the initialize handshake, and says so", async () => {
+    const connection = await connectMcpServer(everythingServer());
+    cleanups.push(() => connection.close());
+    expect(connection.protocol?.era).toBe("legacy");
+    expect(connection.protocol?.version).toMatch(/^2025-/);
+  });
+});
