@@ -255,7 +255,8 @@ export async function connectMcpServer(
       );
     }
     // A child process knows why it closed; over HTTP the thrown error says more than "closed".
-    const lost = live.transport instanceof ChildProcessTransport ? (live.transport.closeReason ?? live.lost) : undefined;
+    const lost =
+      live.transport instanceof ChildProcessTransport ? (live.transport.closeReason ?? live.lost) : undefined;
     if (lost !== undefined) {
       const code = lost.code === "mcp-server-exited" ? "mcp-connect-failed" : lost.code;
       return new McpConnectionError(code, serverId, `${lost.message} before the handshake completed`, {

@@ -13,7 +13,7 @@ import {
   Server,
   type ServerContext,
 } from "@modelcontextprotocol/server";
-import { serveStdio as serveSdkStdio, StdioServerTransport } from "@modelcontextprotocol/server/stdio";
+import { StdioServerTransport, serveStdio as serveSdkStdio } from "@modelcontextprotocol/server/stdio";
 import type { AgentSession } from "../core/dispatch/session.js";
 import type { DispatchOptions, ToolDescriptor, ToolResult } from "../core/types.js";
 import { McpServeError } from "./errors.js";
@@ -153,7 +153,12 @@ async function serveHttp(session: AgentSession, options: ServeMcpHttpOptions): P
     const path = new URL(request.url ?? "/", "http://localhost").pathname;
     if (path !== "/mcp") return sendJsonRpcError(response, 404, -32601, `Not found: the MCP endpoint is /mcp`);
     if (loopback && !allowedLoopbackHost(request.headers.host, port)) {
-      return sendJsonRpcError(response, 403, -32000, `Forbidden: Host ${String(request.headers.host)} is not this server`);
+      return sendJsonRpcError(
+        response,
+        403,
+        -32000,
+        `Forbidden: Host ${String(request.headers.host)} is not this server`,
+      );
     }
     const sessionId = request.headers["mcp-session-id"];
     if (typeof sessionId === "string") {
@@ -162,7 +167,12 @@ async function serveHttp(session: AgentSession, options: ServeMcpHttpOptions): P
       return known.transport.handleRequest(request, response);
     }
     if (request.method !== "POST") {
-      return sendJsonRpcError(response, 405, -32000, "Method not allowed: send requests with POST (a 2025 session's GET and DELETE need its mcp-session-id)");
+      return sendJsonRpcError(
+        response,
+        405,
+        -32000,
+        "Method not allowed: send requests with POST (a 2025 session's GET and DELETE need its mcp-session-id)",
+      );
     }
     const body = await readJsonBody(request);
     if (body instanceof Error) return sendJsonRpcError(response, 400, -32700, `Parse error: ${body.message}`);
@@ -254,7 +264,11 @@ let calls = 0;
 async function callTool(
   session: AgentSession,
   server: Server,
-  params: { readonly name: string; readonly arguments?: Record<string, unknown>; readonly _meta?: { progressToken?: unknown } },
+  params: {
+    readonly name: string;
+    readonly arguments?: Record<string, unknown>;
+    readonly _meta?: { progressToken?: unknown };
+  },
   ctx: ServerContext,
 ): Promise<CallToolResult> {
   const id = `mcp-${++calls}-${String(ctx.mcpReq.id)}`;
@@ -279,7 +293,8 @@ async function callTool(
   // A call that needs approval asks the client that made it, when that client can show a question to its user
   // (a 2025-era client, through elicitation; a 2026-07-28 client gets approval-required for now).
   const legacy = server.getNegotiatedProtocolVersion()?.startsWith("2025") === true;
-  const approver = legacy && server.getClientCapabilities()?.elicitation !== undefined ? elicitApproval(ctx) : undefined;
+  const approver =
+    legacy && server.getClientCapabilities()?.elicitation !== undefined ? elicitApproval(ctx) : undefined;
   const active = session.activeTools.get(params.name);
   const { block, result: final } = await session.dispatchDetailed(
     { id, name: params.name, input: params.arguments ?? {} },
