@@ -1,6 +1,5 @@
 // connectMcpServer: an MCP server (stdio or Streamable HTTP) as a live tool source whose tools are AgentTools.
 import {
-  type CallToolResult,
   Client,
   type McpSubscription,
   type Tool as McpTool,
@@ -12,10 +11,13 @@ import {
   type Transport,
 } from "@modelcontextprotocol/client";
 import { ToolCallError, ToolDefinitionError } from "../core/errors.js";
+import { isRecord } from "../core/json.js";
 import { defineTool } from "../core/register/define-tool.js";
 import type { AgentTool, JsonObject, LiveToolSource, ToolCallContext, ToolResult } from "../core/types.js";
+import { structuredContentCheck } from "./check-structured-content.js";
 import { ChildProcessTransport } from "./child-process-transport.js";
 import { McpConnectionError } from "./errors.js";
+import { CALL_RESULT_AS_SENT, type CallResultAsSent, TOOL_LIST_PAGE } from "./lenient-results.js";
 import { mapCallToolResult } from "./map-result.js";
 import { checkMcpServerConfig, compileToolNameFilter, type McpServerConfig } from "./mcp-config.js";
 import { type ReconnectBackoff, reconnectDelayMs } from "./reconnect.js";
@@ -294,8 +296,8 @@ export async function connectMcpServer(
     if (live.transport instanceof ChildProcessTransport) await live.transport.close();
   }
 
-  async function listAll(live: Live): Promise<McpTool[]> {
-    const listed: McpTool[] = [];
+  async function listAll(live: Live): Promise<unknown[]> {
+    const listed: unknown[] = [];
     const cursors = new Set<string>();
     let cursor: string | undefined;
     for (let page = 0; page < MAX_LIST_PAGES; page++) {
@@ -305,8 +307,8 @@ export async function connectMcpServer(
       } catch (error) {
         throw listError(live, error);
       }
-      listed.push(...result.tools);
-      cursor = result.nextCursor;
+      listed.push(...(result.tools ?? []));
+      cursor = typeof result.nextCursor === "string" ? result.nextCursor : undefined;
       if (cursor === undefined) return listed;
       if (cursors.has(cursor)) break;
       cursors.add(cursor);
@@ -322,6 +324,7 @@ export async function connectMcpServer(
     // One page per request: the SDK's own aggregation would hide a cursor that never ends.
     return live.client.request(
       { method: "tools/list", params: cursor === undefined ? {} : { cursor } },
+      TOOL_LIST_PAGE,
       { timeout: timeoutMs, resetTimeoutOnProgress: true },
     );
   }
@@ -345,7 +348,14 @@ export async function connectMcpServer(
   }
 
   /** Builds the tools from a listing; returns whether they changed, and tells the listeners if so. */
-  function applyListing(listed: readonly McpTool[]): boolean {
+  function applyListing(listing: readonly unknown[]): boolean {
+    const nextSkipped: SkippedMcpTool[] = [];
+    const listed: McpTool[] = [];
+    for (const tool of listing) {
+      const problem = toolShapeProblem(tool);
+      if (problem === undefined) listed.push(tool as McpTool);
+      else nextSkipped.push({ toolName: nameOf(tool), reason: problem });
+    }
     const wanted = listed.filter((tool) => filter(tool.name));
     const names = assignMcpToolNames(
       serverId,
@@ -353,7 +363,6 @@ export async function connectMcpServer(
     );
     const nextCache = new Map<string, AgentTool>();
     const nextTools: AgentTool[] = [];
-    const nextSkipped: SkippedMcpTool[] = [];
     wanted.forEach((tool, index) => {
       const name = names[index] as string;
       const key = `${name}\u0000${JSON.stringify(tool)}`;
@@ -396,6 +405,8 @@ export async function connectMcpServer(
 
   function bridgeTool(name: string, tool: McpTool): AgentTool {
     const toolName = tool.name;
+    const outputSchema = isRecord(tool.outputSchema) ? (tool.outputSchema as JsonObject) : undefined;
+    const checkStructured = outputSchema === undefined ? undefined : structuredContentCheck(outputSchema);
     return defineTool({
       name,
       title: tool.title ?? tool.annotations?.title,
@@ -406,7 +417,8 @@ export async function connectMcpServer(
         tool.annotations === undefined ? undefined : (JSON.parse(JSON.stringify(tool.annotations)) as JsonObject),
       owner: { kind: "mcp", serverId },
       executor: { kind: "mcp", serverId, toolName },
-      execute: (input: JsonObject, context: ToolCallContext) => callTool(name, toolName, input, context),
+      execute: (input: JsonObject, context: ToolCallContext) =>
+        callTool(name, toolName, input, context, checkStructured),
     });
   }
 
@@ -415,13 +427,15 @@ export async function connectMcpServer(
     toolName: string,
     input: JsonObject,
     context: ToolCallContext,
+    checkStructured: ((structured: unknown) => string | undefined) | undefined,
   ): Promise<ToolResult> {
     const live = current ?? (await acquire(name, context.signal));
     const { signal, release } = requestSignal(context.signal);
-    let result: CallToolResult;
+    let result: CallResultAsSent;
     try {
       result = await live.client.request(
         { method: "tools/call", params: { name: toolName, arguments: input as Record<string, unknown> } },
+        CALL_RESULT_AS_SENT,
         {
           signal,
           timeout: timeoutMs,
@@ -435,7 +449,19 @@ export async function connectMcpServer(
       release?.();
     }
     failures = 0;
-    return mapCallToolResult(result, { serverId, toolName });
+    const mapped = mapCallToolResult(result, { serverId, toolName });
+    const violation = mapped.isError === true ? undefined : checkStructured?.(result.structuredContent);
+    if (violation === undefined) return mapped;
+    return {
+      content: [
+        {
+          type: "text",
+          text: `MCP server ${serverId} answered the call to ${toolName}, but ${violation}. This is a fault of the server, not of your call.`,
+        },
+      ],
+      isError: true,
+      ...(mapped.details === undefined ? {} : { details: mapped.details }),
+    };
   }
 
   function callError(live: Live, name: string, toolName: string, error: unknown, signal: AbortSignal): ToolCallError {
@@ -593,7 +619,7 @@ export async function connectMcpServer(
 
   // The first connection: its failure is the caller's error, with nothing left running.
   const first = await open();
-  let listed: McpTool[];
+  let listed: unknown[];
   try {
     listed = await listAll(first);
   } catch (error) {
@@ -654,6 +680,18 @@ export async function connectMcpServer(
       await connecting?.catch(() => undefined);
     },
   };
+}
+
+/** Why a listed tool cannot be read at all (it is skipped, the rest of the listing is not), or `undefined`. */
+function toolShapeProblem(tool: unknown): string | undefined {
+  if (!isRecord(tool)) return "the listing entry is not an object";
+  if (typeof tool.name !== "string" || tool.name === "") return "it has no name";
+  if (!isRecord(tool.inputSchema)) return "its inputSchema is not a JSON Schema object";
+  return undefined;
+}
+
+function nameOf(tool: unknown): string {
+  return isRecord(tool) && typeof tool.name === "string" ? tool.name : "(unnamed)";
 }
 
 function protocolOf(client: Client): McpConnection["protocol"] {

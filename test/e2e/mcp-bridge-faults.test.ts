@@ -212,11 +212,45 @@ describe("tools/list", () => {
     expect(dashed?.content).toEqual([{ type: "text", text: "called read-file" }]);
   });
 
+  it("skips a listed tool it cannot read (a broken inputSchema, no name) and bridges the rest", async () => {
+    const connection = await fake("mixed", "broken-listing");
+    expect(connection.tools.map((tool) => tool.descriptor.name)).toEqual(["mixed__ping", "mixed__later"]);
+    expect(connection.skipped).toEqual([
+      { toolName: "broken", reason: "its inputSchema is not a JSON Schema object" },
+      { toolName: "(unnamed)", reason: "it has no name" },
+    ]);
+    const pong = await (connection.tools[0] as AgentTool).execute({}, context());
+    expect(pong).toMatchObject({ content: [{ type: "text", text: "pong" }] });
+  });
+
   it("refuses a server whose cursor never ends", async () => {
     const config = await scriptServer(folder.path, "loop", fakeServerSource("looping-cursor"));
     const error = await connectError(connectMcpServer(config));
     expect(error).toMatchObject({ code: "mcp-protocol-error", serverId: "loop" });
     expect(error.message).toContain("MCP server loop kept paging tools/list");
+  });
+});
+
+describe("structuredContent against the server's outputSchema", () => {
+  it("passes content that fits, and makes an error result naming the violation when it does not", async () => {
+    const connection = await fake("wx", "structured");
+    const weather = connection.tools[0] as AgentTool;
+    expect(weather.descriptor.outputSchema).toMatchObject({ required: ["celsius"] });
+    const good = await weather.execute({ mode: "good" }, context());
+    expect(good).toMatchObject({
+      content: [{ type: "text", text: "weather" }],
+      details: { structuredContent: { celsius: 21 } },
+    });
+    expect((good as { isError?: boolean }).isError).toBeUndefined();
+    const bad = await weather.execute({ mode: "bad" }, context());
+    expect(bad).toMatchObject({ isError: true, details: { structuredContent: { celsius: "warm" } } });
+    expect((bad as { content: { text: string }[] }).content[0]?.text).toBe(
+      'MCP server wx answered the call to weather, but its structuredContent does not match its outputSchema: structuredContent.celsius: must be number, got string "warm". This is a fault of the server, not of your call.',
+    );
+    const none = await weather.execute({ mode: "none" }, context());
+    expect((none as { content: { text: string }[] }).content[0]?.text).toContain(
+      "it sent no structuredContent although its outputSchema asks for it",
+    );
   });
 });
 

@@ -59,7 +59,9 @@ export type FakeBehaviour =
   | "garbage-on-call" // writes a line that is not JSON-RPC
   | "dynamic" // `add` adds a tool, `remove` removes the last one; each sends tools/list_changed
   | "paged" // lists `ping`, `read.file`, `read-file` one per page; a call answers "called <name>"
-  | "looping-cursor"; // tools/list always answers the same nextCursor
+  | "looping-cursor" // tools/list always answers the same nextCursor
+  | "broken-listing" // lists ping, a tool whose inputSchema is a string, an entry without a name, and `later`
+  | "structured"; // `weather` has an outputSchema; its call answers structuredContent as `mode` says: good, bad, none
 
 /**
  * A fake MCP server in plain node (no SDK), so a test controls every byte: answers the handshake
@@ -74,6 +76,8 @@ const tool = (name) => ({ name, description: "Tool " + name, inputSchema: { type
 const tools =
   behaviour === "dynamic" ? [tool("ping"), tool("add"), tool("remove")]
   : behaviour === "paged" ? [tool("ping"), tool("read.file"), tool("read-file")]
+  : behaviour === "broken-listing" ? [tool("ping"), { name: "broken", inputSchema: "oops" }, { description: "no name" }, tool("later")]
+  : behaviour === "structured" ? [{ ...tool("weather"), outputSchema: { type: "object", properties: { celsius: { type: "number" } }, required: ["celsius"] } }]
   : [tool("ping")];
 let added = 0;
 createInterface({ input: process.stdin }).on("line", (line) => {
@@ -94,6 +98,11 @@ createInterface({ input: process.stdin }).on("line", (line) => {
     if (behaviour === "garbage-on-call") return void process.stdout.write("debug: this is not JSON\\n");
     if (behaviour === "paged") return send({ id: message.id, result: { content: [{ type: "text", text: "called " + name }] } });
     if (behaviour === "protocol-error-on-call") return send({ id: message.id, error: { code: -32602, message: "Tool " + name + " not found" } });
+    if (behaviour === "structured") {
+      const mode = message.params.arguments?.mode;
+      const structuredContent = mode === "good" ? { celsius: 21 } : mode === "bad" ? { celsius: "warm" } : undefined;
+      return send({ id: message.id, result: { content: [{ type: "text", text: "weather" }], ...(structuredContent ? { structuredContent } : {}) } });
+    }
     if (name === "add") tools.push(tool("added-" + ++added));
     if (name === "remove") tools.pop();
     if (name === "add" || name === "remove") send({ method: "notifications/tools/list_changed" });
