@@ -86,6 +86,8 @@ export type {
   ToolExecutionMode,
   ToolExecutionStartEvent,
   ToolExecutionUpdateEvent,
+  ToolLogEvent,
+  ToolLogLevel,
   ToolExecutorRef,
   ToolOwnerRef,
   ToolPlan,

@@ -144,6 +144,24 @@ export interface ToolCallContext {
   readonly signal: AbortSignal;
   /** Streams a partial result; it reaches `tool_execution_update` listeners, never the model. */
   onUpdate(partial: ToolResult): void;
+  /**
+   * Sends a log message about this call; it reaches `tool_log` listeners and the dispatch's `onLog`
+   * (an MCP client, through `serve`), never the model. Never throws. Sessions always provide it; it is
+   * optional for contexts made by hand.
+   */
+  log?(level: ToolLogLevel, data: JsonValue, logger?: string): void;
+}
+
+/** Log levels, least severe first (syslog's, as MCP uses them). */
+export type ToolLogLevel = "debug" | "info" | "notice" | "warning" | "error" | "critical" | "alert" | "emergency";
+
+/** One log message of a call, as `tool_log` listeners and `DispatchOptions.onLog` get it. */
+export interface ToolLogEvent {
+  readonly toolCallId: string;
+  readonly toolName: string;
+  readonly level: ToolLogLevel;
+  readonly data: JsonValue;
+  readonly logger?: string;
 }
 
 export type ToolExecutionMode = "parallel" | "sequential";
@@ -293,6 +311,8 @@ export interface DispatchOptions {
   readonly signal?: AbortSignal;
   /** This call's progress (`context.onUpdate` of its executor), as `tool_execution_update` events carry it. Must not throw. */
   readonly onUpdate?: (partial: ToolResult) => void;
+  /** This call's log messages (`context.log` of its executor), as `tool_log` events carry them. */
+  readonly onLog?: (entry: ToolLogEvent) => void;
   /**
    * Who approves this call, when the session's approvals require it: wins over `approvals.approver` (the
    * MCP server passes one that asks the client which made the call). Without either, `approval-required`.
@@ -421,6 +441,7 @@ export interface AgentSessionEvents {
   tool_execution_start: ToolExecutionStartEvent;
   tool_execution_update: ToolExecutionUpdateEvent;
   tool_execution_end: ToolExecutionEndEvent;
+  tool_log: ToolLogEvent;
   approval_requested: ApprovalRequest;
   approval_resolved: ApprovalResolvedEvent;
   error: SessionErrorEvent;

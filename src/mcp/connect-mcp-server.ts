@@ -13,7 +13,15 @@ import {
 import { ToolCallError, ToolDefinitionError } from "../core/errors.js";
 import { isRecord } from "../core/json.js";
 import { defineTool } from "../core/register/define-tool.js";
-import type { AgentTool, JsonObject, LiveToolSource, ToolCallContext, ToolResult } from "../core/types.js";
+import type {
+  AgentTool,
+  JsonObject,
+  JsonValue,
+  LiveToolSource,
+  ToolCallContext,
+  ToolLogLevel,
+  ToolResult,
+} from "../core/types.js";
 import { structuredContentCheck } from "./check-structured-content.js";
 import { ChildProcessTransport } from "./child-process-transport.js";
 import { McpConnectionError } from "./errors.js";
@@ -39,6 +47,15 @@ export interface McpConnectOptions {
   readonly clientInfo?: { readonly name: string; readonly version: string };
   /** Receives a stdio server's stderr. By default it is kept (the last 4 KB) for error messages only. */
   readonly onStderr?: (text: string) => void;
+  /**
+   * The server's log messages (`notifications/message`) that arrive while no call runs; during calls they
+   * go to the calls' `context.log` (and so to `tool_log` listeners and `serve`'s clients).
+   */
+  readonly onLog?: (message: {
+    readonly level: ToolLogLevel;
+    readonly data: JsonValue;
+    readonly logger?: string;
+  }) => void;
   /** Trouble that did not fail a call: a lost connection, a re-list that failed, a stray message. */
   readonly onError?: (error: McpConnectionError) => void;
 }
@@ -125,6 +142,8 @@ export async function connectMcpServer(
   let closed = false;
   let relisting: Promise<boolean> | undefined;
   let relistAgain = false;
+  /** The calls running now: the server's log messages go to them. */
+  const running = new Set<ToolCallContext>();
   // Same server name and same definition: the same AgentTool object, so the registry keeps its wrapper.
   let toolCache = new Map<string, AgentTool>();
 
@@ -209,6 +228,18 @@ export async function connectMcpServer(
         );
       }
     };
+    client.setNotificationHandler("notifications/message", (notification) => {
+      const { level, data, logger } = notification.params;
+      const message = { level, data: data as JsonValue, ...(typeof logger === "string" ? { logger } : {}) };
+      if (running.size === 0) {
+        try {
+          options.onLog?.(message);
+        } catch {
+          // a failing log listener must not break the connection
+        }
+      }
+      for (const context of running) context.log?.(level, message.data, message.logger);
+    });
     client.setNotificationHandler("notifications/tools/list_changed", () => {
       if (current === live) scheduleRelist();
       else live.listChangedEarly = true;
@@ -431,6 +462,7 @@ export async function connectMcpServer(
   ): Promise<ToolResult> {
     const live = current ?? (await acquire(name, context.signal));
     const { signal, release } = requestSignal(context.signal);
+    running.add(context);
     let result: CallResultAsSent;
     try {
       result = await live.client.request(
@@ -447,6 +479,7 @@ export async function connectMcpServer(
       throw callError(live, name, toolName, error, context.signal);
     } finally {
       release?.();
+      running.delete(context);
     }
     failures = 0;
     const mapped = mapCallToolResult(result, { serverId, toolName });

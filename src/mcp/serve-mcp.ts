@@ -15,7 +15,7 @@ import {
 } from "@modelcontextprotocol/server";
 import { StdioServerTransport, serveStdio as serveSdkStdio } from "@modelcontextprotocol/server/stdio";
 import type { AgentSession } from "../core/dispatch/session.js";
-import type { DispatchOptions, ToolDescriptor, ToolResult } from "../core/types.js";
+import type { DispatchOptions, ToolDescriptor, ToolLogEvent, ToolResult } from "../core/types.js";
 import { McpServeError } from "./errors.js";
 
 interface ServeCommonOptions {
@@ -65,7 +65,8 @@ const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
  * Every `tools/call` goes through `session.dispatch` (validation, hooks, policy, timeouts), so a
  * refused or failed call is an `isError` result; a tool's `details.structuredContent` becomes the
  * result's `structuredContent`; `tool_execution_update`s become progress notifications when the
- * client asked for progress; `notifications/tools/list_changed` is sent when the active set changes.
+ * client asked for progress; a tool's `context.log` messages become log notifications (at or above the
+ * level a client set with `logging/setLevel`); `notifications/tools/list_changed` is sent when the active set changes.
  */
 export async function serveMcp(session: AgentSession, options: ServeMcpOptions): Promise<McpServerHandle> {
   const transport = (options as { transport?: unknown } | undefined)?.transport;
@@ -248,7 +249,8 @@ async function serveHttp(session: AgentSession, options: ServeMcpHttpOptions): P
 /** A low-level MCP `Server` (it serves raw JSON Schema as is) whose tools are the session's active tools. */
 function createToolServer(session: AgentSession, options: ServeCommonOptions): Server {
   const server = new Server(options.serverInfo ?? { name: "toolwire", version: "0.1.0" }, {
-    capabilities: { tools: { listChanged: true } },
+    // logging: the SDK answers logging/setLevel and drops messages below the level a client set.
+    capabilities: { tools: { listChanged: true }, logging: {} },
     ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
   });
   server.setRequestHandler("tools/list", () => ({
@@ -296,10 +298,14 @@ async function callTool(
   const approver =
     legacy && server.getClientCapabilities()?.elicitation !== undefined ? elicitApproval(ctx) : undefined;
   const active = session.activeTools.get(params.name);
+  const onLog = (entry: ToolLogEvent) => {
+    ctx.mcpReq.log(entry.level, entry.data, entry.logger).catch(() => undefined);
+  };
   const { block, result: final } = await session.dispatchDetailed(
     { id, name: params.name, input: params.arguments ?? {} },
     {
       signal: ctx.mcpReq.signal,
+      onLog,
       ...(onUpdate === undefined ? {} : { onUpdate }),
       ...(approver === undefined ? {} : { approver }),
     },

@@ -43,9 +43,6 @@ const NOT_APPLICABLE: Record<string, string> = {
  * scenario listed here passes, so the list stays true.
  */
 const KNOWN_FAILING: Record<string, string> = {
-  "logging-set-level": "serve declares no logging capability: logging/setLevel is method-not-found (issue 13, Logging)",
-  "tools-call-with-logging":
-    "no logging/setLevel, and a toolwire tool has no way to send log messages (issue 13, Logging)",
   "tools-call-audio":
     "the content model is text and image only: an audio block is refused as an unknown content type (issue 13, SPEC 13)",
   "tools-call-embedded-resource":
@@ -58,6 +55,8 @@ const KNOWN_FAILING: Record<string, string> = {
 
 /** Applicable scenarios that pass today. `tools-call-elicitation` passes through approvals: serve elicits the yes. */
 const PASSING = [
+  "logging-set-level",
+  "tools-call-with-logging",
   "server-initialize",
   "ping",
   "tools-list",

@@ -254,6 +254,19 @@ describe("structuredContent against the server's outputSchema", () => {
   });
 });
 
+describe("log messages", () => {
+  it("pass an upstream server's log messages to the running call's context.log", async () => {
+    const connection = await fake("chatty", "logs-on-call");
+    const logs: unknown[] = [];
+    const result = await (connection.tools[0] as AgentTool).execute(
+      {},
+      { ...context(), log: (level, data, logger) => logs.push({ level, data, logger }) },
+    );
+    expect(result).toMatchObject({ content: [{ type: "text", text: "logged" }] });
+    expect(logs).toEqual([{ level: "warning", data: { disk: "low" }, logger: "fake" }]);
+  });
+});
+
 describe("tools/list_changed", () => {
   it("re-lists and refreshes a registry: a new Map and a report naming what changed", async () => {
     const connection = await fake("dyn", "dynamic");

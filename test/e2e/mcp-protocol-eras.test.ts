@@ -9,6 +9,7 @@ import { StdioClientTransport as ModernStdioTransport } from "@modelcontextproto
 import { toNodeHandler } from "@modelcontextprotocol/node";
 import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as LegacyHttpTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { createMcpHandler, McpServer } from "@modelcontextprotocol/server";
 import { afterEach, describe, expect, it } from "vitest";
 import * as z from "zod";
@@ -88,6 +89,40 @@ describe("serveMcp over HTTP", () => {
     const called = await legacy.callTool({ name: "weather", arguments: { city: "Rome" } });
     expect(called.content).toEqual([{ type: "text", text: "Rome: 22C" }]);
     expect(handle.sessions).toBe(1);
+  });
+});
+
+describe("serveMcp log messages", () => {
+  it("sends a tool's context.log messages at or above the level the client set", async () => {
+    const session = createAgentSession({
+      registry: createToolRegistry({
+        custom: [
+          defineTool({
+            name: "chatty",
+            description: "Logs twice",
+            inputSchema: { type: "object", properties: {} },
+            execute: (_input, { log }) => {
+              log?.("info", "routine");
+              log?.("error", { failed: "step 2" }, "worker");
+              return "done";
+            },
+          }),
+        ],
+      }),
+    });
+    const handle = await serveMcp(session, { transport: "http", port: 0 });
+    cleanups.push(() => handle.close());
+    const client = new LegacyClient({ name: "logs", version: "1.0.0" });
+    const messages: unknown[] = [];
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
+      messages.push(notification.params);
+    });
+    await client.connect(new LegacyHttpTransport(new URL(handle.url as string)));
+    cleanups.push(() => client.close());
+    await client.setLoggingLevel("error");
+    await client.callTool({ name: "chatty", arguments: {} });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(messages).toEqual([{ level: "error", logger: "worker", data: { failed: "step 2" } }]);
   });
 });
 

@@ -18,9 +18,12 @@ import type {
   BeforeToolCall,
   DispatchOptions,
   JsonObject,
+  JsonValue,
   ToolCallContext,
   ToolCallErrorCode,
   ToolCallOutcome,
+  ToolLogEvent,
+  ToolLogLevel,
   ToolResult,
   ToolResultBlock,
   ToolUse,
@@ -256,7 +259,7 @@ export function executePreparedToolCall(
   const { tool, info } = call;
   const signal = options?.signal;
   if (signal?.aborted) return Promise.resolve(stopped(abortedError(info.name, signal)));
-  const context = new CallContext(runtime, info, options?.onUpdate);
+  const context = new CallContext(runtime, info, options);
   return new Promise<ToolOutcome>((resolve) => {
     const timeoutMs = timerDelay(tool.timeoutMs ?? runtime.toolTimeoutMs);
     tool.start(call.input, context, new RunningCall(context, resolve, signal, timeoutMs, executorStart).settle);
@@ -344,13 +347,49 @@ class CallContext implements ToolCallContext {
   #reason: unknown;
   #aborted = false;
 
+  #log: ToolCallContext["log"];
+
   constructor(
     readonly runtime: CallRuntime,
     readonly info: CallInfo,
-    /** The caller's own progress listener for this call (`DispatchOptions.onUpdate`). */
-    private readonly progress: ((partial: ToolResult) => void) | undefined,
+    /** The caller's own listeners for this call (`onUpdate`, `onLog`). */
+    private readonly options: DispatchOptions | undefined,
   ) {
     this.toolCallId = info.id;
+  }
+
+  /** Made on first read, like the signal: most executors never log. Never throws. */
+  get log(): NonNullable<ToolCallContext["log"]> {
+    this.#log ??= (level, data, logger) => {
+      const { runtime, info, options } = this;
+      const listened = runtime.emitter.has("tool_log");
+      if (this.finished || (!listened && options?.onLog === undefined)) return;
+      const entry = readLogEntry(info, level, data, logger);
+      if (entry === undefined) return;
+      if (listened) runtime.emitter.emit("tool_log", entry);
+      this.#callListener("onLog", () => options?.onLog?.(entry));
+    };
+    return this.#log;
+  }
+
+  #callListener(which: "onUpdate" | "onLog", call: () => void): void {
+    try {
+      call();
+    } catch (error) {
+      const { runtime, info } = this;
+      runtime.emitter.emit("error", {
+        code: "listener-failed",
+        error: new SessionError(
+          "listener-failed",
+          `An ${which} listener of a dispatch threw: ${describeThrown(error)}`,
+          {
+            cause: error,
+          },
+        ),
+        toolCallId: info.id,
+        toolName: info.name,
+      });
+    }
   }
 
   get signal(): AbortSignal {
@@ -386,7 +425,8 @@ class CallContext implements ToolCallContext {
 
   /** Never throws: a malformed partial is dropped, and listeners cannot break the executor. */
   onUpdate = (partial: ToolResult): void => {
-    const { runtime, info, progress } = this;
+    const { runtime, info } = this;
+    const progress = this.options?.onUpdate;
     const listened = runtime.emitter.has("tool_execution_update");
     if (this.finished || (!listened && progress === undefined)) return;
     const normalized = normalizeToolResult(partial);
@@ -394,24 +434,33 @@ class CallContext implements ToolCallContext {
     if (listened) {
       runtime.emitter.emit("tool_execution_update", { toolCallId: info.id, toolName: info.name, partial: normalized });
     }
-    if (progress === undefined) return;
-    try {
-      progress(normalized);
-    } catch (error) {
-      runtime.emitter.emit("error", {
-        code: "listener-failed",
-        error: new SessionError(
-          "listener-failed",
-          `An onUpdate listener of a dispatch threw: ${describeThrown(error)}`,
-          {
-            cause: error,
-          },
-        ),
-        toolCallId: info.id,
-        toolName: info.name,
-      });
-    }
+    if (progress !== undefined) this.#callListener("onUpdate", () => progress(normalized));
   };
+}
+
+const LOG_LEVELS: ReadonlySet<string> = new Set([
+  "debug",
+  "info",
+  "notice",
+  "warning",
+  "error",
+  "critical",
+  "alert",
+  "emergency",
+]);
+
+/** A log message as plain data, or `undefined` for one that is not (a bad level, data that is not JSON). */
+function readLogEntry(info: CallInfo, level: unknown, data: unknown, logger: unknown): ToolLogEvent | undefined {
+  if (typeof level !== "string" || !LOG_LEVELS.has(level)) return undefined;
+  const copied = copyJson(data, "the log data");
+  if (!copied.ok) return undefined;
+  const entry = {
+    toolCallId: info.id,
+    toolName: info.name,
+    level: level as ToolLogLevel,
+    data: copied.value as JsonValue,
+  };
+  return typeof logger === "string" ? { ...entry, logger: cutText(logger, 200) } : entry;
 }
 
 function stopped(error: ToolCallError): ToolOutcome {

@@ -387,3 +387,43 @@ describe("events", () => {
     expect(duration).toBeGreaterThanOrEqual(0);
   });
 });
+
+describe("context.log", () => {
+  it("reaches tool_log listeners and the dispatch's onLog as plain data; bad levels and non-JSON data are dropped", async () => {
+    const tool = defineTool({
+      name: "chatty",
+      description: "logs",
+      inputSchema: { type: "object", properties: {} },
+      execute: (_input, { log }) => {
+        log?.("info", "starting");
+        log?.("loud" as never, "not a level");
+        log?.("debug", { big: 10n } as never);
+        log?.("error", { step: 2 }, "worker");
+        return "done";
+      },
+    });
+    const session = sessionWith([tool]);
+    const heard: unknown[] = [];
+    const errors: unknown[] = [];
+    session.on("tool_log", (event) => heard.push(event));
+    session.on("error", (event) => errors.push(event.code));
+    const own: unknown[] = [];
+    const block = await session.dispatch(
+      { id: "l1", name: "chatty", input: {} },
+      {
+        onLog: (entry) => {
+          own.push(entry);
+          throw new Error("a listener that throws");
+        },
+      },
+    );
+    expect(textOf(block)).toBe("done");
+    const expected = [
+      { toolCallId: "l1", toolName: "chatty", level: "info", data: "starting" },
+      { toolCallId: "l1", toolName: "chatty", level: "error", data: { step: 2 }, logger: "worker" },
+    ];
+    expect(heard).toEqual(expected);
+    expect(own).toEqual(expected);
+    expect(errors).toEqual(["listener-failed", "listener-failed"]);
+  });
+});

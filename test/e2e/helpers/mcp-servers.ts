@@ -61,6 +61,7 @@ export type FakeBehaviour =
   | "paged" // lists `ping`, `read.file`, `read-file` one per page; a call answers "called <name>"
   | "looping-cursor" // tools/list always answers the same nextCursor
   | "broken-listing" // lists ping, a tool whose inputSchema is a string, an entry without a name, and `later`
+  | "logs-on-call" // a call sends a warning log message before its result
   | "structured"; // `weather` has an outputSchema; its call answers structuredContent as `mode` says: good, bad, none
 
 /**
@@ -98,6 +99,10 @@ createInterface({ input: process.stdin }).on("line", (line) => {
     if (behaviour === "garbage-on-call") return void process.stdout.write("debug: this is not JSON\\n");
     if (behaviour === "paged") return send({ id: message.id, result: { content: [{ type: "text", text: "called " + name }] } });
     if (behaviour === "protocol-error-on-call") return send({ id: message.id, error: { code: -32602, message: "Tool " + name + " not found" } });
+    if (behaviour === "logs-on-call") {
+      send({ method: "notifications/message", params: { level: "warning", logger: "fake", data: { disk: "low" } } });
+      return send({ id: message.id, result: { content: [{ type: "text", text: "logged" }] } });
+    }
     if (behaviour === "structured") {
       const mode = message.params.arguments?.mode;
       const structuredContent = mode === "good" ? { celsius: 21 } : mode === "bad" ? { celsius: "warm" } : undefined;
