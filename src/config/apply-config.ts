@@ -10,6 +10,7 @@ import type {
   ToolRegistryOptions,
   ToolSourceInput,
 } from "../core/types.js";
+import type { McpProtocolChoice } from "../mcp/connect-mcp-server.js";
 import { createPluginHost, type PluginHost } from "../plugins/plugin-host.js";
 import { formatSkillsPrompt } from "../skills/format-skills-prompt.js";
 import { type LoadedSkills, loadSkills } from "../skills/load-skills.js";
@@ -53,6 +54,7 @@ export interface McpServerPlan {
     readonly exclude?: readonly string[];
     readonly timeoutMs?: number;
     readonly connectTimeoutMs?: number;
+    readonly protocol?: McpProtocolChoice;
   };
 }
 
@@ -174,7 +176,7 @@ function availabilityFrom(
 }
 
 function planServer(entry: McpServerConfig, dir: string): McpServerPlan {
-  const { enabled: _enabled, include, exclude, timeoutMs, connectTimeoutMs, ...server } = entry;
+  const { enabled: _enabled, include, exclude, timeoutMs, connectTimeoutMs, protocol, ...server } = entry;
   // A short request timeout also bounds the handshake: a server that never answers must not hold 30 s.
   const connect =
     connectTimeoutMs ?? (timeoutMs !== undefined && timeoutMs < DEFAULT_CONNECT_TIMEOUT_MS ? timeoutMs : undefined);
@@ -189,6 +191,7 @@ function planServer(entry: McpServerConfig, dir: string): McpServerPlan {
       ...(exclude === undefined ? {} : { exclude }),
       ...(timeoutMs === undefined ? {} : { timeoutMs }),
       ...(connect === undefined ? {} : { connectTimeoutMs: connect }),
+      ...(protocol === undefined ? {} : { protocol }),
     },
   };
 }

@@ -4,6 +4,7 @@ import { open, stat } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import type { JsonObject, JsonPrimitive, PolicyLayer } from "../core/types.js";
+import type { McpProtocolChoice } from "../mcp/connect-mcp-server.js";
 import { locateJsonError } from "./locate-json-error.js";
 
 /** A plugin entry of the config file. */
@@ -28,6 +29,8 @@ interface McpServerCommon {
   readonly timeoutMs?: number;
   /** Starting the server and the handshake. Default: `timeoutMs` when below 30 000 ms, else 30 000 ms. */
   readonly connectTimeoutMs?: number;
+  /** Which protocol era to speak (see `McpConnectOptions.protocol`). Default `auto`. */
+  readonly protocol?: McpProtocolChoice;
 }
 /** An MCP server started as a child process and spoken to over stdio. */
 export interface McpStdioServerConfig extends McpServerCommon {

@@ -31,6 +31,9 @@ import { checkMcpServerConfig, compileToolNameFilter, type McpServerConfig } fro
 import { type ReconnectBackoff, reconnectDelayMs } from "./reconnect.js";
 import { assignMcpToolNames } from "./tool-names.js";
 
+/** Which MCP protocol era a connection speaks: negotiated, 2025 only, or 2026-07-28 only. */
+export type McpProtocolChoice = "auto" | "2025" | "2026-07-28";
+
 /** How a connection behaves. Every field is optional. */
 export interface McpConnectOptions {
   /** Server tool names (exact, or globs where `*` matches anything; case ignored) to bridge. Default: all. */
@@ -41,6 +44,12 @@ export interface McpConnectOptions {
   readonly timeoutMs?: number;
   /** For starting the server and the handshake. Default 30 000 ms. */
   readonly connectTimeoutMs?: number;
+  /**
+   * Which protocol era to speak. `auto` (the default) asks the server with `server/discover` and speaks
+   * 2026-07-28 when it offers it, else falls back to the 2025 `initialize` handshake; `2025` only does
+   * the handshake; `2026-07-28` accepts nothing else and fails the connect against an older server.
+   */
+  readonly protocol?: McpProtocolChoice;
   /** Spacing of reconnect attempts after failures. Default: 500 ms, doubling, capped at 30 s. */
   readonly backoff?: ReconnectBackoff;
   /** The client's name and version in the handshake. Default `toolwire`. */
@@ -100,6 +109,8 @@ const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
 const MAX_LIST_PAGES = 1000;
 /** How long the connect-time `server/discover` probe waits before a stdio server counts as a 2025-era one. */
 const PROBE_TIMEOUT_MS = 3_000;
+/** How long the reachability check of an HTTP server waits for any answer. */
+const REACHABLE_TIMEOUT_MS = 1_000;
 
 interface Live {
   readonly client: Client;
@@ -111,6 +122,8 @@ interface Live {
   listChangedEarly: boolean;
   /** On a 2026-07-28 connection: the `subscriptions/listen` stream that brings `tools/list_changed`. */
   subscription: McpSubscription | undefined;
+  /** A reachability check of the HTTP server is under way. */
+  checking: boolean;
 }
 
 /**
@@ -129,6 +142,7 @@ export async function connectMcpServer(
   const serverId = checked.id;
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+  const protocolChoice = options.protocol ?? "auto";
   const filter = compileToolNameFilter(options.include, options.exclude);
   const listeners = new Set<() => void>();
   let tools: readonly AgentTool[] = [];
@@ -202,7 +216,7 @@ export async function connectMcpServer(
       // 2026-07-28 when the server offers it (server/discover), else the 2025 initialize handshake.
       // Over stdio a silent probe means a 2025-era server, so it waits briefly; over HTTP silence is an outage.
       versionNegotiation: {
-        mode: "auto",
+        mode: protocolChoice === "2025" ? "legacy" : protocolChoice === "auto" ? "auto" : { pin: protocolChoice },
         probe: { timeoutMs: "command" in checked ? Math.min(PROBE_TIMEOUT_MS, connectTimeoutMs) : connectTimeoutMs },
       },
     });
@@ -213,6 +227,7 @@ export async function connectMcpServer(
       closing: false,
       listChangedEarly: false,
       subscription: undefined,
+      checking: false,
     };
     client.onclose = () => onLost(live, closeReasonOf(live));
     client.onerror = (error) => {
@@ -226,6 +241,9 @@ export async function connectMcpServer(
                 cause: error,
               }),
         );
+        // Over HTTP a dropped response stream is retried by the SDK for as long as the call's timeout:
+        // if the server is gone, the calls in flight must fail now, not in a minute.
+        if ("url" in checked && running.size > 0) void checkReachable(live, String(checked.url));
       }
     };
     client.setNotificationHandler("notifications/message", (notification) => {
@@ -268,6 +286,35 @@ export async function connectMcpServer(
         });
     }
     return live;
+  }
+
+  /**
+   * After a transport error with calls in flight: one quick request to the server's URL. No answer at
+   * all (refused, reset, nothing within a second) means it is gone: the connection is dropped, and its
+   * calls fail at once naming the server. Any HTTP answer means it is up, and the SDK goes on retrying.
+   */
+  async function checkReachable(live: Live, url: string): Promise<void> {
+    if (live.checking) return;
+    live.checking = true;
+    try {
+      await fetch(url, { method: "OPTIONS", signal: AbortSignal.timeout(REACHABLE_TIMEOUT_MS) });
+    } catch (error) {
+      if (live.lost !== undefined || live.closing) return;
+      onLost(
+        live,
+        new McpConnectionError(
+          "mcp-server-exited",
+          serverId,
+          `MCP server ${serverId} could not be reached (${messageOf(error)})`,
+          {
+            cause: error,
+          },
+        ),
+      );
+      void closeLive(live);
+    } finally {
+      live.checking = false;
+    }
   }
 
   function closeReasonOf(live: Live): McpConnectionError {

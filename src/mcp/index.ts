@@ -9,6 +9,7 @@ export {
   connectMcpServer,
   type McpConnection,
   type McpConnectOptions,
+  type McpProtocolChoice,
   type SkippedMcpTool,
 } from "./connect-mcp-server.js";
 export { McpConnectionError, type McpErrorCode, McpServeError, type McpServeErrorCode } from "./errors.js";

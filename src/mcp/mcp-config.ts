@@ -29,6 +29,7 @@ export interface McpConfigCheckOptions {
   readonly exclude?: readonly string[];
   readonly timeoutMs?: number;
   readonly connectTimeoutMs?: number;
+  readonly protocol?: unknown;
 }
 
 /**
@@ -80,6 +81,9 @@ export function checkMcpServerConfig(config: McpServerConfig, options: McpConfig
     if (value !== undefined && value > MAX_TIMER_MS) {
       fail(`MCP server ${id}: ${key} must be at most ${MAX_TIMER_MS} ms, got ${String(value)}`);
     }
+  }
+  if (options.protocol !== undefined && !["auto", "2025", "2026-07-28"].includes(options.protocol as string)) {
+    fail(`MCP server ${id}: protocol must be "auto", "2025" or "2026-07-28", got ${JSON.stringify(options.protocol)}`);
   }
   return config;
 }
