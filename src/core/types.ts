@@ -225,8 +225,17 @@ export interface RegistryReport {
   added: string[];
   /** Names in the Map before this refresh that are not now. */
   removed: string[];
-  /** Same-named tools: which source won. Within one source, kept === dropped (the first tool of a name wins). */
-  overrides: { name: string; kept: ToolSource; dropped: ToolSource }[];
+  /**
+   * Same-named tools: which source won, and whose tools they were. Within one source, kept === dropped
+   * (the first tool of a name wins).
+   */
+  overrides: {
+    name: string;
+    kept: ToolSource;
+    dropped: ToolSource;
+    keptOwner?: ToolOwnerRef;
+    droppedOwner?: ToolOwnerRef;
+  }[];
   excluded: {
     name: string;
     source: ToolSource;

@@ -17,15 +17,29 @@ describe("assignMcpToolNames", () => {
     expect(sanitizeToolNamePart("a😀b")).toBe("a-b");
   });
 
-  it("cuts the server part at its end first when the name is too long", () => {
+  it("cuts the server part at its end first when the name is too long, and ends a cut name with a hash", () => {
     const [name] = assignMcpToolNames("s".repeat(50), ["t".repeat(20)]);
-    expect(name).toBe(`${"s".repeat(42)}__${"t".repeat(20)}`);
+    expect(name).toMatch(new RegExp(`^${"s".repeat(35)}__${"t".repeat(20)}-[0-9a-f]{6}$`));
     expect(name).toHaveLength(64);
   });
 
-  it("cuts the tool part once the server part is gone", () => {
-    const [name] = assignMcpToolNames("server", ["t".repeat(100)]);
-    expect(name).toBe(`__${"t".repeat(62)}`);
+  it("keeps the first 12 characters of the server id, then cuts the tool part", () => {
+    const [name] = assignMcpToolNames("github-enterprise", ["t".repeat(100)]);
+    expect(name).toMatch(new RegExp(`^github-enter__${"t".repeat(43)}-[0-9a-f]{6}$`));
+    expect(assignMcpToolNames("server", ["t".repeat(100)])[0]).toMatch(/^server__t{49}-[0-9a-f]{6}$/);
+  });
+
+  it("gives two servers' same long tool name two different names that both say their server", () => {
+    const long = "create_or_update_a_very_descriptive_repository_file_with_contents";
+    const [a] = assignMcpToolNames("github-work-account", [long]);
+    const [b] = assignMcpToolNames("github-home-account", [long]);
+    expect(a).not.toBe(b);
+    expect(a?.startsWith("github-work-")).toBe(true);
+    expect(b?.startsWith("github-home-")).toBe(true);
+    const [c] = assignMcpToolNames("github-account-one", [long]);
+    const [d] = assignMcpToolNames("github-account-two", [long]);
+    expect(c?.slice(0, 12)).toBe(d?.slice(0, 12)); // the same first 12 characters...
+    expect(c).not.toBe(d); // ...and still two names
   });
 
   it("gives a name that collides ignoring case the first free -2, -3 suffix, in listing order", () => {
@@ -46,7 +60,9 @@ describe("assignMcpToolNames", () => {
     const long = "t".repeat(70);
     const names = assignMcpToolNames("srv", [long, long]);
     expect(names[0]).toHaveLength(64);
-    expect(names[1]).toBe(`__${"t".repeat(60)}-2`);
+    expect(names[1]).toMatch(/^srv__t{50}-[0-9a-f]{6}-2$/);
+    expect(names[1]).toHaveLength(64);
+    expect(names[1]?.slice(-8, -2)).toBe(names[0]?.slice(-6)); // the same trace, then the suffix
   });
 
   it("always gives valid names, unique ignoring case, the same every time (property)", () => {

@@ -65,10 +65,11 @@ export function explainTool(snapshot: RegistrySnapshot, name: string): string {
   }
   for (const override of snapshot.overrides) {
     if (override.name !== name) continue;
+    const from = (owner: ToolOwnerRef | undefined) => (owner === undefined ? "" : ` (from ${describeOwner(owner)})`);
     lines.push(
       override.kept === override.dropped
-        ? `A second ${SOURCE_WORDS[override.kept]} tool named ${name} was ignored: within one source the first one wins.`
-        : `The ${SOURCE_WORDS[override.kept]} tool overrides a ${SOURCE_WORDS[override.dropped]} tool of the same name.`,
+        ? `A second ${SOURCE_WORDS[override.kept]} tool named ${name}${from(override.droppedOwner)} was ignored: the one${override.keptOwner === undefined ? "" : ` from ${describeOwner(override.keptOwner)}`} came first, and within one source the first one wins.`
+        : `The ${SOURCE_WORDS[override.kept]} tool${from(override.keptOwner)} overrides a ${SOURCE_WORDS[override.dropped]} tool of the same name${from(override.droppedOwner)}, which was dropped.`,
     );
   }
   if (lines.length > 0) return lines.join("\n");

@@ -61,7 +61,7 @@ describe("createToolRegistry", () => {
       custom: [tool("read", "custom")],
     });
     expect(await registry.tools.get("read")?.execute({}, ctx)).toMatchObject({ content: [{ text: "custom" }] });
-    expect(registry.lastReport.overrides).toEqual([
+    expect(registry.lastReport.overrides).toMatchObject([
       { name: "read", kept: "extension", dropped: "builtin" },
       { name: "read", kept: "custom", dropped: "extension" },
     ]);
@@ -70,8 +70,33 @@ describe("createToolRegistry", () => {
   it("keeps the first tool of a name within one source and reports kept === dropped", async () => {
     const registry = createToolRegistry({ extensions: [tool("x", "first"), tool("x", "second")] });
     expect(await registry.tools.get("x")?.execute({}, ctx)).toMatchObject({ content: [{ text: "first" }] });
-    expect(registry.lastReport.overrides).toEqual([{ name: "x", kept: "extension", dropped: "extension" }]);
+    expect(registry.lastReport.overrides).toMatchObject([{ name: "x", kept: "extension", dropped: "extension" }]);
     expect(registry.explain("x")).toContain("within one source the first one wins");
+  });
+
+  it("says whose tool was dropped when two MCP servers give the same name", () => {
+    const from = (serverId: string) =>
+      defineTool({
+        name: "shared",
+        description: serverId,
+        inputSchema: { type: "object", properties: {} },
+        owner: { kind: "mcp", serverId },
+        executor: { kind: "mcp", serverId, toolName: "shared" },
+        execute: () => serverId,
+      });
+    const registry = createToolRegistry({ extensions: [from("work"), from("home")] });
+    expect(registry.lastReport.overrides).toEqual([
+      {
+        name: "shared",
+        kept: "extension",
+        dropped: "extension",
+        keptOwner: { kind: "mcp", serverId: "work" },
+        droppedOwner: { kind: "mcp", serverId: "home" },
+      },
+    ]);
+    expect(registry.explain("shared")).toContain(
+      "A second extension tool named shared (from MCP server home) was ignored: the one from MCP server work came first",
+    );
   });
 
   it("drops built-ins when disabled, but not an extension of the same name", () => {

@@ -113,6 +113,10 @@ function normalize(options: ToolRegistryOptions): Options {
   };
 }
 
+function owners(kept: SourcedTool, dropped: SourcedTool) {
+  return { keptOwner: kept.tool.descriptor.owner, droppedOwner: dropped.tool.descriptor.owner };
+}
+
 function build(options: Options, previous: ReadonlyMap<string, AgentTool>) {
   const sourced = collectSourcedTools([
     ["builtin", options.builtins],
@@ -136,9 +140,10 @@ function build(options: Options, previous: ReadonlyMap<string, AgentTool>) {
     if (earlier === undefined) {
       winners.set(name, entry);
     } else if (earlier.source === entry.source) {
-      overrides.push({ name, kept: entry.source, dropped: entry.source }); // within a source, the first wins
+      // within a source, the first wins
+      overrides.push({ name, kept: entry.source, dropped: entry.source, ...owners(earlier, entry) });
     } else {
-      overrides.push({ name, kept: entry.source, dropped: earlier.source });
+      overrides.push({ name, kept: entry.source, dropped: earlier.source, ...owners(entry, earlier) });
       winners.set(name, entry);
     }
   }
