@@ -102,7 +102,7 @@ async function probe(chosen: string | undefined): Promise<SandboxSupport> {
   return {
     usable: true,
     bwrap,
-    version: version.output.trim() || "bubblewrap",
+    version: version.code === 0 && version.output.trim() !== "" ? version.output.trim() : "bubblewrap",
     initShell,
     processLimit,
     tmpSizeLimit,
