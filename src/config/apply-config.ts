@@ -30,6 +30,8 @@ export interface BuildFromConfigOptions {
   readonly custom?: ToolSourceInput;
   /** Where the named environment variables are read. Default `process.env`. */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /** What this host can do, for `capability` signals (the CLI adds `"sandbox"` where bubblewrap works). */
+  readonly capabilities?: ReadonlySet<string>;
   /** Resolves `config` signals with `check: "available"`. */
   readonly isConfigValueAvailable?: ToolAvailabilityContext["isConfigValueAvailable"];
   /** Loads plugin modules. Default: dynamic `import()`. */
@@ -169,6 +171,7 @@ function availabilityFrom(
     env,
     enabledPluginIds: pluginHost.enabledPluginIds,
     values: { ...(stated.context ?? {}) } as Record<string, JsonPrimitive>,
+    capabilities: options.capabilities ?? new Set(),
     ...(options.isConfigValueAvailable === undefined ? {} : { isConfigValueAvailable: options.isConfigValueAvailable }),
   };
 }
