@@ -181,9 +181,14 @@ function planServer(entry: McpServerConfig, dir: string): McpServerPlan {
   // A short request timeout also bounds the handshake: a server that never answers must not hold 30 s.
   const connect =
     connectTimeoutMs ?? (timeoutMs !== undefined && timeoutMs < DEFAULT_CONNECT_TIMEOUT_MS ? timeoutMs : undefined);
+  const sandboxed = "command" in server && server.sandbox !== undefined && server.sandbox !== "off";
+  // A sandboxed server's cwd is its one writable folder: without one, the config's folder (not wherever toolwire runs).
   const resolved =
-    "command" in server && server.cwd !== undefined && !isAbsolute(server.cwd)
-      ? { ...server, cwd: resolve(dir, server.cwd) }
+    "command" in server && (server.cwd !== undefined || sandboxed)
+      ? {
+          ...server,
+          cwd: server.cwd === undefined ? dir : isAbsolute(server.cwd) ? server.cwd : resolve(dir, server.cwd),
+        }
       : server;
   return {
     server: resolved as McpServerConfig,

@@ -339,7 +339,7 @@ describe("new fields", () => {
     );
   });
 
-  it("builtins.sandbox and mcpServers[].sandbox: \"off\" or sandbox options, each fault named by its path", () => {
+  it('builtins.sandbox and mcpServers[].sandbox: "off" or sandbox options, each fault named by its path', () => {
     const sandbox = {
       mode: "required",
       network: { allowHosts: ["registry.npmjs.org", "*.github.com", "127.0.0.1"] },

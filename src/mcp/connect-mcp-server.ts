@@ -17,7 +17,7 @@ import type { AgentTool, JsonObject, LiveToolSource, ToolCallContext, ToolResult
 import { ChildProcessTransport } from "./child-process-transport.js";
 import { McpConnectionError } from "./errors.js";
 import { mapCallToolResult } from "./map-result.js";
-import { checkMcpServerConfig, compileToolNameFilter, type McpServerConfig } from "./mcp-config.js";
+import { checkMcpServerConfig, compileToolNameFilter, type McpServerConfig, serverSandbox } from "./mcp-config.js";
 import { type ReconnectBackoff, reconnectDelayMs } from "./reconnect.js";
 import { assignMcpToolNames } from "./tool-names.js";
 
@@ -161,6 +161,7 @@ export async function connectMcpServer(
             args: checked.args,
             env: checked.env,
             cwd: checked.cwd,
+            sandbox: serverSandbox(checked),
             onStderr: options.onStderr,
           })
         : new StreamableHTTPClientTransport(new URL(String(checked.url)), {

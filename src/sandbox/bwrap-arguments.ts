@@ -13,12 +13,13 @@ export const PROXY_SOCKET_NAME = "proxy.sock";
  * `tmpSizeBytes`, the root and `writable` writable, `readOnly` read-only again, `denyRead` hidden (an
  * empty read-only folder over a folder, /dev/null over a file; never one that holds the root), the proxy folder when there is one; new
  * PID, IPC, UTS and (unless the network is on) network namespaces; `--die-with-parent`, `--new-session`,
- * and the command as PID 1 (`--as-pid-1`: toolwire's init script reaps and ends everything). Paths that
+ * and the command as PID 1 (`--as-pid-1`, unless `asPid1: false`: toolwire's init script reaps and ends
+ * everything; without it bwrap's own init does, and ends the namespace when the command exits). Paths that
  * do not exist now are left out (they are looked up on every call).
  */
 export function buildBwrapArguments(
   sandbox: ResolvedSandbox,
-  options: { readonly tmpSizeLimit: boolean; readonly proxyDir?: string },
+  options: { readonly tmpSizeLimit: boolean; readonly proxyDir?: string; readonly asPid1?: boolean },
 ): string[] {
   const size = options.tmpSizeLimit ? ["--size", String(sandbox.tmpSizeBytes)] : [];
   const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"];
@@ -36,7 +37,8 @@ export function buildBwrapArguments(
   if (options.proxyDir !== undefined) args.push("--ro-bind", options.proxyDir, PROXY_INNER_DIR);
   args.push("--unshare-pid", "--unshare-ipc", "--unshare-uts");
   if (sandbox.network.kind !== "on") args.push("--unshare-net");
-  args.push("--die-with-parent", "--new-session", "--as-pid-1", "--chdir", sandbox.root, "--");
+  args.push("--die-with-parent", "--new-session", ...(options.asPid1 === false ? [] : ["--as-pid-1"]));
+  args.push("--chdir", sandbox.root, "--");
   return args;
 }
 

@@ -30,7 +30,11 @@ type UsableSupport = Extract<SandboxSupport, { usable: true }>;
  * proxy for `allowHosts`, and builds the bwrap command line. Throws `SandboxError` (`sandbox-failed`)
  * when the cgroup or the proxy cannot be set up; nothing is left behind then.
  */
-export async function prepareSandboxLaunch(sandbox: ResolvedSandbox, support: UsableSupport): Promise<SandboxLaunch> {
+export async function prepareSandboxLaunch(
+  sandbox: ResolvedSandbox,
+  support: UsableSupport,
+  options: { readonly asPid1?: boolean } = {},
+): Promise<SandboxLaunch> {
   let cgroup: PidsCgroup | undefined;
   let proxy: FilteringProxy | undefined;
   const release = async () => {
@@ -65,6 +69,7 @@ export async function prepareSandboxLaunch(sandbox: ResolvedSandbox, support: Us
   }
   const bwrapArgs = buildBwrapArguments(sandbox, {
     tmpSizeLimit: support.tmpSizeLimit,
+    ...(options.asPid1 === undefined ? {} : { asPid1: options.asPid1 }),
     ...(proxy === undefined ? {} : { proxyDir: proxy.dir }),
   });
   const proxyUrl = `http://127.0.0.1:${PROXY_BRIDGE_PORT}`;
@@ -93,5 +98,46 @@ export async function prepareSandboxLaunch(sandbox: ResolvedSandbox, support: Us
           ],
     env,
     release,
+  };
+}
+
+/**
+ * Run as `bash -c SANDBOXED_EXEC_SCRIPT toolwire-sandbox RLIMIT BRIDGE_COUNT [BRIDGE...] COMMAND [ARGS...]`
+ * inside the sandbox: applies `ulimit -u RLIMIT` (when not empty), starts the bridge and waits for its
+ * `ready` (exit 125 with a message on stderr when it never comes), then becomes the command (`exec`).
+ */
+export const SANDBOXED_EXEC_SCRIPT = [
+  `[ -z "$1" ] || ulimit -u "$1" 2>/dev/null`,
+  `count=$2; shift 2`,
+  `if [ "$count" -gt 0 ]; then`,
+  `  exec 5< <(exec "\${@:1:$count}")`,
+  `  read -r -u 5 _ || { echo "toolwire: the sandbox's network bridge did not start" >&2; exit 125; }`,
+  `  exec 5<&-`,
+  `  shift "$count"`,
+  `fi`,
+  `exec "$@"`,
+].join("\n");
+
+/** The whole command line that starts `command args...` in the sandbox of `launch` and becomes it. */
+export function sandboxedCommandLine(
+  launch: SandboxLaunch,
+  command: string,
+  args: readonly string[],
+): { file: string; args: string[] } {
+  const bridge = launch.bridge ?? [];
+  return {
+    file: launch.file,
+    args: [
+      ...launch.args,
+      launch.initShell,
+      "-c",
+      SANDBOXED_EXEC_SCRIPT,
+      "toolwire-sandbox",
+      launch.rlimit === undefined ? "" : String(launch.rlimit),
+      String(bridge.length),
+      ...bridge,
+      command,
+      ...args,
+    ],
   };
 }

@@ -13,7 +13,8 @@ export function explainAsJson(runtime: Runtime, tool: string) {
   const hidden = registry.hidden.find((entry) => entry.descriptor.name === tool);
   const removed = registry.lastReport.excluded.filter((entry) => entry.name === tool);
   const owner = (visible ?? hidden)?.descriptor.owner;
-  const subject = tool === "bash" && owner?.kind === "core" ? "bash" : owner?.kind === "mcp" ? `mcp:${owner.serverId}` : "";
+  const subject =
+    tool === "bash" && owner?.kind === "core" ? "bash" : owner?.kind === "mcp" ? `mcp:${owner.serverId}` : "";
   const sandbox = runtime.sandbox.find((entry) => entry.subject === subject)?.state;
   const status: ToolStatus =
     visible !== undefined ? "visible" : hidden !== undefined ? "hidden" : removed.length > 0 ? "removed" : "unknown";
