@@ -169,7 +169,7 @@ async function prepareSandbox(
     return { launch: undefined, state: "unavailable" };
   }
   try {
-    return { launch: await prepareSandboxLaunch(sandbox, support), state: "bubblewrap" };
+    return { launch: await prepareSandboxLaunch(sandbox, support, { prestart: true }), state: "bubblewrap" };
   } catch (error) {
     if (error instanceof SandboxError) {
       throw new ToolCallError("execution-failed", "bash", `The command was not run (${error.code}): ${error.message}`);

@@ -5,6 +5,7 @@ import { accessSync, constants } from "node:fs";
 import type { Readable } from "node:stream";
 import { ToolCallError } from "../core/errors.js";
 import type { ToolResult } from "../core/types.js";
+import type { CgroupStub } from "../sandbox/cgroup-stub.js";
 import type { SandboxLaunch } from "../sandbox/prepare-sandbox-launch.js";
 import { toolError } from "./builtin-context.js";
 import {
@@ -112,22 +113,22 @@ async function runInSandbox(options: RunOptions, launch: SandboxLaunch): Promise
   if (options.signal.aborted) {
     throw new ToolCallError("aborted", "bash", "The command was not started: the call was aborted.");
   }
+  const line = launch.commandLine([
+    launch.initShell,
+    "-c",
+    `echo started >&3\n${SANDBOX_INIT}`,
+    "toolwire-bash",
+    options.command,
+    options.shell,
+    launch.rlimit === undefined ? "" : String(launch.rlimit),
+    ...(launch.bridge ?? []),
+  ]);
   const outcome = await runInNamespace(options, {
-    file: launch.file,
-    args: [
-      ...launch.args,
-      launch.initShell,
-      "-c",
-      `echo started >&3\n${SANDBOX_INIT}`,
-      "toolwire-bash",
-      options.command,
-      options.shell,
-      launch.rlimit === undefined ? "" : String(launch.rlimit),
-      ...(launch.bridge ?? []),
-    ],
+    ...line,
     env: { ...options.env, ...launch.env },
     // bwrap's PID 1 leads its own session (--new-session): signals go to it, not to bwrap's group.
     signalsGroup: false,
+    ...(launch.stub === undefined ? {} : { stub: launch.stub }),
   });
   if (outcome.kind === "not-started") {
     const said = outcome.stderr.trim();
@@ -153,6 +154,8 @@ interface NamespaceStart {
   readonly env: Readonly<Record<string, string>>;
   /** SIGTERM goes to the launcher's process group (unshare: PID 1 is in it), else to PID 1 alone. */
   readonly signalsGroup: boolean;
+  /** A process already waiting in its cgroup that becomes the launcher, instead of spawning one. */
+  readonly stub?: CgroupStub;
 }
 
 type NamespaceRun =
@@ -163,7 +166,10 @@ type NamespaceRun =
 const STDERR_KEPT_CHARS = 2_000;
 
 async function runInNamespace(options: RunOptions, launch: NamespaceStart): Promise<NamespaceRun> {
-  const child = start(launch.file, launch.args, options, launch.env, ["ignore", "pipe", "pipe", "pipe", "pipe"]);
+  const child =
+    launch.stub === undefined
+      ? start(launch.file, launch.args, options, launch.env, ["ignore", "pipe", "pipe", "pipe", "pipe"])
+      : launch.stub.exec(launch.file, launch.args, launch.env);
   let report = "";
   (child.stdio[3] as Readable | null)?.on("data", (chunk: Buffer) => {
     report += chunk.toString("utf8");

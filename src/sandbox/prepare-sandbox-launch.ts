@@ -1,21 +1,26 @@
 // Everything one sandboxed process needs before it starts: its pids cgroup, its proxy, bwrap's arguments, its environment.
+import { writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import { buildBwrapArguments, PROXY_INNER_DIR, PROXY_SOCKET_NAME } from "./bwrap-arguments.js";
+import { type CgroupStub, spawnCgroupStub } from "./cgroup-stub.js";
 import type { SandboxSupport } from "./detect-sandbox.js";
 import { type FilteringProxy, startFilteringProxy } from "./filtering-proxy.js";
 import { createPidsCgroup, type PidsCgroup } from "./pids-cgroup.js";
 import { PROXY_BRIDGE_PORT, PROXY_BRIDGE_SCRIPT } from "./proxy-bridge-script.js";
 import { SandboxError } from "./sandbox-error.js";
-import type { ResolvedSandbox } from "./sandbox-options.js";
+import { DEFAULT_MAX_PROCESSES, type ResolvedSandbox } from "./sandbox-options.js";
 
 /**
- * How to start one process in the sandbox: run `file` with `[...args, innerCommand...]` (args end with `--`).
- * Inside, first apply `ulimit -u <rlimit>` when `rlimit` is set, and start `bridge` (a command printing
- * `ready` on stdout once listening) when there is one; merge `env` over the process's environment. Call
- * `release()` once the process and everything it started have ended (it stops the proxy, removes the cgroup).
+ * How to start one process in the sandbox: `commandLine(inner)` is the whole command line running `inner`
+ * (an argv) there; when `stub` is set, start that command line through the stub (already in its cgroup)
+ * instead of spawning it. Inside, first apply `ulimit -u <rlimit>` when `rlimit` is set, and start `bridge`
+ * (a command printing `ready` on stdout once listening) when there is one; merge `env` over the process's
+ * environment. Call `release()` once the process and everything it started have ended (it stops the proxy,
+ * removes the cgroup and gets the next stub ready).
  */
 export interface SandboxLaunch {
-  readonly file: string;
-  readonly args: readonly string[];
+  commandLine(inner: readonly string[]): { file: string; args: string[] };
+  readonly stub: CgroupStub | undefined;
   readonly initShell: string;
   readonly rlimit: number | undefined;
   readonly bridge: readonly string[] | undefined;
@@ -25,25 +30,58 @@ export interface SandboxLaunch {
 
 type UsableSupport = Extract<SandboxSupport, { usable: true }>;
 
+/** The stub the next prestarted launch takes: one waits ready per cgroup parent. */
+const spares = new Map<string, Promise<CgroupStub | undefined>>();
+
+function makeSpare(parent: string, shell: string): void {
+  spares.set(
+    parent,
+    spawnCgroupStub(parent, shell, DEFAULT_MAX_PROCESSES).catch(() => undefined),
+  );
+}
+
+async function takeStub(parent: string, shell: string, maxProcesses: number): Promise<CgroupStub> {
+  const spare = await spares.get(parent);
+  spares.delete(parent);
+  if (spare?.alive() === true) {
+    await writeFile(join(dirname(spare.cgroup.procsFile), "pids.max"), String(maxProcesses));
+    return spare;
+  }
+  if (spare !== undefined) void spare.cgroup.remove();
+  return spawnCgroupStub(parent, shell, maxProcesses);
+}
+
 /**
- * Prepares a launch: creates the pids cgroup (when the host has one for us), starts the filtering
- * proxy for `allowHosts`, and builds the bwrap command line. Throws `SandboxError` (`sandbox-failed`)
- * when the cgroup or the proxy cannot be set up; nothing is left behind then.
+ * Prepares a launch: gets the pids cgroup (when the host has one for us: with `prestart`, a stub that joined it
+ * ahead of time, else a `sh` that joins it before becoming bwrap), starts the filtering proxy for `allowHosts`,
+ * and builds the bwrap command line. Throws `SandboxError` (`sandbox-failed`) when the cgroup or the proxy cannot
+ * be set up; nothing is left behind then.
  */
 export async function prepareSandboxLaunch(
   sandbox: ResolvedSandbox,
   support: UsableSupport,
-  options: { readonly asPid1?: boolean } = {},
+  options: { readonly asPid1?: boolean; readonly prestart?: boolean } = {},
 ): Promise<SandboxLaunch> {
   let cgroup: PidsCgroup | undefined;
+  let stub: CgroupStub | undefined;
   let proxy: FilteringProxy | undefined;
+  const limit = support.processLimit;
   const release = async () => {
     await proxy?.close().catch(() => undefined);
-    await cgroup?.remove();
+    // The namespace's last processes may take a moment to leave the cgroup: removed in the background.
+    if (cgroup !== undefined) void cgroup.remove();
+    if (stub !== undefined && limit.kind === "cgroup") makeSpare(limit.parent, support.initShell);
   };
   try {
-    if (support.processLimit.kind === "cgroup") {
-      cgroup = await createPidsCgroup(support.processLimit.parent, sandbox.maxProcesses).catch((error: unknown) => {
+    if (limit.kind === "cgroup") {
+      const made =
+        options.prestart === true
+          ? takeStub(limit.parent, support.initShell, sandbox.maxProcesses).then((taken) => {
+              stub = taken;
+              return taken.cgroup;
+            })
+          : createPidsCgroup(limit.parent, sandbox.maxProcesses);
+      cgroup = await made.catch((error: unknown) => {
         throw new SandboxError(
           "sandbox-failed",
           `The sandbox's process limit could not be set up: ${(error as Error).message}`,
@@ -69,23 +107,27 @@ export async function prepareSandboxLaunch(
   }
   const bwrapArgs = buildBwrapArguments(sandbox, {
     tmpSizeLimit: support.tmpSizeLimit,
-    ...(options.asPid1 === undefined ? {} : { asPid1: options.asPid1 }),
     ...(proxy === undefined ? {} : { proxyDir: proxy.dir }),
+    ...(options.asPid1 === undefined ? {} : { asPid1: options.asPid1 }),
   });
   const proxyUrl = `http://127.0.0.1:${PROXY_BRIDGE_PORT}`;
   const env: Record<string, string> = { TMPDIR: "/tmp" };
   if (proxy !== undefined) {
     for (const name of ["HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy"]) env[name] = proxyUrl;
   }
+  const procsFile = cgroup?.procsFile;
   return {
-    // The cgroup must hold the process before it forks: a shell joins it, then becomes bwrap.
-    file: cgroup === undefined ? support.bwrap : "/bin/sh",
-    args:
-      cgroup === undefined
-        ? bwrapArgs
-        : ["-c", 'echo $$ > "$0" && exec "$@"', cgroup.procsFile, support.bwrap, ...bwrapArgs],
+    commandLine: (inner) =>
+      procsFile === undefined || stub !== undefined
+        ? { file: support.bwrap, args: [...bwrapArgs, ...inner] }
+        : // The cgroup must hold the process before it forks: a shell joins it, then becomes bwrap.
+          {
+            file: "/bin/sh",
+            args: ["-c", 'echo $$ > "$0" && exec "$@"', procsFile, support.bwrap, ...bwrapArgs, ...inner],
+          },
+    stub,
     initShell: support.initShell,
-    rlimit: support.processLimit.kind === "rlimit" ? sandbox.maxProcesses : undefined,
+    rlimit: limit.kind === "rlimit" ? sandbox.maxProcesses : undefined,
     bridge:
       proxy === undefined
         ? undefined
@@ -125,19 +167,15 @@ export function sandboxedCommandLine(
   args: readonly string[],
 ): { file: string; args: string[] } {
   const bridge = launch.bridge ?? [];
-  return {
-    file: launch.file,
-    args: [
-      ...launch.args,
-      launch.initShell,
-      "-c",
-      SANDBOXED_EXEC_SCRIPT,
-      "toolwire-sandbox",
-      launch.rlimit === undefined ? "" : String(launch.rlimit),
-      String(bridge.length),
-      ...bridge,
-      command,
-      ...args,
-    ],
-  };
+  return launch.commandLine([
+    launch.initShell,
+    "-c",
+    SANDBOXED_EXEC_SCRIPT,
+    "toolwire-sandbox",
+    launch.rlimit === undefined ? "" : String(launch.rlimit),
+    String(bridge.length),
+    ...bridge,
+    command,
+    ...args,
+  ]);
 }
