@@ -75,6 +75,18 @@ describe.skipIf(!runs)(title, () => {
     expect(readFileSync(join(ws.root, "ok.txt"), "utf8")).toBe("inside\n");
   });
 
+  it("cannot make the host writable again: every capability is dropped, so a remount is refused (also as root)", async () => {
+    const ws = await workspace();
+    const result = await bash(
+      ws,
+      "grep CapEff /proc/self/status; mount -o remount,bind,rw / 2>&1; touch /etc/planted-by-toolwire 2>&1; echo done",
+    );
+    expect(textOf(result)).toContain("CapEff:\t0000000000000000");
+    expect(textOf(result)).toMatch(/mount: .*permission denied/i);
+    expect(textOf(result)).toContain("/etc/planted-by-toolwire': Read-only file system");
+    expect(existsSync("/etc/planted-by-toolwire")).toBe(false);
+  });
+
   it("keeps /tmp private: what a command writes there never reaches the host's /tmp", async () => {
     const ws = await workspace();
     const result = await bash(

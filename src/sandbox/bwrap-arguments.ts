@@ -35,7 +35,8 @@ export function buildBwrapArguments(
     else if (kind === "file") args.push("--ro-bind", "/dev/null", path);
   }
   if (options.proxyDir !== undefined) args.push("--ro-bind", options.proxyDir, PROXY_INNER_DIR);
-  args.push("--unshare-pid", "--unshare-ipc", "--unshare-uts");
+  // As root bwrap keeps every capability unless told: with CAP_SYS_ADMIN a command could remount / writable.
+  args.push("--cap-drop", "ALL", "--unshare-pid", "--unshare-ipc", "--unshare-uts");
   if (sandbox.network.kind !== "on") args.push("--unshare-net");
   args.push("--die-with-parent", "--new-session", ...(options.asPid1 === false ? [] : ["--as-pid-1"]));
   args.push("--chdir", sandbox.root, "--");
