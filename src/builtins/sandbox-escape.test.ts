@@ -87,6 +87,19 @@ describe.skipIf(!runs)(title, () => {
     expect(existsSync("/etc/planted-by-toolwire")).toBe(false);
   });
 
+  it("cannot change the host kernel's settings: /proc/sys is read-only (core_pattern would run a program as the host's root)", async () => {
+    const ws = await workspace();
+    const before = readFileSync("/proc/sys/kernel/core_pattern", "utf8");
+    const result = await bash(
+      ws,
+      `echo '|${ws.root}/evil' > /proc/sys/kernel/core_pattern; echo 0 > /proc/sys/fs/protected_symlinks; echo 3 > /proc/sys/vm/drop_caches; echo done`,
+    );
+    expect(textOf(result)).toContain("/proc/sys/kernel/core_pattern: Read-only file system");
+    expect(textOf(result)).toContain("/proc/sys/fs/protected_symlinks: Read-only file system");
+    expect(textOf(result)).toContain("/proc/sys/vm/drop_caches: Read-only file system");
+    expect(readFileSync("/proc/sys/kernel/core_pattern", "utf8")).toBe(before);
+  });
+
   it("keeps /tmp private: what a command writes there never reaches the host's /tmp", async () => {
     const ws = await workspace();
     const result = await bash(

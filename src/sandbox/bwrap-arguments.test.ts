@@ -32,7 +32,7 @@ describe("buildBwrapArguments", () => {
     expect(args.slice(0, 3)).toEqual(["--ro-bind", "/", "/"]);
     expect(args.indexOf("--bind")).toBeGreaterThan(args.indexOf("/tmp"));
     expect(pairs(args, "--bind")).toEqual([root]);
-    expect(pairs(args, "--ro-bind")).toEqual(["/", join(root, ".git"), "/dev/null"]);
+    expect(pairs(args, "--ro-bind")).toEqual(["/", "/proc/sys", join(root, ".git"), "/dev/null"]);
     expect(pairs(args, "--remount-ro")).toEqual([join(home, ".ssh")]);
     expect(args).not.toContain(join(home, ".aws"));
     expect(args.at(-1)).toBe("--");

@@ -10,7 +10,7 @@ export const PROXY_SOCKET_NAME = "proxy.sock";
 /**
  * bwrap's arguments up to and including `--`, in the order bwrap applies them (later mounts cover
  * earlier ones): the host read-only, a fresh /dev and /proc, a private /tmp (and /dev/shm) of at most
- * `tmpSizeBytes`, the root and `writable` writable, `readOnly` read-only again, `denyRead` hidden (an
+ * `tmpSizeBytes`, /proc/sys and the other kernel knobs of /proc read-only, the root and `writable` writable, `readOnly` read-only again, `denyRead` hidden (an
  * empty read-only folder over a folder, /dev/null over a file; never one that holds the root), the proxy folder when there is one; new
  * PID, IPC, UTS and (unless the network is on) network namespaces; `--die-with-parent`, `--new-session`,
  * and the command as PID 1 (`--as-pid-1`, unless `asPid1: false`: toolwire's init script reaps and ends
@@ -23,6 +23,10 @@ export function buildBwrapArguments(
 ): string[] {
   const size = options.tmpSizeLimit ? ["--size", String(sandbox.tmpSizeBytes)] : [];
   const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"];
+  // uid 0 without capabilities still owns the sysctls: kernel.core_pattern, a pipe to a program the host's root
+  // runs, would be writable. The new /proc's kernel knobs are made read-only.
+  args.push("--ro-bind", "/proc/sys", "/proc/sys");
+  for (const path of PROC_KNOBS) args.push("--ro-bind-try", path, path);
   args.push(...size, "--tmpfs", "/tmp", ...size, "--tmpfs", "/dev/shm");
   args.push("--bind", sandbox.root, sandbox.root);
   for (const path of sandbox.writable) if (kindOf(path) !== undefined) args.push("--bind", path, path);
@@ -42,6 +46,9 @@ export function buildBwrapArguments(
   args.push("--chdir", sandbox.root, "--");
   return args;
 }
+
+/** Writable parts of a fresh /proc, besides /proc/sys, that a command has no business changing. */
+const PROC_KNOBS = ["/proc/sysrq-trigger", "/proc/irq", "/proc/bus", "/proc/mtrr", "/proc/pressure"];
 
 function kindOf(path: string): "folder" | "file" | undefined {
   try {
