@@ -1,5 +1,6 @@
 // The `bash` tool: runs a command in the workspace with a timeout and an abort that end its whole process group.
 import { constants } from "node:os";
+import { relative } from "node:path";
 import { ToolCallError } from "../core/errors.js";
 import { defineTool } from "../core/register/define-tool.js";
 import type { AgentTool, ToolResult } from "../core/types.js";
@@ -187,10 +188,11 @@ function describeConfinement(sandbox: ResolvedSandbox | undefined): string[] {
       : sandbox.network.kind === "off"
         ? "There is no network."
         : `The network is reachable only over HTTP(S) through a proxy (HTTP_PROXY is set) to these hosts: ${sandbox.network.allowHosts.join(", ")}.`;
+  const readOnly = sandbox.readOnly.map((path) => relative(sandbox.root, path)).join(", ");
   const where =
     sandbox.mode === "required" ? "It runs in a sandbox:" : "Where this machine allows it, it runs in a sandbox:";
   return [
-    `${where} outside the workspace root and /tmp (private to the call) files are read-only${sandbox.readOnly.length > 0 ? ", and so is .git" : ""}; credential folders of the home are hidden. ${network}`,
+    `${where} outside the workspace root and /tmp (private to the call) files are read-only${readOnly === "" ? "" : `, and so is ${readOnly} inside it`}; credential folders of the home are hidden. ${network}`,
   ];
 }
 

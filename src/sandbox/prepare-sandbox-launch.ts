@@ -41,8 +41,10 @@ function makeSpare(parent: string, shell: string): void {
 }
 
 async function takeStub(parent: string, shell: string, maxProcesses: number): Promise<CgroupStub> {
-  const spare = await spares.get(parent);
+  // Taken before the wait: two calls at once must never share one stub.
+  const waiting = spares.get(parent);
   spares.delete(parent);
+  const spare = await waiting;
   if (spare?.alive() === true) {
     await writeFile(join(dirname(spare.cgroup.procsFile), "pids.max"), String(maxProcesses));
     return spare;
