@@ -22,5 +22,5 @@ export function describeSandbox(sandbox: ResolvedSandbox | undefined, support: S
         : `network only via proxy to ${sandbox.network.allowHosts.join(", ") || "no host"}`;
   const processes =
     support.processLimit.kind === "none" ? "no process limit" : `at most ${sandbox.maxProcesses} processes`;
-  return `bubblewrap, ${network}, ${processes}`;
+  return `bubblewrap, ${network}, ${processes}${support.tmpSizeLimit ? "" : ", /tmp not size-limited (this bwrap has no --size)"}`;
 }
