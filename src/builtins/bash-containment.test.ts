@@ -8,6 +8,7 @@ import {
   textOf,
 } from "../../test/support/builtins.js";
 import type { ToolResult } from "../core/types.js";
+import { detectSandbox } from "../sandbox/detect-sandbox.js";
 import type { BashDetails } from "./bash.js";
 import { detectPidNamespace, PID_NAMESPACE_INIT } from "./pid-namespace.js";
 import { CONTAINMENT_VARIABLE } from "./run-command.js";
@@ -15,6 +16,8 @@ import { CONTAINMENT_VARIABLE } from "./run-command.js";
 const namespace = await detectPidNamespace();
 // CI installs and runs on Linux with util-linux: there a missing PID namespace is a failure, not a reason to skip.
 const namespaceTests = namespace !== undefined || process.env.CI === "true";
+// CI installs bubblewrap (.ci/run): there a sandbox that does not work is a failure too.
+const sandboxTests = (await detectSandbox()).usable || process.env.CI === "true";
 const details = (result: ToolResult) => result.details as BashDetails;
 
 /** A `sleep` argument no other process on the machine has, so a scan finds only what this test started. */
@@ -58,12 +61,19 @@ async function callUntilStarted(
 }
 
 const modes = [
-  { containment: "pid-namespace", available: namespaceTests },
-  { containment: "process-group", available: true },
+  { label: "pid-namespace", containment: "pid-namespace", available: namespaceTests, options: { sandbox: "off" } },
+  { label: "process-group", containment: "process-group", available: true, options: { sandbox: "off" } },
+  // The sandbox's own PID namespace (bwrap --unshare-pid) must give the same guarantees.
+  {
+    label: "bubblewrap",
+    containment: "pid-namespace",
+    available: sandboxTests,
+    options: { sandbox: { mode: "required" } },
+  },
 ] as const;
 
 for (const mode of modes) {
-  describe.skipIf(!mode.available)(`bash containment: ${mode.containment}`, () => {
+  describe.skipIf(!mode.available)(`bash containment: ${mode.label}`, () => {
     let ws: TestWorkspace;
     const saved = process.env[CONTAINMENT_VARIABLE];
     beforeEach(() => {
@@ -78,7 +88,7 @@ for (const mode of modes) {
 
     for (const [name, detach] of Object.entries(detaching)) {
       it(`leaves no process behind after a normal end: ${name}`, async () => {
-        ws = await makeWorkspace({}, { killGraceMs: 300 });
+        ws = await makeWorkspace({}, { ...mode.options, killGraceMs: 300 });
         const m = marker();
         leftovers.push(m);
         const result = await ws.ok("bash", { command: `${detach(m)} sleep 0.2; echo done` });
@@ -98,7 +108,7 @@ for (const mode of modes) {
       });
 
       it(`leaves no process behind after a timeout: ${name}`, async () => {
-        ws = await makeWorkspace({}, { killGraceMs: 300 });
+        ws = await makeWorkspace({}, { ...mode.options, killGraceMs: 300 });
         const m = marker();
         leftovers.push(m);
         const outcome = await ws.call("bash", { command: `${detach(m)} echo started; sleep ${m}`, timeoutMs: 500 });
@@ -107,7 +117,7 @@ for (const mode of modes) {
       });
 
       it(`leaves no process behind after an abort: ${name}`, async () => {
-        ws = await makeWorkspace({}, { killGraceMs: 300 });
+        ws = await makeWorkspace({}, { ...mode.options, killGraceMs: 300 });
         const m = marker();
         leftovers.push(m);
         const controller = new AbortController();
@@ -122,7 +132,7 @@ for (const mode of modes) {
     }
 
     it("ends processes that ignore SIGTERM at the grace period, on timeout", async () => {
-      ws = await makeWorkspace({}, { killGraceMs: 200 });
+      ws = await makeWorkspace({}, { ...mode.options, killGraceMs: 200 });
       const m = marker();
       leftovers.push(m);
       const started = Date.now();
@@ -136,7 +146,7 @@ for (const mode of modes) {
     });
 
     it("ends promptly when a detached grandchild holds the output pipes", async () => {
-      ws = await makeWorkspace({}, { killGraceMs: 300 });
+      ws = await makeWorkspace({}, { ...mode.options, killGraceMs: 300 });
       const m = marker();
       leftovers.push(m);
       const started = Date.now();
@@ -148,7 +158,7 @@ for (const mode of modes) {
     });
 
     it("claims on timeout only what it verified", async () => {
-      ws = await makeWorkspace({}, { killGraceMs: 200 });
+      ws = await makeWorkspace({}, { ...mode.options, killGraceMs: 200 });
       const outcome = await ws.call("bash", { command: "sleep 30", timeoutMs: 300 });
       expect(outcome.kind).toBe("error");
       if (outcome.kind !== "error") return;
@@ -181,7 +191,7 @@ describe("bash containment: what only a PID namespace catches", () => {
 
   it("without one, says that such a process cannot be tracked, and claims nothing about it", async () => {
     process.env[CONTAINMENT_VARIABLE] = "process-group";
-    ws = await makeWorkspace({}, { killGraceMs: 300 });
+    ws = await makeWorkspace({}, { sandbox: "off", killGraceMs: 300 });
     const m = marker();
     leftovers.push(m);
     const result = await ws.ok("bash", { command: `${untraceable(m)} sleep 0.2; echo done` });

@@ -1,8 +1,13 @@
 // The `bash` tool: runs a command in the workspace with a timeout and an abort that end its whole process group.
 import { constants } from "node:os";
+import { relative } from "node:path";
 import { ToolCallError } from "../core/errors.js";
 import { defineTool } from "../core/register/define-tool.js";
 import type { AgentTool, ToolResult } from "../core/types.js";
+import { detectSandbox } from "../sandbox/detect-sandbox.js";
+import { prepareSandboxLaunch, type SandboxLaunch } from "../sandbox/prepare-sandbox-launch.js";
+import { SandboxError } from "../sandbox/sandbox-error.js";
+import type { ResolvedSandbox } from "../sandbox/sandbox-options.js";
 import type { BuiltinContext } from "./builtin-context.js";
 import type { RenderedOutput } from "./output-tail.js";
 import { type BashContainment, type RunOutcome, runCommand } from "./run-command.js";
@@ -32,6 +37,11 @@ export interface BashDetails {
    * call) or `process-group` (its process group and the processes that kept its environment).
    */
   readonly containment: BashContainment;
+  /**
+   * Where the command ran: `bubblewrap` (the sandbox of docs/sandbox.md), `off` (`sandbox: "off"`), or
+   * `unavailable` (mode `auto` on a machine where bubblewrap is not usable: it ran unsandboxed).
+   */
+  readonly sandbox: "bubblewrap" | "off" | "unavailable";
   readonly durationMs: number;
   readonly outputBytes: number;
   readonly outputLines: number;
@@ -69,9 +79,11 @@ export function createBashTool(context: BuiltinContext): AgentTool {
       `Output is cut to its last ${MAX_OUTPUT_LINES} lines or ${MAX_OUTPUT_BYTES / 1024} KB; for long output, redirect it to a file and read or grep the file.`,
       `The command has no input (stdin is empty) and is stopped, with every process it started, after timeoutMs (default ${DEFAULT_BASH_TIMEOUT_MS / 1000} s).`,
       "Background processes still running when the command ends are stopped too.",
+      ...describeConfinement(context.sandbox),
       "Prefer read, edit, write, ls, grep and find for files.",
     ].join(" "),
     inputSchema,
+    ...(context.sandbox?.mode === "required" ? { availability: { kind: "capability", name: "sandbox" } } : {}),
     annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true },
     executionMode: "sequential",
     // bash enforces its own timeout (the input's, or the default). The tool-level one, which wins over a session's
@@ -84,6 +96,7 @@ export function createBashTool(context: BuiltinContext): AgentTool {
       const timeoutMs =
         typeof asked === "number" && asked > 0 ? Math.min(asked, MAX_BASH_TIMEOUT_MS) : context.bashTimeoutMs;
       const started = performance.now();
+      const { launch, state } = await prepareSandbox(context.sandbox);
       const run = await runCommand({
         shell: context.shell,
         command: input.command,
@@ -93,7 +106,8 @@ export function createBashTool(context: BuiltinContext): AgentTool {
         killGraceMs: context.killGraceMs,
         signal,
         onOutput: onUpdate,
-      });
+        ...(launch === undefined ? {} : { sandbox: launch }),
+      }).finally(() => launch?.release());
       const durationMs = Math.round(performance.now() - started);
       const rendered = run.output.render();
       const truncated = rendered.truncation?.truncated === true || rendered.totalBytes > MAX_OUTPUT_BYTES + 4;
@@ -103,6 +117,7 @@ export function createBashTool(context: BuiltinContext): AgentTool {
         ...(run.stoppedBy === undefined ? {} : { stoppedBy: run.stoppedBy }),
         strayProcessesEnded: run.strays,
         containment: run.containment,
+        sandbox: state,
         durationMs,
         outputBytes: rendered.totalBytes,
         outputLines: rendered.totalLines,
@@ -136,6 +151,49 @@ export function createBashTool(context: BuiltinContext): AgentTool {
         : { content: [{ type: "text", text }], details, isError: true };
     },
   });
+}
+
+/** The launch for one call, or why there is none; throws the call's error when a required sandbox is missing. */
+async function prepareSandbox(
+  sandbox: ResolvedSandbox | undefined,
+): Promise<{ launch: SandboxLaunch | undefined; state: BashDetails["sandbox"] }> {
+  if (sandbox === undefined) return { launch: undefined, state: "off" };
+  const support = await detectSandbox();
+  if (!support.usable) {
+    if (sandbox.mode === "required") {
+      throw new ToolCallError(
+        "execution-failed",
+        "bash",
+        `The command was not run: the sandbox is required (mode "required") but bubblewrap is not usable here (sandbox-unavailable): ${support.reason}. See docs/sandbox.md.`,
+      );
+    }
+    return { launch: undefined, state: "unavailable" };
+  }
+  try {
+    return { launch: await prepareSandboxLaunch(sandbox, support, { prestart: true }), state: "bubblewrap" };
+  } catch (error) {
+    if (error instanceof SandboxError) {
+      throw new ToolCallError("execution-failed", "bash", `The command was not run (${error.code}): ${error.message}`);
+    }
+    throw error;
+  }
+}
+
+/** What the description tells the model about its confinement (the same for every call of this tool). */
+function describeConfinement(sandbox: ResolvedSandbox | undefined): string[] {
+  if (sandbox === undefined) return [];
+  const network =
+    sandbox.network.kind === "on"
+      ? "The network is reachable."
+      : sandbox.network.kind === "off"
+        ? "There is no network."
+        : `The network is reachable only over HTTP(S) through a proxy (HTTP_PROXY is set) to these hosts: ${sandbox.network.allowHosts.join(", ")}.`;
+  const readOnly = sandbox.readOnly.map((path) => relative(sandbox.root, path)).join(", ");
+  const where =
+    sandbox.mode === "required" ? "It runs in a sandbox:" : "Where this machine allows it, it runs in a sandbox:";
+  return [
+    `${where} outside the workspace root and /tmp (private to the call) files are read-only${readOnly === "" ? "" : `, and so is ${readOnly} inside it`}; credential folders of the home are hidden. ${network}`,
+  ];
 }
 
 /** What the fallback cannot see, said wherever a result would otherwise claim too much. */

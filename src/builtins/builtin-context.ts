@@ -2,6 +2,7 @@
 import type { Stats } from "node:fs";
 import { type FileHandle, stat } from "node:fs/promises";
 import { ToolCallError } from "../core/errors.js";
+import type { ResolvedSandbox } from "../sandbox/sandbox-options.js";
 import { openFileInside } from "./open-inside.js";
 import type { ReadTracker } from "./read-tracker.js";
 import { boundPath, type Workspace, type WorkspacePath } from "./workspace.js";
@@ -18,6 +19,8 @@ export interface BuiltinContext {
   readonly shell: string;
   /** The environment of `bash` commands: the minimal one plus what `env.pass` and `env.set` add. */
   readonly env: Readonly<Record<string, string>>;
+  /** How `bash` is confined; `undefined` for `sandbox: "off"`. */
+  readonly sandbox: ResolvedSandbox | undefined;
 }
 
 /** The most characters of an engine's reason (a regular expression's or a glob's) that a message repeats: it can quote the model's whole pattern. */

@@ -1,6 +1,9 @@
 // createBuiltinTools: the agent's hands (read, write, edit, bash, ls, grep, find) confined to one workspace root.
 import { existsSync } from "node:fs";
+import { homedir } from "node:os";
 import type { AgentTool } from "../core/types.js";
+import { SandboxError } from "../sandbox/sandbox-error.js";
+import { type ResolvedSandbox, resolveSandboxOptions, type SandboxOptions } from "../sandbox/sandbox-options.js";
 import { createBashTool, DEFAULT_BASH_TIMEOUT_MS, DEFAULT_KILL_GRACE_MS } from "./bash.js";
 import { type BashEnvOptions, buildBashEnv } from "./bash-env.js";
 import type { BuiltinContext } from "./builtin-context.js";
@@ -33,13 +36,21 @@ export interface BuiltinToolsOptions {
    * `{ pass: ["*"] }` passes the whole environment (API keys included).
    */
   readonly env?: BashEnvOptions;
+  /**
+   * How `bash` is confined (SPEC 15, docs/sandbox.md). Default `{ mode: "auto" }`: in bubblewrap where it
+   * works here (the host read-only but for the root and a private /tmp, `.git` read-only, the home's
+   * credential folders hidden, no network), else unsandboxed. `"required"` never runs a command unsandboxed
+   * and hides `bash` by `{ kind: "capability", name: "sandbox" }`; `"off"` never sandboxes.
+   */
+  readonly sandbox?: "off" | SandboxOptions;
 }
 
 /**
  * The built-in tools for one workspace: `read`, `write`, `edit`, `bash`, `ls`, `grep`, `find`, each
  * owned `{ kind: "core" }`. They share a read tracker, so `edit` refuses a file changed since this
  * set of tools last read or wrote it. Throws `BuiltinToolsError`: `invalid-workspace-root` when `root` is not an existing folder,
- * `invalid-option` for a timeout or grace period that is not a positive number, or an `env` of the wrong shape.
+ * `invalid-option` for a timeout or grace period that is not a positive number, an `env` of the wrong shape,
+ * or a `sandbox` that is not `"off"` or valid sandbox options (the message names the field).
  */
 export function createBuiltinTools(options: BuiltinToolsOptions): AgentTool[] {
   const workspace = createWorkspace(options.root);
@@ -53,13 +64,15 @@ export function createBuiltinTools(options: BuiltinToolsOptions): AgentTool[] {
     }
     return value;
   };
+  const env = buildBashEnv(process.env, options.env);
   const context: BuiltinContext = {
     workspace,
     tracker: createReadTracker(),
     bashTimeoutMs: positive(options.bashTimeoutMs, DEFAULT_BASH_TIMEOUT_MS, "bashTimeoutMs"),
     killGraceMs: positive(options.killGraceMs, DEFAULT_KILL_GRACE_MS, "killGraceMs"),
     shell: options.shell ?? (existsSync("/bin/bash") ? "/bin/bash" : "/bin/sh"),
-    env: buildBashEnv(process.env, options.env),
+    env,
+    sandbox: resolveBashSandbox(options.sandbox, workspace.realRoot, env.HOME),
   };
   return [
     createReadTool(context),
@@ -70,4 +83,18 @@ export function createBuiltinTools(options: BuiltinToolsOptions): AgentTool[] {
     createGrepTool(context),
     createFindTool(context),
   ];
+}
+
+/** The sandbox for `bash`, its credential folders looked up in this user's home and in the home `bash` is given. */
+function resolveBashSandbox(
+  sandbox: BuiltinToolsOptions["sandbox"],
+  root: string,
+  bashHome: string | undefined,
+): ResolvedSandbox | undefined {
+  try {
+    return resolveSandboxOptions(sandbox, { root, homes: [homedir(), ...(bashHome === undefined ? [] : [bashHome])] });
+  } catch (error) {
+    if (error instanceof SandboxError) throw new BuiltinToolsError("invalid-option", error.message);
+    throw error;
+  }
 }

@@ -1,4 +1,23 @@
 // toolwire/builtins: the built-in tools (read, write, edit, bash, ls, grep, find) and their workspace guard.
+
+export { describeSandbox } from "../sandbox/describe-sandbox.js";
+export {
+  BWRAP_VARIABLE,
+  detectSandbox,
+  type SandboxProcessLimit,
+  type SandboxSupport,
+} from "../sandbox/detect-sandbox.js";
+export { SandboxError, type SandboxErrorCode } from "../sandbox/sandbox-error.js";
+export {
+  DEFAULT_DENY_READ,
+  DEFAULT_MAX_PROCESSES,
+  DEFAULT_READ_ONLY,
+  DEFAULT_TMP_SIZE_BYTES,
+  type ResolvedSandbox,
+  resolveSandboxOptions,
+  type SandboxNetwork,
+  type SandboxOptions,
+} from "../sandbox/sandbox-options.js";
 export type { BashDetails } from "./bash.js";
 export { DEFAULT_BASH_TIMEOUT_MS, DEFAULT_KILL_GRACE_MS, MAX_BASH_TIMEOUT_MS } from "./bash.js";
 export { BASE_BASH_ENV, type BashEnvOptions } from "./bash-env.js";

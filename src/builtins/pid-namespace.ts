@@ -21,21 +21,35 @@ export interface PidNamespaceLauncher {
  * rest until the host kills it. A watcher reads fd 4: when the host process dies the pipe ends and it
  * kills everything, so the namespace does not outlive its host either.
  */
-export const PID_NAMESPACE_INIT = `trap 'stopping=1; kill -TERM -1 2>/dev/null' TERM
-{ trap '' TERM; read -r -u 4 _; kill -KILL -1 2>/dev/null; } 3>&- &
-watcher=$!
-"$2" -c "$1" 2>&1 3>&- 4>&- &
-child=$!
-wait "$child"; status=$?
-while kill -0 "$child" 2>/dev/null; do wait "$child"; status=$?; done
-kill -KILL "$watcher" 2>/dev/null; wait "$watcher" 2>/dev/null
-if kill -0 -1 2>/dev/null; then
-  echo strays >&3
-  while [ -n "$stopping" ] && kill -0 -1 2>/dev/null; do read -r -t 0.05 -u 4 _; [ $? -gt 128 ] || break; done
-fi
-kill -KILL -1 2>/dev/null
-exit "$status"
-`;
+export const PID_NAMESPACE_INIT = buildNamespaceInit();
+
+/**
+ * The init script with `before` run ahead of the command (after the TERM trap and the watcher) and
+ * `after` run once it ended (before the check for strays). Lines of bash; empty parts are left out.
+ */
+export function buildNamespaceInit(hooks: { readonly before?: string; readonly after?: string } = {}): string {
+  return [
+    `trap 'stopping=1; kill -TERM -1 2>/dev/null' TERM`,
+    `{ trap '' TERM; read -r -u 4 _; kill -KILL -1 2>/dev/null; } 3>&- &`,
+    `watcher=$!`,
+    hooks.before ?? "",
+    `"$2" -c "$1" 2>&1 3>&- 4>&- &`,
+    `child=$!`,
+    `wait "$child"; status=$?`,
+    `while kill -0 "$child" 2>/dev/null; do wait "$child"; status=$?; done`,
+    `kill -KILL "$watcher" 2>/dev/null; wait "$watcher" 2>/dev/null`,
+    hooks.after ?? "",
+    `if kill -0 -1 2>/dev/null; then`,
+    `  echo strays >&3`,
+    `  while [ -n "$stopping" ] && kill -0 -1 2>/dev/null; do read -r -t 0.05 -u 4 _; [ $? -gt 128 ] || break; done`,
+    `fi`,
+    `kill -KILL -1 2>/dev/null`,
+    `exit "$status"`,
+    ``,
+  ]
+    .filter((line, index, lines) => line !== "" || index === lines.length - 1)
+    .join("\n");
+}
 
 let detected: Promise<PidNamespaceLauncher | undefined> | undefined;
 
@@ -113,3 +127,22 @@ export function findNamespaceInit(unsharePid: number): number | undefined {
   }
   return undefined;
 }
+
+/**
+ * The init script inside bubblewrap, run as `bash -c SCRIPT toolwire-bash COMMAND SHELL RLIMIT [BRIDGE...]`:
+ * `PID_NAMESPACE_INIT` that first caps the process count with `ulimit -u RLIMIT` (when not empty) and starts
+ * the proxy bridge (when given) and waits for its `ready`, saying `bridge-failed` on fd 3 and exiting 125
+ * when it never comes; once the command ended the bridge is ended before the check for strays.
+ */
+export const SANDBOX_INIT = buildNamespaceInit({
+  before: [
+    `[ -z "$3" ] || ulimit -u "$3" 2>/dev/null`,
+    `if [ $# -gt 3 ]; then`,
+    `  exec 5< <(exec "\${@:4}" 3>&- 4>&-)`,
+    `  helper=$!`,
+    `  if ! read -r -u 5 _; then echo bridge-failed >&3; kill -KILL -1 2>/dev/null; exit 125; fi`,
+    `  exec 5<&-`,
+    `fi`,
+  ].join("\n"),
+  after: `[ -z "$helper" ] || { kill -KILL "$helper" 2>/dev/null; wait "$helper" 2>/dev/null; }`,
+});

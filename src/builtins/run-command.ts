@@ -5,6 +5,8 @@ import { accessSync, constants } from "node:fs";
 import type { Readable } from "node:stream";
 import { ToolCallError } from "../core/errors.js";
 import type { ToolResult } from "../core/types.js";
+import type { CgroupStub } from "../sandbox/cgroup-stub.js";
+import type { SandboxLaunch } from "../sandbox/prepare-sandbox-launch.js";
 import { toolError } from "./builtin-context.js";
 import {
   CALL_MARKER_VARIABLE,
@@ -13,12 +15,7 @@ import {
   signalMarkedProcesses,
 } from "./marked-processes.js";
 import { OutputTail } from "./output-tail.js";
-import {
-  detectPidNamespace,
-  findNamespaceInit,
-  PID_NAMESPACE_INIT,
-  type PidNamespaceLauncher,
-} from "./pid-namespace.js";
+import { detectPidNamespace, findNamespaceInit, PID_NAMESPACE_INIT, SANDBOX_INIT } from "./pid-namespace.js";
 import { isGroupAlive, waitForGroupExit } from "./process-group.js";
 
 /** How often, at most, the output so far streams through `onOutput`. */
@@ -47,6 +44,8 @@ export interface RunOptions {
   readonly killGraceMs: number;
   readonly signal: AbortSignal;
   readonly onOutput: (partial: ToolResult) => void;
+  /** Run inside bubblewrap as this launch says (see `prepareSandboxLaunch`); the caller releases it. */
+  readonly sandbox?: SandboxLaunch;
 }
 
 /** How a command ended, and what is known about the processes it started. */
@@ -65,11 +64,13 @@ export interface RunOutcome {
 }
 
 /**
- * Runs `shell -c command`. In a PID namespace when this machine allows one (see `detectPidNamespace`,
- * and `TOOLWIRE_BASH_CONTAINMENT=process-group` to opt out), else in its own process group with a marker
- * variable. On timeout or abort everything gets SIGTERM, then SIGKILL after the grace period; when the
- * shell exits, what it left running is ended the same way. Throws `execution-failed` when the shell
- * cannot be started, `aborted` when the call was aborted before it started; never rejects otherwise.
+ * Runs `shell -c command`. With `sandbox`, inside bubblewrap (always a PID namespace); else in a PID
+ * namespace when this machine allows one (see `detectPidNamespace`, and `TOOLWIRE_BASH_CONTAINMENT=process-group`
+ * to opt out), else in its own process group with a marker variable. On timeout or abort everything gets
+ * SIGTERM, then SIGKILL after the grace period; when the shell exits, what it left running is ended the same
+ * way. Throws `execution-failed` when the shell cannot be started or the sandbox cannot start (the message
+ * names `sandbox-failed` and what bwrap said), `aborted` when the call was aborted before it started; never
+ * rejects otherwise.
  */
 export async function runCommand(options: RunOptions): Promise<RunOutcome> {
   if (options.shell.includes("/")) {
@@ -79,74 +80,149 @@ export async function runCommand(options: RunOptions): Promise<RunOutcome> {
       throw toolError("bash", `Could not start ${options.shell}: ${(error as Error).message}`);
     }
   }
+  if (options.sandbox !== undefined) return runInSandbox(options, options.sandbox);
   const launcher = process.env[CONTAINMENT_VARIABLE] === "process-group" ? undefined : await detectPidNamespace();
   // An abort while waiting for the probe fired before any listener could hear it.
   if (options.signal.aborted) {
     throw new ToolCallError("aborted", "bash", "The command was not started: the call was aborted.");
   }
   if (launcher !== undefined) {
-    const outcome = await runInNamespace(options, launcher);
+    const outcome = await runInNamespace(options, {
+      file: launcher.unshare,
+      args: [
+        ...launcher.flags,
+        "--",
+        launcher.initShell,
+        "-c",
+        `echo started >&3\n${PID_NAMESPACE_INIT}`,
+        "toolwire-bash",
+        options.command,
+        options.shell,
+      ],
+      env: options.env,
+      signalsGroup: true,
+    });
     // unshare can still fail per call (a namespace limit reached); the command did not start, so run it without.
-    if (outcome !== "not-started") return outcome;
+    if (outcome.kind === "not-started") return runInProcessGroup(options);
+    return outcome.outcome;
   }
   return runInProcessGroup(options);
 }
 
-async function runInNamespace(
-  options: RunOptions,
-  launcher: PidNamespaceLauncher,
-): Promise<RunOutcome | "not-started"> {
-  const args = [
-    ...launcher.flags,
-    "--",
-    launcher.initShell,
+async function runInSandbox(options: RunOptions, launch: SandboxLaunch): Promise<RunOutcome> {
+  if (options.signal.aborted) {
+    throw new ToolCallError("aborted", "bash", "The command was not started: the call was aborted.");
+  }
+  const line = launch.commandLine([
+    launch.initShell,
     "-c",
-    `echo started >&3\n${PID_NAMESPACE_INIT}`,
+    `echo started >&3\n${SANDBOX_INIT}`,
     "toolwire-bash",
     options.command,
     options.shell,
-  ];
-  const child = start(launcher.unshare, args, options, options.env, ["ignore", "pipe", "pipe", "pipe", "pipe"]);
+    launch.rlimit === undefined ? "" : String(launch.rlimit),
+    ...(launch.bridge ?? []),
+  ]);
+  const outcome = await runInNamespace(options, {
+    ...line,
+    env: { ...options.env, ...launch.env },
+    // bwrap's PID 1 leads its own session (--new-session): signals go to it, not to bwrap's group.
+    signalsGroup: false,
+    ...(launch.stub === undefined ? {} : { stub: launch.stub }),
+  });
+  if (outcome.kind === "not-started") {
+    const said = outcome.stderr.trim();
+    throw toolError(
+      "bash",
+      `The command was not run: the sandbox could not start (sandbox-failed)${said === "" ? "" : `: ${said}`}. bubblewrap worked when toolwire checked it at start-up; check the sandbox's paths (writable, readOnly, denyRead) and that this machine still allows user namespaces.`,
+    );
+  }
+  if (outcome.report.includes("bridge-failed")) {
+    const said = outcome.stderr.trim();
+    throw toolError(
+      "bash",
+      `The command was not run: the sandbox's network bridge did not start (sandbox-failed)${said === "" ? "" : `: ${said}`}.`,
+    );
+  }
+  return outcome.outcome;
+}
+
+/** How to start the init script in a new PID namespace: the launcher binary and its whole command line. */
+interface NamespaceStart {
+  readonly file: string;
+  readonly args: readonly string[];
+  readonly env: Readonly<Record<string, string>>;
+  /** SIGTERM goes to the launcher's process group (unshare: PID 1 is in it), else to PID 1 alone. */
+  readonly signalsGroup: boolean;
+  /** A process already waiting in its cgroup that becomes the launcher, instead of spawning one. */
+  readonly stub?: CgroupStub;
+}
+
+type NamespaceRun =
+  | { kind: "ran"; outcome: RunOutcome; report: string; stderr: string }
+  | { kind: "not-started"; stderr: string };
+
+/** The most of the launcher's stderr kept for a message about why it failed. */
+const STDERR_KEPT_CHARS = 2_000;
+
+async function runInNamespace(options: RunOptions, launch: NamespaceStart): Promise<NamespaceRun> {
+  const child =
+    launch.stub === undefined
+      ? start(launch.file, launch.args, options, launch.env, ["ignore", "pipe", "pipe", "pipe", "pipe"])
+      : launch.stub.exec(launch.file, launch.args, launch.env);
   let report = "";
   (child.stdio[3] as Readable | null)?.on("data", (chunk: Buffer) => {
     report += chunk.toString("utf8");
   });
-  // unshare's own messages and the init script's job notices: not the command's output.
-  child.stderr?.resume();
+  // The launcher's own messages and the init script's job notices: not the command's output, kept for errors.
+  let stderr = "";
+  child.stderr?.on("data", (chunk: Buffer) => {
+    if (stderr.length < STDERR_KEPT_CHARS) stderr += chunk.toString("utf8").slice(0, STDERR_KEPT_CHARS - stderr.length);
+  });
   const run = await watch(child, options, [child.stdout]);
-  if (run.kind === "error") throw toolError("bash", `Could not start ${launcher.unshare}: ${run.error.message}`);
-  const unsharePid = child.pid as number;
+  if (run.kind === "error") throw toolError("bash", `Could not start ${launch.file}: ${run.error.message}`);
+  const launcherPid = child.pid as number;
   let exit = run.kind === "exit" ? run.exit : undefined;
   let allEnded = true;
   let killedInit = false;
   if (run.kind === "stop") {
-    signalQuietly(-unsharePid, "SIGTERM");
+    if (launch.signalsGroup) signalQuietly(-launcherPid, "SIGTERM");
+    else {
+      const init = findNamespaceInit(launcherPid);
+      // Before PID 1 exists, ending the launcher ends everything (--die-with-parent).
+      if (init === undefined || !signalQuietly(init, "SIGTERM")) signalQuietly(launcherPid, "SIGKILL");
+    }
     exit = await withDeadline(run.exited, options.killGraceMs);
     if (exit === undefined) {
-      const init = findNamespaceInit(unsharePid);
-      // Without PID 1 yet (or any more) only unshare is left, and --kill-child takes the namespace with it.
+      const init = findNamespaceInit(launcherPid);
+      // Without PID 1 yet (or any more) only the launcher is left, and it takes the namespace with it.
       killedInit = init !== undefined && signalQuietly(init, "SIGKILL");
-      if (!killedInit) signalQuietly(-unsharePid, "SIGKILL");
+      if (!killedInit) signalQuietly(-launcherPid, "SIGKILL");
       exit = await withDeadline(run.exited, KILL_WAIT_MS);
       if (exit === undefined) {
-        signalQuietly(-unsharePid, "SIGKILL");
+        signalQuietly(-launcherPid, "SIGKILL");
         allEnded = false;
       }
     }
   }
-  // unshare has exited, so its PID 1 has, and the kernel ends a namespace's processes before its PID 1's exit completes.
+  // The launcher has exited, so its PID 1 has, and the kernel ends a namespace's processes before its PID 1's exit completes.
   const pipesHeld = (await withDeadline(run.closed, PIPE_CLOSE_WAIT_MS)) === undefined;
   run.finish();
-  if (!report.startsWith("started") && run.kind === "exit") return "not-started";
+  if (!report.startsWith("started") && run.kind === "exit") return { kind: "not-started", stderr };
   return {
-    output: run.output,
-    exitCode: killedInit ? null : (exit?.code ?? null),
-    signal: killedInit ? "SIGKILL" : (exit?.signal ?? null),
-    stoppedBy: run.kind === "stop" ? run.cause : undefined,
-    strays: report.includes("strays"),
-    containment: "pid-namespace",
-    allEnded: allEnded && !pipesHeld,
-    pipesHeld,
+    kind: "ran",
+    report,
+    stderr,
+    outcome: {
+      output: run.output,
+      exitCode: killedInit ? null : (exit?.code ?? null),
+      signal: killedInit ? "SIGKILL" : (exit?.signal ?? null),
+      stoppedBy: run.kind === "stop" ? run.cause : undefined,
+      strays: report.includes("strays"),
+      containment: "pid-namespace",
+      allEnded: allEnded && !pipesHeld,
+      pipesHeld,
+    },
   };
 }
 

@@ -17,12 +17,23 @@ import { createToolRegistry } from "../core/register/registry.js";
 import type { ApprovalOptions, LiveToolSource, ToolRegistry } from "../core/types.js";
 import { createAgentSession } from "../create-agent-session.js";
 import type { McpConnection } from "../mcp/connect-mcp-server.js";
+import { describeSandbox } from "../sandbox/describe-sandbox.js";
+import { detectSandbox, type SandboxSupport } from "../sandbox/detect-sandbox.js";
+import { resolveSandboxOptions } from "../sandbox/sandbox-options.js";
 
 /** A problem that did not stop the command: a plugin, skill or MCP server that failed. */
 export interface RuntimeProblem {
   readonly area: "plugin" | "skill" | "mcp";
   readonly subject: string;
   readonly message: string;
+}
+
+/** The sandbox state of `bash` or of one sandboxed MCP server, as `plan` and `explain` show it. */
+export interface SandboxReport {
+  /** `bash`, or `mcp:<server id>`. */
+  readonly subject: string;
+  /** Such as `bubblewrap, network off, at most 1024 processes` or `none (bubblewrap not usable: ...)`. */
+  readonly state: string;
 }
 
 /** Everything a command works with. Call `close()` when done (it stops MCP servers). */
@@ -35,6 +46,10 @@ export interface Runtime {
   readonly session: AgentSession;
   readonly connections: readonly McpConnection[];
   readonly problems: readonly RuntimeProblem[];
+  /** What bubblewrap can do here (probed once per process). */
+  readonly sandboxSupport: SandboxSupport;
+  /** The sandbox state of `bash` (when the built-ins are on) and of each sandboxed MCP server. */
+  readonly sandbox: readonly SandboxReport[];
   close(): Promise<void>;
 }
 
@@ -65,6 +80,8 @@ export interface OpenRuntimeOptions {
  * about plugin modules and MCP server programs the config runs from outside its own folder.
  */
 export async function openRuntime(options: OpenRuntimeOptions): Promise<Runtime> {
+  // Started at once: it runs bwrap (about 10 ms) while the config loads.
+  const detecting = detectSandbox();
   const defaultPath = join(options.cwd, CONFIG_FILE_NAME);
   const fromFile = options.configPath !== undefined || existsSync(defaultPath);
   const loaded: LoadedConfig = fromFile
@@ -78,8 +95,15 @@ export async function openRuntime(options: OpenRuntimeOptions): Promise<Runtime>
       );
     }
   }
+  const sandboxSupport = await detecting;
   const built = await buildFromConfig(loaded, {
-    builtins: (root, config) => createBuiltinTools({ root, ...builtinsEnvOption(config.env) }),
+    builtins: (root, config) =>
+      createBuiltinTools({
+        root,
+        ...builtinsEnvOption(config.env),
+        ...(config.sandbox === undefined ? {} : { sandbox: config.sandbox }),
+      }),
+    capabilities: new Set(sandboxSupport.usable ? ["sandbox"] : []),
     ...(options.env === undefined ? {} : { env: options.env }),
   });
   const problems: RuntimeProblem[] = built.problems.map((problem) => ({ ...problem }));
@@ -128,6 +152,8 @@ export async function openRuntime(options: OpenRuntimeOptions): Promise<Runtime>
     session,
     connections,
     problems,
+    sandboxSupport,
+    sandbox: sandboxReports(loaded, built, sandboxSupport),
     async close() {
       session.close();
       registry.close();
@@ -144,4 +170,24 @@ function builtinsEnvOption(env: BuiltinsEnvConfig | undefined): Pick<BuiltinTool
     ...(env.set === undefined ? {} : { set: { ...env.set } }),
   };
   return { env: option };
+}
+
+/** The sandbox line of `bash` and of each enabled stdio MCP server that has a sandbox. */
+function sandboxReports(loaded: LoadedConfig, built: BuiltConfig, support: SandboxSupport): SandboxReport[] {
+  const reports: SandboxReport[] = [];
+  const describe = (subject: string, options: unknown, root: string) => {
+    try {
+      reports.push({ subject, state: describeSandbox(resolveSandboxOptions(options, { root }), support) });
+    } catch (error) {
+      reports.push({ subject, state: `invalid: ${describeThrown(error)}` });
+    }
+  };
+  if (loaded.config.builtins?.enabled !== false) describe("bash", loaded.config.builtins?.sandbox, built.workspaceRoot);
+  for (const plan of built.mcpServers) {
+    const server = plan.server;
+    if ("command" in server && server.sandbox !== undefined && server.sandbox !== "off") {
+      describe(`mcp:${server.id}`, server.sandbox, server.cwd ?? loaded.dir);
+    }
+  }
+  return reports;
 }

@@ -54,13 +54,17 @@ describe("buildFromConfig", () => {
         },
       }),
     );
-    const built = await buildFromConfig(loaded, { env: { NOTES_TOKEN: "t", SECRET: "s" } });
+    const built = await buildFromConfig(loaded, {
+      env: { NOTES_TOKEN: "t", SECRET: "s" },
+      capabilities: new Set(["sandbox"]),
+    });
     expect(built.availability).toEqual({
       authProviderIds: new Set(["github"]),
       config: { notes: { dir: "n" } },
       env: { NOTES_TOKEN: "t" },
       enabledPluginIds: built.pluginHost.enabledPluginIds,
       values: { channel: "cli" },
+      capabilities: new Set(["sandbox"]),
     });
   });
 

@@ -31,6 +31,8 @@ export interface BuildFromConfigOptions {
   readonly custom?: ToolSourceInput;
   /** Where the named environment variables are read. Default `process.env`. */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /** What this host can do, for `capability` signals (the CLI adds `"sandbox"` where bubblewrap works). */
+  readonly capabilities?: ReadonlySet<string>;
   /** Resolves `config` signals with `check: "available"`. */
   readonly isConfigValueAvailable?: ToolAvailabilityContext["isConfigValueAvailable"];
   /** Loads plugin modules. Default: dynamic `import()`. */
@@ -171,6 +173,7 @@ function availabilityFrom(
     env,
     enabledPluginIds: pluginHost.enabledPluginIds,
     values: { ...(stated.context ?? {}) } as Record<string, JsonPrimitive>,
+    capabilities: options.capabilities ?? new Set(),
     ...(options.isConfigValueAvailable === undefined ? {} : { isConfigValueAvailable: options.isConfigValueAvailable }),
   };
 }
@@ -180,9 +183,14 @@ function planServer(entry: McpServerConfig, dir: string): McpServerPlan {
   // A short request timeout also bounds the handshake: a server that never answers must not hold 30 s.
   const connect =
     connectTimeoutMs ?? (timeoutMs !== undefined && timeoutMs < DEFAULT_CONNECT_TIMEOUT_MS ? timeoutMs : undefined);
+  const sandboxed = "command" in server && server.sandbox !== undefined && server.sandbox !== "off";
+  // A sandboxed server's cwd is its one writable folder: without one, the config's folder (not wherever toolwire runs).
   const resolved =
-    "command" in server && server.cwd !== undefined && !isAbsolute(server.cwd)
-      ? { ...server, cwd: resolve(dir, server.cwd) }
+    "command" in server && (server.cwd !== undefined || sandboxed)
+      ? {
+          ...server,
+          cwd: server.cwd === undefined ? dir : isAbsolute(server.cwd) ? server.cwd : resolve(dir, server.cwd),
+        }
       : server;
   return {
     server: resolved as McpServerConfig,

@@ -339,6 +339,46 @@ describe("new fields", () => {
     );
   });
 
+  it('builtins.sandbox and mcpServers[].sandbox: "off" or sandbox options, each fault named by its path', () => {
+    const sandbox = {
+      mode: "required",
+      network: { allowHosts: ["registry.npmjs.org", "*.github.com", "127.0.0.1"] },
+      writable: ["~/.cache"],
+      readOnly: [".git", "secrets"],
+      denyRead: [".ssh"],
+      maxProcesses: 256,
+      tmpSizeBytes: 64 * 1024 * 1024,
+    };
+    expect(validateConfig({ builtins: { sandbox } })).toEqual([]);
+    expect(validateConfig({ builtins: { sandbox: "off" } })).toEqual([]);
+    expect(validateConfig({ builtins: { sandbox: { network: "on" } } })).toEqual([]);
+    expect(validateConfig({ mcpServers: [{ id: "fs", command: "x", sandbox: {} }] })).toEqual([]);
+    expect(validateConfig({ builtins: { sandbox: "on" } })).toEqual([
+      { path: "builtins.sandbox", message: 'must be "off" or an object, got the string "on"' },
+    ]);
+    const issues = validateConfig({
+      builtins: { sandbox: { mode: "always", network: { allowHosts: ["a b"] }, networks: "on" } },
+      mcpServers: [{ id: "fs", command: "x", sandbox: { maxProcesses: 2, network: "lan" } }],
+    });
+    expect([...issues].sort(byPath)).toEqual(
+      [
+        { path: "builtins.sandbox.mode", message: 'must be one of "auto", "required", got the string "always"' },
+        {
+          path: "builtins.sandbox.network.allowHosts[0]",
+          message:
+            'must be a host name or IP address (such as registry.npmjs.org), or *. and a domain, got the string "a b"',
+        },
+        {
+          path: "builtins.sandbox.networks",
+          message:
+            'unknown property (did you mean "network"?); expected one of: mode, network, writable, readOnly, denyRead, maxProcesses, tmpSizeBytes',
+        },
+        { path: "mcpServers[0].sandbox.maxProcesses", message: "must be at least 8, got number 2" },
+        { path: "mcpServers[0].sandbox.network", message: 'must be one of "off", "on", got the string "lan"' },
+      ].sort(byPath),
+    );
+  });
+
   it("timeouts are positive and fit a timer (at most 2147483647 ms)", () => {
     expect(
       validateConfig({

@@ -5,6 +5,7 @@ import { dirname, resolve } from "node:path";
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import type { JsonObject, JsonPrimitive, PolicyLayer } from "../core/types.js";
 import type { McpProtocolChoice } from "../mcp/connect-mcp-server.js";
+import type { SandboxOptions } from "../sandbox/sandbox-options.js";
 import { locateJsonError } from "./locate-json-error.js";
 
 /** A plugin entry of the config file. */
@@ -38,6 +39,8 @@ export interface McpStdioServerConfig extends McpServerCommon {
   readonly args?: readonly string[];
   readonly env?: Readonly<Record<string, string>>;
   readonly cwd?: string;
+  /** Opt-in: run the server in bubblewrap, its `cwd` (or the config's folder) as the writable root. Default off. */
+  readonly sandbox?: "off" | SandboxOptions;
 }
 /** An MCP server reached over Streamable HTTP. */
 export interface McpHttpServerConfig extends McpServerCommon {
@@ -59,6 +62,8 @@ export interface BuiltinsConfig {
   /** Default true. */
   readonly enabled?: boolean;
   readonly env?: BuiltinsEnvConfig;
+  /** How `bash` is confined. Default `{ mode: "auto" }` (see docs/sandbox.md). */
+  readonly sandbox?: "off" | SandboxOptions;
 }
 
 /** The availability context, as the config file states it. */
@@ -311,6 +316,8 @@ const PATTERN_WORDS: Record<string, string> = {
   "^[A-Za-z_][A-Za-z0-9_]*$": "an environment variable name (letters, digits and _, not starting with a digit)",
   "^[A-Za-z0-9_*]{1,128}$": "a variable name or glob (letters, digits, _ and *, 1 to 128 characters)",
   "^[^\\u0000]*$": "a string without NUL characters",
+  "^(\\*\\.)?[A-Za-z0-9][A-Za-z0-9.-]{0,252}$|^\\[?[0-9A-Fa-f:.]+\\]?$":
+    "a host name or IP address (such as registry.npmjs.org), or *. and a domain",
 };
 
 function toIssue(error: ErrorObject): ConfigIssue {
@@ -345,8 +352,20 @@ function toIssue(error: ErrorObject): ConfigIssue {
     }
     case "minLength":
       return { path, message: "must not be empty" };
+    case "enum":
+      return {
+        path,
+        message: `must be one of ${(params.allowedValues as unknown[]).map((value) => JSON.stringify(value)).join(", ")}, got ${describeValue(error.data)}`,
+      };
+    case "const":
+      return {
+        path,
+        message: `must be ${JSON.stringify(params.allowedValue)}${typeof params.allowedValue === "string" ? " or an object" : ""}, got ${describeValue(error.data)}`,
+      };
     case "exclusiveMinimum":
       return { path, message: `must be greater than ${String(params.limit)}, got ${describeValue(error.data)}` };
+    case "minimum":
+      return { path, message: `must be at least ${String(params.limit)}, got ${describeValue(error.data)}` };
     case "maximum":
       return { path, message: `must be at most ${String(params.limit)}, got ${describeValue(error.data)}` };
     default:

@@ -63,7 +63,9 @@ export type ToolAvailabilitySignal =
     }
   | { readonly kind: "env"; readonly name: string }
   | { readonly kind: "plugin-enabled"; readonly pluginId: string }
-  | { readonly kind: "context"; readonly key: string; readonly equals?: JsonPrimitive };
+  | { readonly kind: "context"; readonly key: string; readonly equals?: JsonPrimitive }
+  /** Something the host can do, such as `"sandbox"` (bubblewrap usable); judged against `capabilities`. */
+  | { readonly kind: "capability"; readonly name: string };
 
 /** A tiny boolean language over signals. */
 export type ToolAvailabilityExpression =
@@ -83,10 +85,13 @@ export interface ToolAvailabilityContext {
   readonly env?: Readonly<Record<string, string | undefined>>;
   readonly enabledPluginIds?: ReadonlySet<string>;
   readonly values?: Readonly<Record<string, JsonPrimitive | undefined>>;
+  /** What this host can do (for example `"sandbox"` when bubblewrap works here); read by `capability` signals. */
+  readonly capabilities?: ReadonlySet<string>;
 }
 
 export type ToolUnavailableReason =
   | "auth-missing"
+  | "capability-missing"
   | "config-missing"
   | "context-mismatch"
   | "env-missing"

@@ -1,6 +1,9 @@
 // An MCP stdio client transport over a child process that knows why it closed (exit code, signal, garbage on stdout).
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { type JSONRPCMessage, parseJSONRPCMessage, type Transport } from "@modelcontextprotocol/client";
+import { detectSandbox } from "../sandbox/detect-sandbox.js";
+import { prepareSandboxLaunch, sandboxedCommandLine } from "../sandbox/prepare-sandbox-launch.js";
+import type { ResolvedSandbox } from "../sandbox/sandbox-options.js";
 import { McpConnectionError } from "./errors.js";
 
 /** How to start a stdio MCP server. */
@@ -11,6 +14,8 @@ export interface ChildProcessTransportOptions {
   /** Merged over the minimal environment (see `minimalEnvironment`); the parent's environment is never passed whole. */
   readonly env?: Readonly<Record<string, string>>;
   readonly cwd?: string;
+  /** Start the server in this sandbox (see `serverSandbox`); in mode `auto` unsandboxed where bubblewrap is not usable. */
+  readonly sandbox?: ResolvedSandbox;
   /** Receives the server's stderr as text. By default it is only kept (the last 4 KB) for error messages. */
   readonly onStderr?: (text: string) => void;
 }
@@ -60,6 +65,9 @@ export class ChildProcessTransport implements Transport {
   private finished = false;
   private readonly exited: Promise<void>;
   private markExited: () => void = () => {};
+  private starting = false;
+  /** Stops the sandbox's proxy and removes its cgroup once the server exited. */
+  private releaseSandbox: (() => Promise<void>) | undefined;
 
   constructor(private readonly options: ChildProcessTransportOptions) {
     this.exited = new Promise((resolve) => {
@@ -73,11 +81,64 @@ export class ChildProcessTransport implements Transport {
   }
 
   start(): Promise<void> {
-    if (this.child !== undefined) return Promise.reject(new Error("ChildProcessTransport already started"));
+    if (this.child !== undefined || this.starting) {
+      return Promise.reject(new Error("ChildProcessTransport already started"));
+    }
+    this.starting = true;
+    const { command } = this.options;
+    const env = { ...minimalEnvironment(), ...this.options.env };
+    const sandbox = this.options.sandbox;
+    if (sandbox === undefined) return this.spawnServer(command, [...(this.options.args ?? [])], env);
+    return this.startSandboxed(sandbox, env);
+  }
+
+  private async startSandboxed(sandbox: ResolvedSandbox, env: Record<string, string>): Promise<void> {
+    const { serverId, command } = this.options;
+    const args = [...(this.options.args ?? [])];
+    const support = await detectSandbox();
+    if (!support.usable) {
+      if (sandbox.mode === "required") {
+        throw new McpConnectionError(
+          "mcp-connect-failed",
+          serverId,
+          `MCP server ${serverId} was not started: its sandbox is required (mode "required") but bubblewrap is not usable here (sandbox-unavailable): ${support.reason}`,
+        );
+      }
+      return this.spawnServer(command, args, env);
+    }
+    let launch: Awaited<ReturnType<typeof prepareSandboxLaunch>>;
+    try {
+      // bwrap's own init is PID 1: it reaps the server's children, and the namespace ends with the server.
+      launch = await prepareSandboxLaunch(sandbox, support, { asPid1: false });
+    } catch (error) {
+      throw new McpConnectionError(
+        "mcp-connect-failed",
+        serverId,
+        `MCP server ${serverId} was not started: its sandbox could not be set up (sandbox-failed): ${(error as Error).message}`,
+        { cause: error },
+      );
+    }
+    this.releaseSandbox = launch.release;
+    const line = sandboxedCommandLine(launch, command, args);
+    try {
+      await this.spawnServer(line.file, line.args, { ...env, ...launch.env });
+    } catch (error) {
+      await this.release();
+      throw error;
+    }
+  }
+
+  private async release(): Promise<void> {
+    const release = this.releaseSandbox;
+    this.releaseSandbox = undefined;
+    await release?.();
+  }
+
+  private spawnServer(file: string, args: readonly string[], env: Record<string, string>): Promise<void> {
     const { serverId, command } = this.options;
     return new Promise((resolve, reject) => {
-      const child = spawn(command, [...(this.options.args ?? [])], {
-        env: { ...minimalEnvironment(), ...this.options.env },
+      const child = spawn(file, [...args], {
+        env,
         cwd: this.options.cwd,
         stdio: ["pipe", "pipe", "pipe"],
         shell: false,
@@ -101,6 +162,7 @@ export class ChildProcessTransport implements Transport {
       });
       child.once("exit", (code, signal) => {
         this.markExited();
+        void this.release();
         // 'close' waits for stdout to drain; a grandchild holding the pipe could delay it forever.
         setTimeout(() => this.finish(this.exitReason(code, signal)), 200).unref();
       });

@@ -27,7 +27,7 @@ import { ChildProcessTransport } from "./child-process-transport.js";
 import { McpConnectionError } from "./errors.js";
 import { CALL_RESULT_AS_SENT, type CallResultAsSent, TOOL_LIST_PAGE } from "./lenient-results.js";
 import { mapCallToolResult } from "./map-result.js";
-import { checkMcpServerConfig, compileToolNameFilter, type McpServerConfig } from "./mcp-config.js";
+import { checkMcpServerConfig, compileToolNameFilter, type McpServerConfig, serverSandbox } from "./mcp-config.js";
 import { type ReconnectBackoff, reconnectDelayMs } from "./reconnect.js";
 import { assignMcpToolNames } from "./tool-names.js";
 
@@ -206,6 +206,7 @@ export async function connectMcpServer(
             args: checked.args,
             env: checked.env,
             cwd: checked.cwd,
+            sandbox: serverSandbox(checked),
             onStderr: options.onStderr,
           })
         : new StreamableHTTPClientTransport(new URL(String(checked.url)), {

@@ -26,6 +26,7 @@ export {
   type McpHttpServerConfig,
   type McpServerConfig,
   type McpStdioServerConfig,
+  serverSandbox,
 } from "./mcp-config.js";
 export {
   RECONNECT_INITIAL_DELAY_MS,

@@ -1,4 +1,6 @@
 // MCP server configs: their shapes, their validation, and the include/exclude filter of server tool names.
+import { SandboxError } from "../sandbox/sandbox-error.js";
+import { type ResolvedSandbox, resolveSandboxOptions, type SandboxOptions } from "../sandbox/sandbox-options.js";
 import { McpConnectionError } from "./errors.js";
 
 const MAX_TIMER_MS = 2_147_483_647;
@@ -12,6 +14,11 @@ export interface McpStdioServerConfig {
   /** Added to a minimal environment (PATH, HOME, USER, LOGNAME, SHELL, TERM); the parent's is never passed whole. */
   readonly env?: Readonly<Record<string, string>>;
   readonly cwd?: string;
+  /**
+   * Opt-in (default off): start the server in bubblewrap (docs/sandbox.md), with `cwd` (or this process's
+   * current folder) as the one writable folder besides a private /tmp, no network unless `network` says so.
+   */
+  readonly sandbox?: "off" | SandboxOptions;
 }
 
 /** A server reached over Streamable HTTP. */
@@ -35,7 +42,8 @@ export interface McpConfigCheckOptions {
 /**
  * Returns the config when it is well formed; throws `McpConnectionError` `invalid-mcp-config` naming
  * the bad field otherwise (no id, both or neither of command and url, wrong types, a non-http url,
- * filters that are not string arrays, timeouts that are not positive numbers up to 2147483647 ms).
+ * filters that are not string arrays, timeouts that are not positive numbers up to 2147483647 ms, a
+ * `sandbox` that is not `"off"` or valid sandbox options).
  */
 export function checkMcpServerConfig(config: McpServerConfig, options: McpConfigCheckOptions = {}): McpServerConfig {
   const record = (typeof config === "object" && config !== null ? config : {}) as Record<string, unknown>;
@@ -55,6 +63,7 @@ export function checkMcpServerConfig(config: McpServerConfig, options: McpConfig
     if (record.env !== undefined && !isStringRecord(record.env))
       fail(`MCP server ${id}: env must map names to strings`);
     if (record.cwd !== undefined && typeof record.cwd !== "string") fail(`MCP server ${id}: cwd must be a string`);
+    serverSandbox(config as McpStdioServerConfig);
   } else {
     let url: URL | undefined;
     try {
@@ -86,6 +95,22 @@ export function checkMcpServerConfig(config: McpServerConfig, options: McpConfig
     fail(`MCP server ${id}: protocol must be "auto", "2025" or "2026-07-28", got ${JSON.stringify(options.protocol)}`);
   }
   return config;
+}
+
+/**
+ * The sandbox of a stdio server, resolved with its `cwd` (or the current folder) as the root; `undefined`
+ * when it has none or `"off"`. Throws `McpConnectionError` (`invalid-mcp-config`) naming the bad field.
+ */
+export function serverSandbox(config: McpStdioServerConfig): ResolvedSandbox | undefined {
+  try {
+    return resolveSandboxOptions(config.sandbox ?? "off", {
+      root: config.cwd ?? process.cwd(),
+      label: `MCP server ${config.id}: sandbox`,
+    });
+  } catch (error) {
+    if (error instanceof SandboxError) throw new McpConnectionError("invalid-mcp-config", config.id, error.message);
+    throw error;
+  }
 }
 
 /**

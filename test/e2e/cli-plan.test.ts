@@ -1,7 +1,10 @@
 // toolwire plan and explain over a real toolwire.config.json (layers, plugin modules, availability), and bad configs.
 import { spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { detectSandbox } from "../../src/sandbox/detect-sandbox.js";
 import { BUILTIN_NAMES, CLI, cliEnv, hasAnsi, runCli, tempWorkspace } from "./helpers/cli.js";
+
+const sandboxHere = (await detectSandbox()).usable || process.env.CI === "true";
 
 /** Three policy layers, a plugin with an availability-gated tool, a disabled plugin and one that throws on load. */
 const PROJECT = {
@@ -333,5 +336,60 @@ describe.concurrent("toolwire explain <tool>", { timeout: 60_000 }, () => {
     ]);
     const unknown = JSON.parse((await inProject(["explain", "nope", "--json"])).stdout);
     expect(unknown).toMatchObject({ tool: "nope", available: false, status: "unknown" });
+  });
+});
+
+describe.concurrent("toolwire plan and explain: the sandbox", { timeout: 60_000 }, () => {
+  const required = {
+    "toolwire.config.json": JSON.stringify({ builtins: { sandbox: { mode: "required" } } }),
+  };
+
+  it('hides bash with capability-missing where bubblewrap is not usable and the config says "required"', async () => {
+    const ws = await tempWorkspace(required);
+    try {
+      const env = cliEnv({ TOOLWIRE_BWRAP: "none" });
+      const plan = await runCli(["plan"], { cwd: ws.path, env });
+      expect(plan.code).toBe(0);
+      expect(plan.stdout).toMatch(/^bash +capability-missing +Missing capability: sandbox$/m);
+      expect(plan.stdout).toMatch(
+        /Sandbox\nFOR +SANDBOX\nbash +required but not usable \(bubblewrap is turned off here \(TOOLWIRE_BWRAP=none\)\): hidden$/m,
+      );
+      const explain = JSON.parse((await runCli(["explain", "bash", "--json"], { cwd: ws.path, env })).stdout);
+      expect(explain).toMatchObject({ tool: "bash", status: "hidden", sandbox: expect.stringContaining("required") });
+      expect(explain.diagnostics).toEqual([
+        {
+          reason: "capability-missing",
+          signal: { kind: "capability", name: "sandbox" },
+          message: "Missing capability: sandbox",
+        },
+      ]);
+    } finally {
+      await ws.remove();
+    }
+  });
+
+  it('says bash runs unsandboxed in mode "auto" where bubblewrap is not usable', async () => {
+    const ws = await tempWorkspace();
+    try {
+      const explain = await runCli(["explain", "bash"], { cwd: ws.path, env: cliEnv({ TOOLWIRE_BWRAP: "none" }) });
+      expect(explain.code).toBe(0);
+      expect(explain.stdout).toContain(
+        "sandbox: none (bubblewrap not usable: bubblewrap is turned off here (TOOLWIRE_BWRAP=none))",
+      );
+    } finally {
+      await ws.remove();
+    }
+  });
+
+  // CI installs bubblewrap: there it must work.
+  it.skipIf(!sandboxHere)("shows the sandbox bash runs in where bubblewrap works", async () => {
+    const ws = await tempWorkspace(required);
+    try {
+      const plan = JSON.parse((await runCli(["plan", "--json"], { cwd: ws.path })).stdout);
+      expect(plan.sandbox).toEqual([{ subject: "bash", state: expect.stringMatching(/^bubblewrap, network off, /) }]);
+      expect(plan.visible.map((tool: { name: string }) => tool.name)).toContain("bash");
+    } finally {
+      await ws.remove();
+    }
   });
 });

@@ -12,13 +12,18 @@ export function explainAsJson(runtime: Runtime, tool: string) {
   const visible = registry.tools.get(tool);
   const hidden = registry.hidden.find((entry) => entry.descriptor.name === tool);
   const removed = registry.lastReport.excluded.filter((entry) => entry.name === tool);
+  const owner = (visible ?? hidden)?.descriptor.owner;
+  const subject =
+    tool === "bash" && owner?.kind === "core" ? "bash" : owner?.kind === "mcp" ? `mcp:${owner.serverId}` : "";
+  const sandbox = runtime.sandbox.find((entry) => entry.subject === subject)?.state;
   const status: ToolStatus =
     visible !== undefined ? "visible" : hidden !== undefined ? "hidden" : removed.length > 0 ? "removed" : "unknown";
   return {
     tool,
     available: visible !== undefined,
     status,
-    explanation: registry.explain(tool),
+    explanation: sandbox === undefined ? registry.explain(tool) : `${registry.explain(tool)}\nsandbox: ${sandbox}`,
+    ...(sandbox === undefined ? {} : { sandbox }),
     ...(visible === undefined ? {} : { owner: visible.descriptor.owner }),
     ...(hidden === undefined ? {} : { diagnostics: hidden.diagnostics }),
     ...(removed.length === 0 ? {} : { removed }),

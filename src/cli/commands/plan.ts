@@ -38,6 +38,7 @@ export function planAsJson(runtime: Runtime) {
     overrides: report.overrides,
     unknownPatterns: report.unknownPatterns,
     problems: runtime.problems,
+    sandbox: runtime.sandbox,
   };
 }
 
@@ -74,6 +75,16 @@ export function printPlan(runtime: Runtime, output: Output): void {
             diagnostic.message,
           ]),
         ),
+        output,
+      ),
+    );
+  }
+  if (runtime.sandbox.length > 0) {
+    heading("Sandbox");
+    output.line(
+      formatTable(
+        ["FOR", "SANDBOX"],
+        runtime.sandbox.map((entry) => [entry.subject, entry.state]),
         output,
       ),
     );

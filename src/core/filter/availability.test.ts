@@ -103,6 +103,16 @@ describe("evaluateToolAvailability signals", () => {
     expect(evaluate(signal)).toEqual([{ reason: "plugin-disabled", signal, message: "Plugin is not enabled: notes" }]);
   });
 
+  it("capability passes when the host has it, else capability-missing with the signal", () => {
+    const signal = { kind: "capability", name: "sandbox" };
+    const missing = [{ reason: "capability-missing", signal, message: "Missing capability: sandbox" }];
+    expect(evaluate(signal, { capabilities: new Set(["sandbox"]) })).toEqual([]);
+    expect(evaluate(signal, { capabilities: new Set(["network"]) })).toEqual(missing);
+    expect(evaluate(signal)).toEqual(missing);
+    expect(evaluate({ kind: "capability", name: 7 })).toEqual(UNSUPPORTED);
+    expect(evaluate({ kind: "capability" })).toEqual(UNSUPPORTED);
+  });
+
   it("context without equals needs a defined value", () => {
     const signal = { kind: "context", key: "channel" };
     expect(evaluate(signal, { values: { channel: null } })).toEqual([]);

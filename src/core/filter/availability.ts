@@ -91,6 +91,8 @@ function isWellFormedSignal(signal: Record<string, unknown>, kind: unknown): boo
       return isString(defined(signal, "name"));
     case "plugin-enabled":
       return isString(defined(signal, "pluginId"));
+    case "capability":
+      return isString(defined(signal, "name"));
     case "context": {
       const equals = defined(signal, "equals");
       return (
@@ -179,6 +181,10 @@ function evaluateSignal(
       return context.enabledPluginIds?.has(signal.pluginId)
         ? undefined
         : { reason: "plugin-disabled", signal, message: `Plugin is not enabled: ${signal.pluginId}` };
+    case "capability":
+      return context.capabilities?.has(signal.name)
+        ? undefined
+        : { reason: "capability-missing", signal, message: `Missing capability: ${signal.name}` };
     case "context": {
       const value = context.values === undefined ? undefined : ownValue(context.values, signal.key);
       if (signal.equals === undefined) {

@@ -1,0 +1,21 @@
+// SandboxError: why the sandbox of SPEC 15 could not be set up or started, with a stable kebab-case code.
+
+/**
+ * Why a sandbox failed. One line each:
+ * - `invalid-sandbox-option`: the options are malformed (an unknown mode, a path that is not a string, a bad limit).
+ * - `sandbox-unavailable`: `mode: "required"` and bubblewrap is not usable on this machine.
+ * - `sandbox-failed`: bubblewrap was usable when probed but could not start this command (its message says why).
+ */
+export type SandboxErrorCode = "invalid-sandbox-option" | "sandbox-unavailable" | "sandbox-failed";
+
+/** A sandbox that could not be set up or started; the message says what happened and what to change. */
+export class SandboxError extends Error {
+  override readonly name = "SandboxError";
+  constructor(
+    readonly code: SandboxErrorCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
