@@ -15,7 +15,9 @@ import {
 } from "@modelcontextprotocol/server";
 import { StdioServerTransport, serveStdio as serveSdkStdio } from "@modelcontextprotocol/server/stdio";
 import type { AgentSession } from "../core/dispatch/session.js";
-import type { DispatchOptions, ToolDescriptor, ToolLogEvent, ToolResult } from "../core/types.js";
+import { describeThrown } from "../core/errors.js";
+import type { DispatchOptions, ToolCallOutcome, ToolDescriptor, ToolLogEvent, ToolResult } from "../core/types.js";
+import { approvalInputRequired, elicitApproval, readApprovalRetry } from "./approve-over-mcp.js";
 import { McpServeError } from "./errors.js";
 
 interface ServeCommonOptions {
@@ -292,56 +294,50 @@ async function callTool(
             })
             .catch(() => undefined);
         };
-  // A call that needs approval asks the client that made it, when that client can show a question to its user
-  // (a 2025-era client, through elicitation; a 2026-07-28 client gets approval-required for now).
+  // A call that needs approval asks the client that made it, when that client can show a question to its
+  // user: a 2025 client through an elicitation request, a 2026-07-28 client through an input_required result.
   const legacy = server.getNegotiatedProtocolVersion()?.startsWith("2025") === true;
-  const approver =
-    legacy && server.getClientCapabilities()?.elicitation !== undefined ? elicitApproval(ctx) : undefined;
+  const canAsk = server.getClientCapabilities()?.elicitation !== undefined;
+  const approvals = session.approvals;
   const active = session.activeTools.get(params.name);
   const onLog = (entry: ToolLogEvent) => {
     ctx.mcpReq.log(entry.level, entry.data, entry.logger).catch(() => undefined);
   };
-  const { block, result: final } = await session.dispatchDetailed(
-    { id, name: params.name, input: params.arguments ?? {} },
-    {
-      signal: ctx.mcpReq.signal,
-      onLog,
-      ...(onUpdate === undefined ? {} : { onUpdate }),
-      ...(approver === undefined ? {} : { approver }),
-    },
-  );
+  const dispatchOptions: DispatchOptions = {
+    signal: ctx.mcpReq.signal,
+    onLog,
+    ...(onUpdate === undefined ? {} : { onUpdate }),
+    ...(legacy && canAsk ? { approver: elicitApproval(ctx) } : {}),
+    ...(!legacy && canAsk && approvals !== undefined ? { pauseForApproval: true } : {}),
+  };
+  const retry = legacy || approvals === undefined ? undefined : readApprovalRetry(approvals, ctx, params.name);
+  if (retry === "invalid") {
+    return {
+      content: [
+        { type: "text", text: `The approval state of this call to ${params.name} is not valid; it was not run.` },
+      ],
+      isError: true,
+    };
+  }
+  let outcome: ToolCallOutcome;
+  if (retry !== undefined && approvals !== undefined) {
+    try {
+      [outcome] = (await approvals.resume([retry], dispatchOptions)) as [ToolCallOutcome];
+    } catch (error) {
+      return { content: [{ type: "text", text: `${describeThrown(error)} It was not run again.` }], isError: true };
+    }
+  } else {
+    outcome = await session.dispatchDetailed({ id, name: params.name, input: params.arguments ?? {} }, dispatchOptions);
+  }
+  if (outcome.pendingApproval !== undefined && approvals !== undefined) {
+    return approvalInputRequired(approvals, outcome.pendingApproval) as unknown as CallToolResult;
+  }
+  const { block, result: final } = outcome;
   const result: CallToolResult = { content: block.content.map((part) => ({ ...part })) };
   if (block.is_error === true) result.isError = true;
   const structured = structuredContentOf(final.details);
   if (structured !== undefined && block.is_error !== true) result.structuredContent = structured;
   return server.projectCallToolResult(result, active?.descriptor.outputSchema);
-}
-
-/**
- * An approver that asks the MCP client through elicitation: the tool, its input and its digest, and an
- * optional reason field. Accept approves; decline and cancel decline (with the reason when given).
- */
-function elicitApproval(ctx: ServerContext): NonNullable<DispatchOptions["approver"]> {
-  return async (request, { signal }) => {
-    const input = JSON.stringify(request.input);
-    const answer = await ctx.mcpReq.elicitInput(
-      {
-        message: `Approve the call ${request.toolName} ${input.length > 2_000 ? `${input.slice(0, 2_000)}…` : input}? (input ${request.inputDigest})`,
-        requestedSchema: {
-          type: "object",
-          properties: { reason: { type: "string", title: "Reason", description: "Why, when you decline" } },
-        },
-      },
-      { signal, timeout: Math.max(1, request.expiresAt - Date.now()) },
-    );
-    if (answer.action === "accept") return { approve: true };
-    const reason = answer.content?.reason;
-    if (typeof reason === "string" && reason.trim() !== "") return { approve: false, reason };
-    return {
-      approve: false,
-      reason: answer.action === "cancel" ? "cancelled by the MCP client's user" : "declined by the MCP client's user",
-    };
-  };
 }
 
 /** A descriptor as an MCP tool: name, title, description, inputSchema and outputSchema (unchanged), annotations. */

@@ -92,6 +92,68 @@ describe("serveMcp over HTTP", () => {
   });
 });
 
+describe("serveMcp approvals for a 2026-07-28 client", () => {
+  async function served(answer: { action: "accept" | "decline"; content?: Record<string, string> } | undefined) {
+    const runs: unknown[] = [];
+    const session = createAgentSession({
+      registry: createToolRegistry({
+        custom: [
+          defineTool({
+            name: "deploy",
+            description: "Deploys",
+            inputSchema: { type: "object", properties: { env: { type: "string" } }, required: ["env"] },
+            execute: (input) => {
+              runs.push(input);
+              return `deployed ${input.env}`;
+            },
+          }),
+        ],
+      }),
+      approvals: { require: ["deploy"] },
+    });
+    const handle = await serveMcp(session, { transport: "http", port: 0 });
+    cleanups.push(() => handle.close());
+    const asked: string[] = [];
+    const client = new ModernClient(
+      { name: "approver", version: "1.0.0" },
+      { ...MODERN, capabilities: answer === undefined ? {} : { elicitation: {} } },
+    );
+    if (answer !== undefined) {
+      client.setRequestHandler("elicitation/create", async (request) => {
+        asked.push(String(request.params.message));
+        return answer;
+      });
+    }
+    await client.connect(new ModernHttpTransport(new URL(handle.url as string)));
+    cleanups.push(() => client.close());
+    return { client, runs, asked };
+  }
+
+  it("asks through an input_required result, and runs the call once the client's user accepts", async () => {
+    const { client, runs, asked } = await served({ action: "accept" });
+    const result = await client.callTool({ name: "deploy", arguments: { env: "prod" } });
+    expect(result.content).toEqual([{ type: "text", text: "deployed prod" }]);
+    expect(runs).toEqual([{ env: "prod" }]);
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toMatch(/^Approve the call deploy \{"env":"prod"\}\? \(input sha256:[0-9a-f]{64}\)$/);
+  });
+
+  it("declines with the user's reason, and never runs the call", async () => {
+    const { client, runs } = await served({ action: "decline", content: { reason: "not today" } });
+    const result = await client.callTool({ name: "deploy", arguments: { env: "prod" } });
+    expect(result).toMatchObject({ isError: true, content: [{ type: "text", text: "Tool call declined: not today" }] });
+    expect(runs).toEqual([]);
+  });
+
+  it("answers approval-required to a client that cannot ask its user", async () => {
+    const { client, runs } = await served(undefined);
+    const result = await client.callTool({ name: "deploy", arguments: { env: "prod" } });
+    expect(result.isError).toBe(true);
+    expect(JSON.stringify(result.content)).toContain("needs a person's approval");
+    expect(runs).toEqual([]);
+  });
+});
+
 describe("serveMcp log messages", () => {
   it("sends a tool's context.log messages at or above the level the client set", async () => {
     const session = createAgentSession({
