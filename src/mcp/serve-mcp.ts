@@ -10,6 +10,8 @@ import {
   isInitializeRequest,
   isLegacyRequest,
   type Tool as McpTool,
+  ProtocolError,
+  ProtocolErrorCode,
   Server,
   type ServerContext,
 } from "@modelcontextprotocol/server";
@@ -255,14 +257,33 @@ function createToolServer(session: AgentSession, options: ServeCommonOptions): S
     capabilities: { tools: { listChanged: true }, logging: {} },
     ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
   });
-  server.setRequestHandler("tools/list", () => ({
-    tools: [...session.activeTools.values()].map((tool) => toMcpTool(tool.descriptor)),
-  }));
+  server.setRequestHandler("tools/list", (request) => listPage(session, request.params?.cursor));
   server.setRequestHandler("tools/call", (request, ctx) => callTool(session, server, request.params, ctx));
   return server;
 }
 
 let calls = 0;
+
+/** How many tools one `tools/list` page holds; a larger registry is listed over several pages. */
+export const TOOLS_PAGE_SIZE = 200;
+
+/** One page of the active tools; the cursor is the offset of the next page, as opaque text. */
+function listPage(session: AgentSession, cursor: unknown): { tools: McpTool[]; nextCursor?: string } {
+  let offset = 0;
+  if (cursor !== undefined) {
+    const decoded = typeof cursor === "string" ? Number(Buffer.from(cursor, "base64url").toString("utf8")) : Number.NaN;
+    if (!Number.isSafeInteger(decoded) || decoded < 0) {
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid cursor for tools/list: ${String(cursor)}`);
+    }
+    offset = decoded;
+  }
+  const active = [...session.activeTools.values()];
+  const tools = active.slice(offset, offset + TOOLS_PAGE_SIZE).map((tool) => toMcpTool(tool.descriptor));
+  const next = offset + TOOLS_PAGE_SIZE;
+  return next < active.length
+    ? { tools, nextCursor: Buffer.from(String(next), "utf8").toString("base64url") }
+    : { tools };
+}
 
 /** One `tools/call` through `session.dispatchDetailed`: refusals and failures are `isError` results. */
 async function callTool(
