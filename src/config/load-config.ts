@@ -4,6 +4,7 @@ import { open, stat } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import type { JsonObject, JsonPrimitive, PolicyLayer } from "../core/types.js";
+import type { McpServerAuthConfig } from "../mcp/oauth/mcp-auth-config.js";
 import { locateJsonError } from "./locate-json-error.js";
 
 /** A plugin entry of the config file. */
@@ -40,6 +41,8 @@ export interface McpStdioServerConfig extends McpServerCommon {
 export interface McpHttpServerConfig extends McpServerCommon {
   readonly url: string;
   readonly headers?: Readonly<Record<string, string>>;
+  /** How to authorize: `{ type: "oauth", ... }` (a login), `client_credentials` or `bearer`; see docs/config.md. */
+  readonly auth?: McpServerAuthConfig;
 }
 export type McpServerConfig = McpStdioServerConfig | McpHttpServerConfig;
 
@@ -271,7 +274,24 @@ export function validateConfig(value: unknown): ConfigIssue[] {
     const errors = (validate.errors ?? []).filter((e) => e.keyword !== "if" && e.keyword !== "propertyNames");
     return dedupe(errors.map(toIssue));
   }
-  return duplicateIssues(value as ToolwireConfig);
+  return [...duplicateIssues(value as ToolwireConfig), ...authIssues(value as ToolwireConfig)];
+}
+
+/** What the schema cannot say well: client credentials take exactly one of a secret and a private key. */
+function authIssues(config: ToolwireConfig): ConfigIssue[] {
+  const issues: ConfigIssue[] = [];
+  config.mcpServers?.forEach((server, index) => {
+    const auth = "url" in server ? server.auth : undefined;
+    if (auth?.type !== "client_credentials") return;
+    if ((auth.clientSecretEnv === undefined) === (auth.privateKeyEnv === undefined)) {
+      issues.push({
+        path: `mcpServers[${index}].auth`,
+        message:
+          "needs exactly one of clientSecretEnv (the variable with a client secret) or privateKeyEnv (with a PEM private key)",
+      });
+    }
+  });
+  return issues;
 }
 
 function duplicateIssues(config: ToolwireConfig): ConfigIssue[] {
@@ -308,6 +328,8 @@ const PATTERN_WORDS: Record<string, string> = {
   "^[A-Za-z_][A-Za-z0-9_]*$": "an environment variable name (letters, digits and _, not starting with a digit)",
   "^[A-Za-z0-9_*]{1,128}$": "a variable name or glob (letters, digits, _ and *, 1 to 128 characters)",
   "^[^\\u0000]*$": "a string without NUL characters",
+  "^\\S+$": "a scope name without spaces",
+  "^https://[^/]+/.+": "an https:// URL with a path",
 };
 
 function toIssue(error: ErrorObject): ConfigIssue {
@@ -342,6 +364,11 @@ function toIssue(error: ErrorObject): ConfigIssue {
     }
     case "minLength":
       return { path, message: "must not be empty" };
+    case "enum":
+      return {
+        path,
+        message: `must be one of ${(params.allowedValues as unknown[]).map((value) => JSON.stringify(value)).join(", ")}, got ${describeValue(error.data)}`,
+      };
     case "exclusiveMinimum":
       return { path, message: `must be greater than ${String(params.limit)}, got ${describeValue(error.data)}` };
     case "maximum":

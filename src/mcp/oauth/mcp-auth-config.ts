@@ -36,6 +36,8 @@ export interface McpClientCredentialsAuthConfig {
   /** The key's JWS algorithm. Default `RS256`. */
   readonly algorithm?: string;
   readonly scopes?: readonly string[];
+  /** The authorization server's issuer URL: the credentials are sent to no other. Recommended. */
+  readonly issuer?: string;
 }
 
 /** A bearer token from the environment, sent as it is (no OAuth flow). */
@@ -80,7 +82,7 @@ export function checkMcpAuthConfig(serverId: string, auth: unknown): McpServerAu
       "redirectPort",
       "authorizationTimeoutMs",
     ],
-    client_credentials: ["type", "clientId", "clientSecretEnv", "privateKeyEnv", "algorithm", "scopes"],
+    client_credentials: ["type", "clientId", "clientSecretEnv", "privateKeyEnv", "algorithm", "scopes", "issuer"],
     bearer: ["type", "tokenEnv"],
   };
   const type = record.type;
@@ -106,7 +108,7 @@ export function checkMcpAuthConfig(serverId: string, auth: unknown): McpServerAu
   ) {
     fail(".scopes must be a list of scope names without spaces");
   }
-  for (const key of ["clientId", "clientMetadataUrl", "algorithm"]) optionalString(key);
+  for (const key of ["clientId", "clientMetadataUrl", "algorithm", "issuer"]) optionalString(key);
   for (const key of ["clientSecretEnv", "privateKeyEnv", "tokenEnv"]) envName(key);
   if (type === "oauth") {
     if (record.clientSecretEnv !== undefined && record.clientId === undefined) fail(".clientSecretEnv needs clientId");
@@ -186,6 +188,7 @@ export function createMcpAuthProvider(
         ...(auth.privateKeyEnv === undefined ? {} : { privateKey: secret(auth.privateKeyEnv, "private key") }),
         ...(auth.algorithm === undefined ? {} : { algorithm: auth.algorithm }),
         ...(scope === undefined ? {} : { scopes: auth.scopes }),
+        ...(auth.issuer === undefined ? {} : { expectedIssuer: auth.issuer }),
       });
     case "bearer": {
       const token = secret(auth.tokenEnv, "bearer token");
