@@ -166,7 +166,8 @@ export async function connectMcpServer(
 
   /**
    * Opens a connection. Over HTTP, a request that failed in fetch itself (for example on a pooled
-   * keep-alive socket that a restarted server closed) is retried once on a new connection.
+   * keep-alive socket that a restarted server closed) is retried once on a new connection, and a
+   * server that needs a login gets it (see ./oauth) before connecting starts again.
    */
   async function open(): Promise<Live> {
     for (let authorizations = 0; ; authorizations++) {
