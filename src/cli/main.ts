@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The `toolwire` command: demo, plan, explain, call, run and serve, all reading toolwire.config.json.
+// The `toolwire` command: demo, plan, explain, call, run, serve and auth, all reading toolwire.config.json.
 import { readFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { Command, CommanderError, Option } from "commander";
@@ -56,6 +56,9 @@ Environment:
   OPENAI_API_KEY, OPENAI_BASE_URL,      otherwise openai:$OPENAI_MODEL (default gpt-4.1) when
   OPENAI_MODEL                          either is set; OPENAI_BASE_URL names a local server
   TOOLWIRE_MODEL                        the model spec for run, like --model
+  TOOLWIRE_OAUTH_DIR                    where MCP OAuth tokens are kept (default
+                                        $XDG_CONFIG_HOME/toolwire/oauth or ~/.config/toolwire/oauth)
+  TOOLWIRE_NO_BROWSER                   print MCP login URLs, never open a browser
   NO_COLOR, FORCE_COLOR                 colour off, or on even when piped`,
     )
     .showHelpAfterError()
@@ -63,14 +66,25 @@ Environment:
 
   const globals = () => program.opts<GlobalOptions>();
   const warn = (message: string) => output().error(paint(output(), "yellow", `toolwire: ${message}`));
-  const open = async (connectMcp = true) =>
-    (await import("./runtime.js")).openRuntime({
-      cwd: process.cwd(),
-      ...(globals().config === undefined ? {} : { configPath: globals().config }),
-      connectMcp,
-      progress: (label, work) => output().progress(label, work),
-      warn,
+  const open = async (connectMcp = true) => {
+    const { createAuthorizationUrlShower } = await import("./show-authorization-url.js");
+    const shower = createAuthorizationUrlShower({
+      write: (text) => process.stderr.write(text),
+      interactive: process.stderr.isTTY === true,
     });
+    try {
+      return await (await import("./runtime.js")).openRuntime({
+        cwd: process.cwd(),
+        ...(globals().config === undefined ? {} : { configPath: globals().config }),
+        connectMcp,
+        progress: (label, work) => output().progress(label, work),
+        warn,
+        onAuthorizationUrl: shower.show,
+      });
+    } finally {
+      shower.release();
+    }
+  };
 
   program
     .command("demo")
@@ -218,6 +232,27 @@ Examples:
         }
       },
     );
+
+  program
+    .command("auth")
+    .description("log in to an MCP server of the config ahead of time (its auth), or forget its tokens")
+    .argument("<server-id>", "the id of an HTTP server in mcpServers with an auth")
+    .option("--logout", "delete the stored tokens and registration of the server")
+    .action(async (serverId: string, options: { logout?: boolean }) => {
+      const { runAuth } = await import("./commands/auth.js");
+      const { createAuthorizationUrlShower } = await import("./show-authorization-url.js");
+      const shower = createAuthorizationUrlShower({
+        write: (text) => process.stderr.write(text),
+        interactive: process.stderr.isTTY === true,
+      });
+      const runtime = await open(false);
+      try {
+        setExit(await runAuth(runtime, output(), { serverId, logout: options.logout === true, show: shower.show }));
+      } finally {
+        shower.release();
+        await runtime.close();
+      }
+    });
 
   program
     .command("serve")

@@ -70,6 +70,11 @@ export interface OpenRuntimeOptions {
   readonly approver?: ApprovalOptions["approver"];
   /** Approvals to use instead of the config's (the demo's own). */
   readonly approvals?: ApprovalsConfig;
+  /**
+   * Shows the login URL of an MCP server whose `auth` needs one (default: printed on stderr). Connecting waits for
+   * the login after it.
+   */
+  readonly onAuthorizationUrl?: (serverId: string, url: URL) => void | Promise<void>;
 }
 
 /**
@@ -110,10 +115,27 @@ export async function openRuntime(options: OpenRuntimeOptions): Promise<Runtime>
   const connections: McpConnection[] = [];
   if (options.connectMcp !== false && built.mcpServers.length > 0) {
     const { connectMcpServer } = await import("../mcp/connect-mcp-server.js");
+    const { createMcpAuthProvider } = await import("../mcp/oauth/mcp-auth-config.js");
     const progress = options.progress ?? (<T>(_: string, work: Promise<T>) => work);
+    const connect = async (plan: (typeof built.mcpServers)[number]) => {
+      const { server } = plan;
+      const show = options.onAuthorizationUrl;
+      // The config's auth, with the URL shown the command's way; its secrets are read only now.
+      const authProvider =
+        "url" in server && server.auth !== undefined && show !== undefined
+          ? createMcpAuthProvider(
+              { id: server.id, url: server.url, auth: server.auth },
+              {
+                onAuthorizationUrl: (url) => show(server.id, url),
+                ...(options.env === undefined ? {} : { env: options.env }),
+              },
+            )
+          : undefined;
+      return connectMcpServer(server, { ...plan.options, ...(authProvider === undefined ? {} : { authProvider }) });
+    };
     const settled = await progress(
       `connecting ${built.mcpServers.length} MCP server${built.mcpServers.length === 1 ? "" : "s"}`,
-      Promise.allSettled(built.mcpServers.map((plan) => connectMcpServer(plan.server, plan.options))),
+      Promise.allSettled(built.mcpServers.map(connect)),
     );
     settled.forEach((outcome, index) => {
       const id = built.mcpServers[index]?.server.id ?? "?";

@@ -342,7 +342,7 @@ describe("new fields", () => {
   it('builtins.sandbox and mcpServers[].sandbox: "off" or sandbox options, each fault named by its path', () => {
     const sandbox = {
       mode: "required",
-      network: { allowHosts: ["registry.npmjs.org", "*.github.com", "127.0.0.1"] },
+      network: { allowHosts: ["packages.example.com", "*.github.com", "127.0.0.1"] },
       writable: ["~/.cache"],
       readOnly: [".git", "secrets"],
       denyRead: [".ssh"],
@@ -366,7 +366,7 @@ describe("new fields", () => {
         {
           path: "builtins.sandbox.network.allowHosts[0]",
           message:
-            'must be a host name or IP address (such as registry.npmjs.org), or *. and a domain, got the string "a b"',
+            'must be a host name or IP address (such as packages.example.com), or *. and a domain, got the string "a b"',
         },
         {
           path: "builtins.sandbox.networks",
@@ -401,3 +401,86 @@ describe("new fields", () => {
 function byPath(a: ConfigIssue, b: ConfigIssue): number {
   return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
 }
+
+describe("mcpServers[].auth", () => {
+  const withAuth = (auth: unknown) =>
+    validateConfig({ mcpServers: [{ id: "remote", url: "https://mcp.example/mcp", auth }] });
+
+  it("accepts a login, client credentials with a secret or a key, and a bearer token, each naming variables", () => {
+    expect(withAuth({ type: "oauth" })).toEqual([]);
+    expect(
+      withAuth({
+        type: "oauth",
+        scopes: ["read", "write"],
+        clientId: "toolwire-ci",
+        clientSecretEnv: "MCP_CLIENT_SECRET",
+        clientMetadataUrl: "https://toolwire.dev/client.json",
+        redirectPort: 8765,
+        authorizationTimeoutMs: 60_000,
+      }),
+    ).toEqual([]);
+    expect(withAuth({ type: "client_credentials", clientId: "job", clientSecretEnv: "JOB_SECRET" })).toEqual([]);
+    expect(
+      withAuth({ type: "client_credentials", clientId: "job", privateKeyEnv: "JOB_KEY", algorithm: "ES256" }),
+    ).toEqual([]);
+    expect(withAuth({ type: "bearer", tokenEnv: "MCP_TOKEN" })).toEqual([]);
+  });
+
+  it("refuses a secret written in the config: only a variable name has a place", () => {
+    expect(withAuth({ type: "oauth", clientId: "c", clientSecret: "s3cret" })).toEqual([
+      {
+        path: "mcpServers[0].auth.clientSecret",
+        message: expect.stringMatching(/^unknown property/),
+      },
+    ]);
+    expect(withAuth({ type: "bearer", tokenEnv: "sk-live-123" })).toEqual([
+      {
+        path: "mcpServers[0].auth.tokenEnv",
+        message:
+          'must be an environment variable name (letters, digits and _, not starting with a digit), got the string "sk-live-123"',
+      },
+    ]);
+  });
+
+  it("names the bad field: an unknown type, a port, a metadata URL, a scope with a space", () => {
+    expect(withAuth({ type: "magic" })).toEqual([
+      {
+        path: "mcpServers[0].auth.type",
+        message: 'must be one of "oauth", "client_credentials", "bearer", got the string "magic"',
+      },
+    ]);
+    expect(withAuth({ type: "oauth", redirectPort: 70_000 })).toEqual([
+      { path: "mcpServers[0].auth.redirectPort", message: "must be at most 65535, got number 70000" },
+    ]);
+    expect(withAuth({ type: "oauth", clientMetadataUrl: "http://toolwire.dev/client.json" })).toEqual([
+      {
+        path: "mcpServers[0].auth.clientMetadataUrl",
+        message: 'must be an https:// URL with a path, got the string "http://toolwire.dev/client.json"',
+      },
+    ]);
+    expect(withAuth({ type: "oauth", scopes: ["read write"] })).toEqual([
+      {
+        path: "mcpServers[0].auth.scopes[0]",
+        message: 'must be a scope name without spaces, got the string "read write"',
+      },
+    ]);
+  });
+
+  it("client credentials need exactly one of a secret and a key", () => {
+    const issue = {
+      path: "mcpServers[0].auth",
+      message:
+        "needs exactly one of clientSecretEnv (the variable with a client secret) or privateKeyEnv (with a PEM private key)",
+    };
+    expect(withAuth({ type: "client_credentials", clientId: "job" })).toEqual([issue]);
+    expect(withAuth({ type: "client_credentials", clientId: "job", clientSecretEnv: "A", privateKeyEnv: "B" })).toEqual(
+      [issue],
+    );
+  });
+
+  it("a stdio server has no auth", () => {
+    expect(validateConfig({ mcpServers: [{ id: "local", command: "srv", auth: { type: "oauth" } }] })).toEqual([
+      { path: "mcpServers[0].auth", message: expect.stringMatching(/^unknown property/) },
+    ]);
+  });
+});

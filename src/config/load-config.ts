@@ -5,6 +5,7 @@ import { dirname, resolve } from "node:path";
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import type { JsonObject, JsonPrimitive, PolicyLayer } from "../core/types.js";
 import type { McpProtocolChoice } from "../mcp/connect-mcp-server.js";
+import type { McpServerAuthConfig } from "../mcp/oauth/mcp-auth-config.js";
 import type { SandboxOptions } from "../sandbox/sandbox-options.js";
 import { locateJsonError } from "./locate-json-error.js";
 
@@ -46,6 +47,8 @@ export interface McpStdioServerConfig extends McpServerCommon {
 export interface McpHttpServerConfig extends McpServerCommon {
   readonly url: string;
   readonly headers?: Readonly<Record<string, string>>;
+  /** How to authorize: `{ type: "oauth", ... }` (a login), `client_credentials` or `bearer`; see docs/config.md. */
+  readonly auth?: McpServerAuthConfig;
 }
 export type McpServerConfig = McpStdioServerConfig | McpHttpServerConfig;
 
@@ -279,7 +282,24 @@ export function validateConfig(value: unknown): ConfigIssue[] {
     const errors = (validate.errors ?? []).filter((e) => e.keyword !== "if" && e.keyword !== "propertyNames");
     return dedupe(errors.map(toIssue));
   }
-  return duplicateIssues(value as ToolwireConfig);
+  return [...duplicateIssues(value as ToolwireConfig), ...authIssues(value as ToolwireConfig)];
+}
+
+/** What the schema cannot say well: client credentials take exactly one of a secret and a private key. */
+function authIssues(config: ToolwireConfig): ConfigIssue[] {
+  const issues: ConfigIssue[] = [];
+  config.mcpServers?.forEach((server, index) => {
+    const auth = "url" in server ? server.auth : undefined;
+    if (auth?.type !== "client_credentials") return;
+    if ((auth.clientSecretEnv === undefined) === (auth.privateKeyEnv === undefined)) {
+      issues.push({
+        path: `mcpServers[${index}].auth`,
+        message:
+          "needs exactly one of clientSecretEnv (the variable with a client secret) or privateKeyEnv (with a PEM private key)",
+      });
+    }
+  });
+  return issues;
 }
 
 function duplicateIssues(config: ToolwireConfig): ConfigIssue[] {
@@ -317,7 +337,9 @@ const PATTERN_WORDS: Record<string, string> = {
   "^[A-Za-z0-9_*]{1,128}$": "a variable name or glob (letters, digits, _ and *, 1 to 128 characters)",
   "^[^\\u0000]*$": "a string without NUL characters",
   "^(\\*\\.)?[A-Za-z0-9][A-Za-z0-9.-]{0,252}$|^\\[?[0-9A-Fa-f:.]+\\]?$":
-    "a host name or IP address (such as registry.npmjs.org), or *. and a domain",
+    "a host name or IP address (such as packages.example.com), or *. and a domain",
+  "^\\S+$": "a scope name without spaces",
+  "^https://[^/]+/.+": "an https:// URL with a path",
 };
 
 function toIssue(error: ErrorObject): ConfigIssue {

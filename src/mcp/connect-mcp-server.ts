@@ -1,8 +1,10 @@
 // connectMcpServer: an MCP server (stdio or Streamable HTTP) as a live tool source whose tools are AgentTools.
 import {
+  type AuthProvider,
   Client,
   type McpSubscription,
   type Tool as McpTool,
+  type OAuthClientProvider,
   type Progress,
   ProtocolError,
   SdkError,
@@ -28,6 +30,13 @@ import { McpConnectionError } from "./errors.js";
 import { CALL_RESULT_AS_SENT, type CallResultAsSent, TOOL_LIST_PAGE } from "./lenient-results.js";
 import { mapCallToolResult } from "./map-result.js";
 import { checkMcpServerConfig, compileToolNameFilter, type McpServerConfig, serverSandbox } from "./mcp-config.js";
+import { AuthorizingHttpTransport } from "./oauth/authorizing-http-transport.js";
+import {
+  authorizationFailure,
+  MAX_AUTHORIZATIONS_PER_CONNECT,
+  pendingAuthorizationOf,
+  resolveMcpAuthProvider,
+} from "./oauth/bridge-auth.js";
 import { type ReconnectBackoff, reconnectDelayMs } from "./reconnect.js";
 import { assignMcpToolNames } from "./tool-names.js";
 
@@ -65,6 +74,11 @@ export interface McpConnectOptions {
     readonly data: JsonValue;
     readonly logger?: string;
   }) => void;
+  /**
+   * Authorizes with an HTTP server: `createMcpOAuthProvider` (a login), `createMcpClientCredentialsProvider`, any SDK
+   * `OAuthClientProvider` or `{ token }`. Default: the one the config's `auth` describes, else none.
+   */
+  readonly authProvider?: AuthProvider | OAuthClientProvider;
   /** Trouble that did not fail a call: a lost connection, a re-list that failed, a stray message. */
   readonly onError?: (error: McpConnectionError) => void;
 }
@@ -144,6 +158,7 @@ export async function connectMcpServer(
   const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
   const protocolChoice = options.protocol ?? "auto";
   const filter = compileToolNameFilter(options.include, options.exclude);
+  const authProvider = "url" in checked ? resolveMcpAuthProvider(serverId, checked, options.authProvider) : undefined;
   const listeners = new Set<() => void>();
   let tools: readonly AgentTool[] = [];
   let skipped: SkippedMcpTool[] = [];
@@ -186,9 +201,27 @@ export async function connectMcpServer(
 
   /**
    * Opens a connection. Over HTTP, a request that failed in fetch itself (for example on a pooled
-   * keep-alive socket that a restarted server closed) is retried once on a new connection.
+   * keep-alive socket that a restarted server closed) is retried once on a new connection, and a
+   * server that needs a login gets it (see ./oauth) before connecting starts again.
    */
   async function open(): Promise<Live> {
+    for (let authorizations = 0; ; authorizations++) {
+      try {
+        return await openRetryingFetch();
+      } catch (error) {
+        // A login is not bounded by the connect timeout: it waits for the user, then connecting starts again.
+        const pending = pendingAuthorizationOf(error);
+        if (pending === undefined || authorizations >= MAX_AUTHORIZATIONS_PER_CONNECT || closed) throw error;
+        try {
+          await pending.complete();
+        } catch (failure) {
+          throw authorizationFailure(serverId, failure, true) ?? failure;
+        }
+      }
+    }
+  }
+
+  async function openRetryingFetch(): Promise<Live> {
     try {
       return await openOnce();
     } catch (error) {
@@ -209,8 +242,9 @@ export async function connectMcpServer(
             sandbox: serverSandbox(checked),
             onStderr: options.onStderr,
           })
-        : new StreamableHTTPClientTransport(new URL(String(checked.url)), {
+        : new AuthorizingHttpTransport(new URL(String(checked.url)), {
             requestInit: { headers: { ...checked.headers } },
+            ...(authProvider === undefined ? {} : { authProvider }),
           });
     const client = new Client(options.clientInfo ?? { name: "toolwire", version: "0.1.0" }, {
       capabilities: {},
@@ -327,6 +361,8 @@ export async function connectMcpServer(
 
   function connectError(live: Live, error: unknown): McpConnectionError {
     if (error instanceof McpConnectionError) return error;
+    const unauthorized = authorizationFailure(serverId, error, authProvider !== undefined);
+    if (unauthorized !== undefined) return unauthorized;
     if (isTimeout(error)) {
       return new McpConnectionError(
         "mcp-timeout",
@@ -585,6 +621,13 @@ export async function connectMcpServer(
           { cause: new McpConnectionError("mcp-protocol-error", serverId, error.message, { cause: error }) },
         );
       }
+    }
+    const unauthorized = authorizationFailure(serverId, error, authProvider !== undefined);
+    if (unauthorized !== undefined) {
+      // The connection is fine; the server wants another authorization for this call.
+      return new ToolCallError("execution-failed", name, `${unauthorized.message} (during the call to ${toolName})`, {
+        cause: unauthorized,
+      });
     }
     if (isSchemaError(error)) {
       return new ToolCallError(

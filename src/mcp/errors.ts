@@ -9,6 +9,8 @@
  * - `mcp-protocol-error`: the server broke the protocol (not JSON-RPC on stdout, a malformed answer, an error reply).
  * - `mcp-closed`: the connection was closed by its owner.
  * - `mcp-listener-failed`: an `onChange` listener threw (the other listeners still ran).
+ * - `mcp-unauthorized`: the server requires an authorization that could not be had (no `auth`, a login that
+ *   timed out or was refused, a scope the server keeps asking for); the cause says which.
  */
 export type McpErrorCode =
   | "invalid-mcp-config"
@@ -17,7 +19,8 @@ export type McpErrorCode =
   | "mcp-timeout"
   | "mcp-protocol-error"
   | "mcp-closed"
-  | "mcp-listener-failed";
+  | "mcp-listener-failed"
+  | "mcp-unauthorized";
 
 /** A fault of one MCP server; the message names the server id and what happened. */
 export class McpConnectionError extends Error {

@@ -2,6 +2,7 @@
 import { SandboxError } from "../sandbox/sandbox-error.js";
 import { type ResolvedSandbox, resolveSandboxOptions, type SandboxOptions } from "../sandbox/sandbox-options.js";
 import { McpConnectionError } from "./errors.js";
+import { checkMcpAuthConfig, type McpServerAuthConfig } from "./oauth/mcp-auth-config.js";
 
 const MAX_TIMER_MS = 2_147_483_647;
 
@@ -26,6 +27,8 @@ export interface McpHttpServerConfig {
   readonly id: string;
   readonly url: string | URL;
   readonly headers?: Readonly<Record<string, string>>;
+  /** How to authorize with the server (OAuth, client credentials, a bearer token from the environment). */
+  readonly auth?: McpServerAuthConfig;
 }
 
 export type McpServerConfig = McpStdioServerConfig | McpHttpServerConfig;
@@ -43,7 +46,7 @@ export interface McpConfigCheckOptions {
  * Returns the config when it is well formed; throws `McpConnectionError` `invalid-mcp-config` naming
  * the bad field otherwise (no id, both or neither of command and url, wrong types, a non-http url,
  * filters that are not string arrays, timeouts that are not positive numbers up to 2147483647 ms, a
- * `sandbox` that is not `"off"` or valid sandbox options).
+ * `sandbox` that is not `"off"` or valid sandbox options, a malformed `auth`).
  */
 export function checkMcpServerConfig(config: McpServerConfig, options: McpConfigCheckOptions = {}): McpServerConfig {
   const record = (typeof config === "object" && config !== null ? config : {}) as Record<string, unknown>;
@@ -76,6 +79,13 @@ export function checkMcpServerConfig(config: McpServerConfig, options: McpConfig
     }
     if (record.headers !== undefined && !isStringRecord(record.headers))
       fail(`MCP server ${id}: headers must map names to strings`);
+    if (record.auth !== undefined) {
+      try {
+        checkMcpAuthConfig(id, record.auth);
+      } catch (error) {
+        fail(error instanceof Error ? error.message : String(error));
+      }
+    }
   }
   if (options.include !== undefined && !isStringArray(options.include))
     fail(`MCP server ${id}: include must be an array of strings`);

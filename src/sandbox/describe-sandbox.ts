@@ -3,7 +3,7 @@ import type { SandboxSupport } from "./detect-sandbox.js";
 import type { ResolvedSandbox } from "./sandbox-options.js";
 
 /**
- * Such as `bubblewrap, network off`, `bubblewrap, network only via proxy to registry.npmjs.org`,
+ * Such as `bubblewrap, network off`, `bubblewrap, network only via proxy to packages.example.com`,
  * `none (sandbox off)`, `none (bubblewrap not usable: <why>)`, or for `mode: "required"` without a usable
  * bubblewrap `required but not usable (<why>): hidden`.
  */

@@ -158,7 +158,7 @@ function resolveNetwork(value: unknown, fail: (field: string, why: string) => ne
         if (typeof host !== "string" || !HOST_PATTERN.test(host)) {
           fail(
             "network.allowHosts",
-            `lists ${JSON.stringify(host)}, which is not a host name (such as "registry.npmjs.org" or "*.github.com")`,
+            `lists ${JSON.stringify(host)}, which is not a host name (such as "packages.example.com" or "*.github.com")`,
           );
         }
       }

@@ -2,24 +2,70 @@
 // The MCP client under test for the conformance suite's client scenarios: toolwire's bridge (connectMcpServer from dist/).
 // The suite runs `<command> <server-url>` with MCP_CONFORMANCE_SCENARIO set; this connects through the bridge, lists the
 // server's tools and calls them through a session, as an agent would. Exit 0 when every call succeeded.
+// For auth/* scenarios it uses toolwire's OAuth providers: the suite plays the authorization server and approves at
+// once, so the "browser" here is a fetch of the authorization URL that follows the redirect to the loopback listener.
 import { createAgentSession, createToolRegistry } from "../../dist/index.js";
-import { connectMcpServer } from "../../dist/mcp/index.js";
+import {
+  connectMcpServer,
+  createMcpClientCredentialsProvider,
+  createMcpOAuthProvider,
+  createMemoryOAuthStore,
+} from "../../dist/mcp/index.js";
 
 const url = process.argv[2];
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? "";
+/** What the suite hands a client for some scenarios: pre-registered client credentials, a private key. */
+const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? "{}");
+/** The client ID metadata document URL the suite's CIMD scenarios expect. */
+const CLIENT_METADATA_URL = "https://conformance-test.local/client-metadata.json";
 
 /** What to call, per scenario: the server's own tool name and its input. Scenarios not named only connect and list. */
 const CALLS = {
   tools_call: [{ tool: "add_numbers", input: { a: 5, b: 3 } }],
   "sse-retry": [{ tool: "test_reconnection", input: {} }],
+  // tools/call needs a wider scope than listing: the call steps the authorization up.
+  "auth/scope-step-up": [{ tool: "test-tool", input: {} }],
 };
+
+/** The auth provider for a scenario: client credentials when the suite gives them, else a login. */
+function authProviderFor() {
+  if (!scenario.startsWith("auth/")) return undefined;
+  if (scenario.startsWith("auth/client-credentials-")) {
+    return createMcpClientCredentialsProvider({
+      clientId: context.client_id,
+      ...(context.private_key_pem === undefined
+        ? { clientSecret: context.client_secret }
+        : { privateKey: context.private_key_pem, algorithm: context.signing_algorithm }),
+    });
+  }
+  return createMcpOAuthProvider({
+    serverUrl: url,
+    store: createMemoryOAuthStore(),
+    clientMetadataUrl: CLIENT_METADATA_URL,
+    ...(context.client_id === undefined ? {} : { clientId: context.client_id }),
+    ...(context.client_secret === undefined ? {} : { clientSecret: context.client_secret }),
+    authorization: {
+      kind: "loopback",
+      timeoutMs: 5_000,
+      onAuthorizationUrl: async (authorizationUrl) => {
+        console.log(`${scenario}: authorizing at ${authorizationUrl.origin}${authorizationUrl.pathname}`);
+        await fetch(authorizationUrl);
+      },
+    },
+  });
+}
 
 async function main() {
   if (url === undefined)
     throw new Error("usage: client-driver.mjs <server-url> (MCP_CONFORMANCE_SCENARIO names the scenario)");
   const connection = await connectMcpServer(
     { id: "conformance", url },
-    { connectTimeoutMs: 10_000, timeoutMs: 10_000, backoff: { initialDelayMs: 100, maxDelayMs: 500 } },
+    {
+      connectTimeoutMs: 10_000,
+      timeoutMs: 10_000,
+      backoff: { initialDelayMs: 100, maxDelayMs: 500 },
+      ...(scenario.startsWith("auth/") ? { authProvider: authProviderFor() } : {}),
+    },
   );
   let failed = false;
   try {

@@ -24,41 +24,43 @@ const NOT_APPLICABLE: Record<string, string> = {
   "auth/cross-app-access-complete-flow": "the cross-app access extension is outside issue 13's OAuth client",
 };
 
-const NO_OAUTH = "bridge has no OAuth client yet (issue 13)";
-
 /**
- * The auth scenarios, expected to fail until the bridge is an OAuth client. The test fails when one of them passes:
- * move it to PASSING then.
+ * Scenarios the bridge fails on purpose, with why. The test fails when one of them passes: move it to PASSING then.
  */
-const EXPECTED_TO_FAIL_UNTIL_OAUTH: Record<string, string> = {
-  "auth/metadata-default": NO_OAUTH,
-  "auth/metadata-var1": NO_OAUTH,
-  "auth/metadata-var2": NO_OAUTH,
-  "auth/metadata-var3": NO_OAUTH,
-  "auth/basic-cimd": NO_OAUTH,
-  "auth/scope-from-www-authenticate": NO_OAUTH,
-  "auth/scope-from-scopes-supported": NO_OAUTH,
-  "auth/scope-omitted-when-undefined": NO_OAUTH,
-  "auth/scope-step-up": NO_OAUTH,
-  "auth/scope-retry-limit": NO_OAUTH,
-  "auth/token-endpoint-auth-basic": NO_OAUTH,
-  "auth/token-endpoint-auth-post": NO_OAUTH,
-  "auth/token-endpoint-auth-none": NO_OAUTH,
-  "auth/pre-registration": NO_OAUTH,
-  "auth/2025-03-26-oauth-metadata-backcompat": NO_OAUTH,
-  "auth/2025-03-26-oauth-endpoint-fallback": NO_OAUTH,
-  "auth/offline-access-scope": NO_OAUTH,
-  "auth/offline-access-not-supported": NO_OAUTH,
-  "auth/client-credentials-jwt": NO_OAUTH,
-  "auth/client-credentials-basic": NO_OAUTH,
+const EXPECTED_TO_FAIL: Record<string, string> = {
+  "auth/2025-03-26-oauth-metadata-backcompat":
+    "the scenario's authorization server serves issuer <origin>/oauth at the root metadata path; RFC 8414 section 3.3 " +
+    "says the issuer must match where the metadata was found, and the SDK's check (a defense against mix-up attacks) " +
+    "refuses it. toolwire keeps the check",
 };
 
-/**
- * Scenarios that pass today. `auth/resource-mismatch` passes only because the bridge never starts an authorization
- * (its check is that the client does not authorize against a resource that is not the server's); it must keep passing
- * once the bridge has an OAuth client.
- */
-const PASSING = ["initialize", "tools_call", "sse-retry", "auth/resource-mismatch"];
+/** Scenarios that pass: the bridge with toolwire's OAuth providers for auth/* (see client-driver.mjs). */
+const PASSING = [
+  "initialize",
+  "tools_call",
+  "sse-retry",
+  "auth/metadata-default",
+  "auth/metadata-var1",
+  "auth/metadata-var2",
+  "auth/metadata-var3",
+  "auth/basic-cimd",
+  "auth/scope-from-www-authenticate",
+  "auth/scope-from-scopes-supported",
+  "auth/scope-omitted-when-undefined",
+  "auth/scope-step-up",
+  "auth/scope-retry-limit",
+  "auth/token-endpoint-auth-basic",
+  "auth/token-endpoint-auth-post",
+  "auth/token-endpoint-auth-none",
+  "auth/pre-registration",
+  "auth/2025-03-26-oauth-endpoint-fallback",
+  "auth/offline-access-scope",
+  "auth/offline-access-not-supported",
+  "auth/client-credentials-jwt",
+  "auth/client-credentials-basic",
+  // The client must not authorize when the resource metadata names another resource: the SDK refuses it.
+  "auth/resource-mismatch",
+];
 
 /** Run one at a time (the driver's exit code counts, and sse-retry measures the reconnect delay to the ms). */
 const RUN_ALONE = ["initialize", "tools_call", "sse-retry"];
@@ -98,14 +100,14 @@ describe.skipIf(!CAN_RUN_CONFORMANCE)("MCP conformance: client scenarios against
   });
 
   it("sorts every scenario of the suite into passing, expected to fail or not applicable, each once", () => {
-    const sorted = [...PASSING, ...Object.keys(EXPECTED_TO_FAIL_UNTIL_OAUTH), ...Object.keys(NOT_APPLICABLE)];
+    const sorted = [...PASSING, ...Object.keys(EXPECTED_TO_FAIL), ...Object.keys(NOT_APPLICABLE)];
     expect(new Set(sorted).size, "a scenario sits in two lists").toBe(sorted.length);
     // A newer suite's new scenario shows up here: put it in one of the lists (and in RUN_ALONE if no suite holds it).
     expect([...sorted].sort()).toEqual([...listed].sort());
   });
 
   it("ran every applicable scenario", () => {
-    const applicable = [...PASSING, ...Object.keys(EXPECTED_TO_FAIL_UNTIL_OAUTH)];
+    const applicable = [...PASSING, ...Object.keys(EXPECTED_TO_FAIL)];
     expect(
       applicable.filter((scenario) => !results.has(scenario)),
       log,
@@ -119,7 +121,7 @@ describe.skipIf(!CAN_RUN_CONFORMANCE)("MCP conformance: client scenarios against
     if (alone !== undefined) expect(alone.code, `the suite's verdict on ${scenario}:\n${alone.stderr}`).toBe(0);
   });
 
-  it.each(Object.entries(EXPECTED_TO_FAIL_UNTIL_OAUTH))("%s still fails (%s)", (scenario) => {
+  it.each(Object.entries(EXPECTED_TO_FAIL))("%s still fails (%s)", (scenario) => {
     const verdict = judgeScenario(results.get(scenario));
     expect(verdict.passed, `${scenario} passes now: move it to PASSING`).toBe(false);
   });
