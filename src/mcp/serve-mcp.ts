@@ -17,6 +17,7 @@ import { StdioServerTransport, serveStdio as serveSdkStdio } from "@modelcontext
 import type { AgentSession } from "../core/dispatch/session.js";
 import type { DispatchOptions, ToolDescriptor, ToolResult } from "../core/types.js";
 import { McpServeError } from "./errors.js";
+import { toMcpContent } from "./map-result.js";
 
 interface ServeCommonOptions {
   /** The server's name and version in the handshake. Default `toolwire`. */
@@ -304,7 +305,7 @@ async function callTool(
       ...(approver === undefined ? {} : { approver }),
     },
   );
-  const result: CallToolResult = { content: block.content.map((part) => ({ ...part })) };
+  const result: CallToolResult = { content: toMcpContent(block.content) };
   if (block.is_error === true) result.isError = true;
   const structured = structuredContentOf(final.details);
   if (structured !== undefined && block.is_error !== true) result.structuredContent = structured;
