@@ -46,12 +46,6 @@ const KNOWN_FAILING: Record<string, string> = {
   "logging-set-level": "serve declares no logging capability: logging/setLevel is method-not-found (issue 13, Logging)",
   "tools-call-with-logging":
     "no logging/setLevel, and a toolwire tool has no way to send log messages (issue 13, Logging)",
-  "tools-call-audio":
-    "the content model is text and image only: an audio block is refused as an unknown content type (issue 13, SPEC 13)",
-  "tools-call-embedded-resource":
-    "the content model is text and image only: an embedded resource is refused (issue 13, SPEC 13)",
-  "tools-call-mixed-content":
-    "the content model is text and image only: the embedded resource fails the whole result (issue 13, SPEC 13)",
   "server-sse-polling":
     "serve has no event store: no priming event or retry field on the POST stream, no resume (SEP-1699, issue 13 SSE)",
 };
@@ -63,6 +57,9 @@ const PASSING = [
   "tools-list",
   "tools-call-simple-text",
   "tools-call-image",
+  "tools-call-audio",
+  "tools-call-embedded-resource",
+  "tools-call-mixed-content",
   "tools-call-error",
   "tools-call-with-progress",
   "tools-call-elicitation",
