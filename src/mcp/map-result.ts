@@ -1,4 +1,6 @@
-// Maps an MCP CallToolResult to a toolwire ToolResult: text and images as they are, everything else described in text.
+// Maps MCP content to toolwire content and back: the five block types one to one, as sent (SPEC 13).
+import type { CallToolResult } from "@modelcontextprotocol/server";
+import { describeContentProblem } from "../core/tool-result.js";
 import type { ContentBlock, ToolResult } from "../core/types.js";
 
 /** The part of an MCP `CallToolResult` the bridge reads; every field is untrusted. */
@@ -12,13 +14,14 @@ export interface McpCallToolResultLike {
 export interface McpToolResultDetails {
   /** The server's `structuredContent`, as sent. */
   readonly structuredContent?: unknown;
-  /** The content blocks that the model only sees described in text (audio, resources, links, unknown types), as sent. */
+  /** The blocks of an unknown type or of a malformed shape, as sent: the model sees them described in text. */
   readonly otherContent?: readonly unknown[];
 }
 
 /**
- * Text and image blocks map to content blocks; audio, embedded resources, resource links and
- * unknown block types become a text block describing them (kept whole in `details.otherContent`);
+ * Text, image, audio, embedded resource and resource link blocks map to the same content blocks, as sent
+ * (`annotations` and `_meta` included); a block of an unknown type or a malformed one becomes a text block
+ * describing it (kept whole in `details.otherContent`);
  * `structuredContent` goes to `details.structuredContent` (and, when the server sent no content,
  * to a text block as JSON, so the model sees it); MCP `isError` makes an error result.
  */
@@ -32,7 +35,7 @@ export function mapCallToolResult(
   for (const block of blocks) {
     const mapped = mapContentBlock(block);
     content.push(mapped);
-    if (!isPlainBlock(block)) otherContent.push(block);
+    if (mapped !== block) otherContent.push(block);
   }
   const hasStructured = result.structuredContent !== undefined && result.structuredContent !== null;
   if (content.length === 0 && hasStructured) {
@@ -54,64 +57,26 @@ export function mapCallToolResult(
   return mapped;
 }
 
-function isPlainBlock(block: unknown): boolean {
-  if (!isRecord(block)) return false;
-  if (block.type === "text") return typeof block.text === "string";
-  if (block.type === "image") return typeof block.data === "string" && typeof block.mimeType === "string";
-  return false;
-}
-
-/** One MCP content block as a toolwire content block. */
+/**
+ * One MCP content block as a toolwire content block: a valid block of the five types is the block itself,
+ * unchanged; anything else is a text block saying what it was and what is wrong with it.
+ */
 export function mapContentBlock(block: unknown): ContentBlock {
+  const problem = describeContentProblem(block);
+  if (problem === undefined) return block as ContentBlock;
   if (!isRecord(block)) return { type: "text", text: `[malformed content block: ${preview(block)}]` };
-  switch (block.type) {
-    case "text":
-      if (typeof block.text === "string") return { type: "text", text: block.text };
-      break;
-    case "image":
-      if (typeof block.data === "string" && typeof block.mimeType === "string") {
-        return { type: "image", data: block.data, mimeType: block.mimeType };
-      }
-      break;
-    case "audio":
-      return {
-        type: "text",
-        text: `[audio: ${stringOr(block.mimeType, "unknown type")}, ${base64Bytes(block.data)} bytes, not shown]`,
-      };
-    case "resource_link":
-      return { type: "text", text: describeResourceLink(block) };
-    case "resource":
-      return { type: "text", text: describeEmbeddedResource(block.resource) };
-  }
-  return { type: "text", text: `[unsupported ${preview(block.type)} content block: ${preview(block)}]` };
+  const known = ["text", "image", "audio", "resource", "resource_link"].includes(block.type as string);
+  return {
+    type: "text",
+    text: known
+      ? `[malformed ${preview(block.type)} content block (${problem}): ${preview(block)}]`
+      : `[unsupported ${preview(block.type)} content block: ${preview(block)}]`,
+  };
 }
 
-function describeResourceLink(block: Record<string, unknown>): string {
-  const name = stringOr(block.title, stringOr(block.name, ""));
-  const parts = [`[resource link: ${stringOr(block.uri, "(no uri)")}`];
-  if (name !== "") parts.push(` "${name}"`);
-  if (typeof block.mimeType === "string") parts.push(` (${block.mimeType})`);
-  if (typeof block.description === "string") parts.push(`: ${block.description}`);
-  return `${parts.join("")}]`;
-}
-
-function describeEmbeddedResource(resource: unknown): string {
-  if (!isRecord(resource)) return `[malformed embedded resource: ${preview(resource)}]`;
-  const head = `[resource ${stringOr(resource.uri, "(no uri)")}${typeof resource.mimeType === "string" ? ` (${resource.mimeType})` : ""}`;
-  if (typeof resource.text === "string") return `${head}]\n${resource.text}`;
-  if (typeof resource.blob === "string")
-    return `${head}: ${base64Bytes(resource.blob)} bytes of binary data, not shown]`;
-  return `${head}]`;
-}
-
-function base64Bytes(data: unknown): number {
-  if (typeof data !== "string") return 0;
-  const padding = data.endsWith("==") ? 2 : data.endsWith("=") ? 1 : 0;
-  return Math.max(0, Math.floor((data.length * 3) / 4) - padding);
-}
-
-function stringOr(value: unknown, fallback: string): string {
-  return typeof value === "string" ? value : fallback;
+/** toolwire content as MCP content: the same blocks, unchanged (they were checked when the tool returned them). */
+export function toMcpContent(content: readonly ContentBlock[]): CallToolResult["content"] {
+  return content.map((block) => ({ ...block })) as CallToolResult["content"];
 }
 
 function preview(value: unknown): string {

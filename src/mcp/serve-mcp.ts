@@ -21,6 +21,7 @@ import { describeThrown } from "../core/errors.js";
 import type { DispatchOptions, ToolCallOutcome, ToolDescriptor, ToolLogEvent, ToolResult } from "../core/types.js";
 import { approvalInputRequired, elicitApproval, readApprovalRetry } from "./approve-over-mcp.js";
 import { McpServeError } from "./errors.js";
+import { toMcpContent } from "./map-result.js";
 
 interface ServeCommonOptions {
   /** The server's name and version in the handshake. Default `toolwire`. */
@@ -354,7 +355,7 @@ async function callTool(
     return approvalInputRequired(approvals, outcome.pendingApproval) as unknown as CallToolResult;
   }
   const { block, result: final } = outcome;
-  const result: CallToolResult = { content: block.content.map((part) => ({ ...part })) };
+  const result: CallToolResult = { content: toMcpContent(block.content) };
   if (block.is_error === true) result.isError = true;
   const structured = structuredContentOf(final.details);
   if (structured !== undefined && block.is_error !== true) result.structuredContent = structured;

@@ -24,6 +24,8 @@ interface ReadResult {
   readonly text: string;
   readonly isError: boolean;
   readonly images: number;
+  /** PDFs carried as documents or files, not described. */
+  readonly documents: number;
 }
 
 interface AdapterCase {
@@ -64,9 +66,14 @@ const CASES: readonly AdapterCase[] = [
           .join("\n"),
         isError: block.is_error === true,
         images: (block.content ?? []).filter((part: Any) => part.type === "image").length,
+        documents: (block.content ?? []).filter((part: Any) => part.type === "document").length,
       }));
     },
-    skip: { "images are described in words": "Anthropic tool results carry base64 image blocks" },
+    skip: {
+      "images are described in words": "Anthropic tool results carry base64 image blocks",
+      "an embedded PDF is described in text": "Anthropic tool results carry base64 PDF document blocks",
+      "an embedded image blob is described in text": "Anthropic tool results carry base64 image blocks",
+    },
   },
   {
     adapter: openaiChat,
@@ -102,9 +109,14 @@ const CASES: readonly AdapterCase[] = [
           text: isError ? message.content.slice(7) : message.content,
           isError,
           images: 0,
+          documents: 0,
         };
       }),
-    skip: { "images reach the model as images": "Chat Completions tool messages carry text only" },
+    skip: {
+      "images reach the model as images": "Chat Completions tool messages carry text only",
+      "an embedded PDF reaches the model as a document": "Chat Completions tool messages carry text only",
+      "an embedded image blob reaches the model as an image": "Chat Completions tool messages carry text only",
+    },
   },
   {
     adapter: openaiResponses,
@@ -138,9 +150,14 @@ const CASES: readonly AdapterCase[] = [
           text: isError ? text.replace(/^Error: ?/, "") : text,
           isError,
           images: parts.filter((part: Any) => part.type === "input_image").length,
+          documents: parts.filter((part: Any) => part.type === "input_file").length,
         };
       }),
-    skip: { "images are described in words": "Responses function_call_output carries input_image parts" },
+    skip: {
+      "images are described in words": "Responses function_call_output carries input_image parts",
+      "an embedded PDF is described in text": "Responses function_call_output carries input_file parts",
+      "an embedded image blob is described in text": "Responses function_call_output carries input_image parts",
+    },
   },
   {
     adapter: gemini,
@@ -168,11 +185,19 @@ const CASES: readonly AdapterCase[] = [
           id: functionResponse.id,
           text: isError ? functionResponse.response.error : functionResponse.response.output,
           isError,
-          images: 0,
+          images: (functionResponse.parts ?? []).filter((part: Any) => part.inlineData?.mimeType.startsWith("image/"))
+            .length,
+          documents: (functionResponse.parts ?? []).filter(
+            (part: Any) => part.inlineData?.mimeType === "application/pdf",
+          ).length,
         };
       });
     },
-    skip: { "images reach the model as images": "Gemini functionResponse.response is a JSON object of text" },
+    skip: {
+      "images are described in words": "Gemini carries images as inline data in functionResponse.parts",
+      "an embedded PDF is described in text": "Gemini carries PDFs as inline data in functionResponse.parts",
+      "an embedded image blob is described in text": "Gemini carries images as inline data in functionResponse.parts",
+    },
   },
 ];
 
@@ -198,6 +223,35 @@ const fail = defineTool({
 });
 
 const PNG = { type: "image", data: "iVBORw0KGgo=", mimeType: "image/png" } as const;
+const WAV: ContentBlock = {
+  type: "audio",
+  data: "UklGRiQAAABXQVZFZm10IBAAAAABAAEAQB8AAIA+AAACABAAZGF0YQAAAAA=",
+  mimeType: "audio/wav",
+};
+const TEXT_RESOURCE: ContentBlock = {
+  type: "resource",
+  resource: { uri: "test://notes", mimeType: "text/plain", text: "body" },
+};
+const PDF: ContentBlock = {
+  type: "resource",
+  resource: { uri: "test://docs/report.pdf", mimeType: "application/pdf", blob: "JVBERi0xLjQK" },
+};
+const PNG_BLOB: ContentBlock = {
+  type: "resource",
+  resource: { uri: "test://chart.png", mimeType: "image/png", blob: "iVBORw0KGgo=" },
+};
+const ZIP: ContentBlock = {
+  type: "resource",
+  resource: { uri: "test://bundle.zip", mimeType: "application/zip", blob: "UEsDBA==" },
+};
+const LINK: ContentBlock = {
+  type: "resource_link",
+  uri: "test://big.csv",
+  name: "big.csv",
+  title: "Big table",
+  mimeType: "text/csv",
+  description: "too big to embed",
+};
 
 function result(id: string, content: ContentBlock[], isError = false): ToolResultBlock {
   return isError
@@ -343,7 +397,8 @@ describe("every provider adapter", () => {
   each("images reach the model as images", (c) => {
     const calls = c.adapter.parseToolCalls(c.response([{ id: "a", name: "get_weather", args: {} }]));
     const [read] = c.read(c.adapter.formatToolResults([result("a", [{ type: "text", text: "chart:" }, PNG])], calls));
-    expect(read).toMatchObject({ text: "chart:", images: 1 });
+    expect(read?.text).toMatch(/^chart:/);
+    expect(read?.images).toBe(1);
   });
 
   each("images are described in words", (c) => {
@@ -351,6 +406,66 @@ describe("every provider adapter", () => {
     const [read] = c.read(c.adapter.formatToolResults([result("a", [{ type: "text", text: "chart:" }, PNG])], calls));
     expect(read?.text).toMatch(/^chart:\n\[image: image\/png, about 8 bytes;/);
     expect(read?.images).toBe(0);
+  });
+
+  /** One result of `content` for one call, read back. */
+  function formatOne(c: AdapterCase, content: ContentBlock[], isError = false): ReadResult {
+    const calls = c.adapter.parseToolCalls(c.response([{ id: "a", name: "get_weather", args: {} }]));
+    const [read] = c.read(c.adapter.formatToolResults([result("a", content, isError)], calls));
+    if (read === undefined) throw new Error("no result read back");
+    return read;
+  }
+
+  each("audio is described in text (no provider takes audio in a tool result)", (c) => {
+    const read = formatOne(c, [{ type: "text", text: "recording:" }, WAV]);
+    expect(read.text).toMatch(/^recording:\n\[audio: audio\/wav, about 44 bytes; this provider cannot play/);
+  });
+
+  each("a text resource becomes its text", (c) => {
+    expect(formatOne(c, [{ type: "text", text: "notes:" }, TEXT_RESOURCE]).text).toBe("notes:\nbody");
+  });
+
+  each("a resource link is described in text: uri, title, type and description", (c) => {
+    expect(formatOne(c, [LINK]).text).toBe('[resource link: test://big.csv "Big table" (text/csv): too big to embed]');
+  });
+
+  each("an embedded PDF reaches the model as a document", (c) => {
+    const read = formatOne(c, [{ type: "text", text: "report:" }, PDF]);
+    expect(read.documents).toBe(1);
+    expect(read.text).not.toContain("cannot show");
+  });
+
+  each("an embedded PDF is described in text", (c) => {
+    const read = formatOne(c, [PDF]);
+    expect(read.text).toBe(
+      "[resource test://docs/report.pdf (application/pdf), about 9 bytes of binary data; this provider cannot show it to the model]",
+    );
+  });
+
+  each("an embedded image blob reaches the model as an image", (c) => {
+    expect(formatOne(c, [PNG_BLOB]).images).toBe(1);
+  });
+
+  each("an embedded image blob is described in text", (c) => {
+    expect(formatOne(c, [PNG_BLOB]).text).toContain("[resource test://chart.png (image/png), about 8 bytes");
+  });
+
+  each("an embedded blob no provider takes is described in text", (c) => {
+    const read = formatOne(c, [ZIP]);
+    expect(read.text).toBe(
+      "[resource test://bundle.zip (application/zip), about 4 bytes of binary data; this provider cannot show it to the model]",
+    );
+    expect(read.images + read.documents).toBe(0);
+  });
+
+  each("nothing of a mixed error result is dropped, and it is still marked an error", (c) => {
+    const read = formatOne(c, [PNG, { type: "text", text: "intro" }, WAV, TEXT_RESOURCE, PDF, LINK], true);
+    expect(read.isError).toBe(true);
+    for (const piece of ["intro", "[audio: audio/wav", "body", "[resource link: test://big.csv"]) {
+      expect(read.text).toContain(piece);
+    }
+    expect(read.images === 1 || read.text.includes("[image: image/png")).toBe(true);
+    expect(read.documents === 1 || read.text.includes("[resource test://docs/report.pdf")).toBe(true);
   });
 
   each("round trip through a real session: parse, dispatchAll, formatToolResults", async (c) => {

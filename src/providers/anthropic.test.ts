@@ -49,4 +49,28 @@ describe("anthropic", () => {
     });
     expect(calls).toEqual([{ id: "toolu_1", name: "read", input: { path: "a" } }]);
   });
+
+  it("sends an embedded PDF as a base64 document titled with its URI, an embedded PNG as an image", () => {
+    const formatted = anthropic.formatToolResults(
+      [
+        {
+          type: "tool_result",
+          tool_use_id: "toolu_1",
+          content: [
+            { type: "resource", resource: { uri: "file:///r.pdf", mimeType: "application/pdf", blob: "JVBERi0=" } },
+            { type: "resource", resource: { uri: "file:///c.png", mimeType: "image/png", blob: "AAAA" } },
+          ],
+        },
+      ],
+      [{ id: "toolu_1", name: "fetch", input: {} }],
+    ) as { content: { content: unknown[] }[] };
+    expect(formatted.content[0]?.content).toEqual([
+      {
+        type: "document",
+        source: { type: "base64", media_type: "application/pdf", data: "JVBERi0=" },
+        title: "file:///r.pdf",
+      },
+      { type: "image", source: { type: "base64", media_type: "image/png", data: "AAAA" } },
+    ]);
+  });
 });

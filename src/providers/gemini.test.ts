@@ -84,4 +84,35 @@ describe("gemini", () => {
     ]);
     expect(tools).toEqual([{ functionDeclarations: [{ name: "now", description: "The time." }] }]);
   });
+
+  it("puts images and PDFs in functionResponse.parts as inline data, named in the output", () => {
+    const formatted = gemini.formatToolResults(
+      [
+        {
+          type: "tool_result",
+          tool_use_id: "c1",
+          content: [
+            { type: "text", text: "two files:" },
+            { type: "image", data: "AAAA", mimeType: "image/jpeg" },
+            { type: "resource", resource: { uri: "file:///r.pdf", mimeType: "application/pdf", blob: "JVBERi0=" } },
+            { type: "image", data: "AAAA", mimeType: "image/svg+xml" },
+          ],
+        },
+      ],
+      [{ id: "c1", name: "fetch", input: {} }],
+    ) as { parts: { functionResponse: unknown }[] };
+    expect(formatted.parts[0]?.functionResponse).toEqual({
+      id: "c1",
+      name: "fetch",
+      response: {
+        output:
+          "two files:\n[image/jpeg: attached as image-1]\n[resource file:///r.pdf (application/pdf): attached as document-2]\n" +
+          "[image: image/svg+xml, about 3 bytes; this provider cannot show tool images to the model]",
+      },
+      parts: [
+        { inlineData: { mimeType: "image/jpeg", data: "AAAA", displayName: "image-1" } },
+        { inlineData: { mimeType: "application/pdf", data: "JVBERi0=", displayName: "document-2" } },
+      ],
+    });
+  });
 });

@@ -1,15 +1,21 @@
 // Gemini: [{ functionDeclarations }] tools, functionCall parts in, one user turn of functionResponse parts out.
 import { randomUUID } from "node:crypto";
 import { isRecord } from "../core/json.js";
-import type { AgentTool, ToolDescriptor } from "../core/types.js";
+import type { AgentTool, ContentBlock, ToolDescriptor } from "../core/types.js";
 import { ProviderFormatError } from "./errors.js";
 import { adaptSchema } from "./schema-adapt.js";
-import { cachedToolEntry, contentAsText, descriptorOf, pairResultsWithCalls, stringField } from "./shared.js";
+import { blockAsText, cachedToolEntry, descriptorOf, pairResultsWithCalls, stringField } from "./shared.js";
 import type { ProviderAdapter, ToolCall } from "./types.js";
 
 /** A functionResponse part as Gemini reads it. */
 export interface GeminiFunctionResponsePart {
-  functionResponse: { id?: string; name: string; response: { output: string } | { error: string } };
+  functionResponse: {
+    id?: string;
+    name: string;
+    response: { output: string } | { error: string };
+    /** Images and PDFs of the result, as inline data (Gemini 3 models read them; the text names each one). */
+    parts?: { inlineData: { mimeType: string; data: string; displayName: string } }[];
+  };
 }
 
 /** The prefix of the ids made up for calls Gemini sent without one; such ids are never echoed back. */
@@ -19,6 +25,9 @@ export const GEMINI_MADE_UP_ID_PREFIX = "toolwire-gemini-";
  * The Gemini adapter. Schemas are cut to Gemini's OpenAPI subset (cached per schema); calls without an id get a
  * made-up one (unique within the response, prefixed `toolwire-gemini-`) and calls without `args` get `{}`.
  * Results are `{ output: text }` or `{ error: text }`; `functionResponse.id` only echoes an id the model gave.
+ * PNG, JPEG and WebP images and PDFs (image blocks, embedded blobs) go in `functionResponse.parts` as inline
+ * data, each named in the text by its `displayName`; a text resource is its text; audio, other blobs and resource
+ * links are described in the text.
  */
 export const gemini: ProviderAdapter = {
   name: "gemini",
@@ -68,16 +77,41 @@ export const gemini: ProviderAdapter = {
           `Tool result for ${JSON.stringify(result.tool_use_id)} needs its call: Gemini answers a call by the function's name, so pass the calls to formatToolResults.`,
         );
       }
-      const text = contentAsText(result.content);
+      const { text, attached } = splitContent(result.content);
       const functionResponse: GeminiFunctionResponsePart["functionResponse"] = {
         name: call.name,
         response: result.is_error === true ? { error: text } : { output: text },
       };
+      if (attached.length > 0) functionResponse.parts = attached;
       return { functionResponse: isMadeUpId(call.id) ? functionResponse : { id: call.id, ...functionResponse } };
     });
     return { role: "user", parts };
   },
 };
+
+/** The inline data types Gemini takes in a function response. */
+const GEMINI_INLINE_TYPES = new Set(["image/png", "image/jpeg", "image/webp", "application/pdf"]);
+
+type InlinePart = NonNullable<GeminiFunctionResponsePart["functionResponse"]["parts"]>[number];
+
+/** The result's text, with each image or PDF Gemini can take moved to an inline part and named in its place. */
+function splitContent(content: readonly ContentBlock[]): { text: string; attached: InlinePart[] } {
+  const attached: InlinePart[] = [];
+  const lines = content.map((block) => {
+    const inline =
+      block.type === "image"
+        ? { mimeType: block.mimeType, data: block.data }
+        : block.type === "resource" && block.resource.blob !== undefined && block.resource.mimeType !== undefined
+          ? { mimeType: block.resource.mimeType, data: block.resource.blob }
+          : undefined;
+    if (inline === undefined || !GEMINI_INLINE_TYPES.has(inline.mimeType)) return blockAsText(block);
+    const displayName = `${inline.mimeType === "application/pdf" ? "document" : "image"}-${attached.length + 1}`;
+    attached.push({ inlineData: { ...inline, displayName } });
+    const what = block.type === "resource" ? `resource ${block.resource.uri} (${inline.mimeType})` : inline.mimeType;
+    return `[${what}: attached as ${displayName}]`;
+  });
+  return { text: lines.join("\n"), attached };
+}
 
 /** Whether an id was made up by `gemini.parseToolCalls` (Gemini gave none). */
 export function isMadeUpId(id: string): boolean {

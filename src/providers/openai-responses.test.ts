@@ -80,4 +80,44 @@ describe("openaiResponses", () => {
       },
     ]);
   });
+
+  it("sends an embedded PDF as an input_file data URL named after its URI, an embedded image as input_image", () => {
+    const [item] = openaiResponses.formatToolResults(
+      [
+        {
+          type: "tool_result",
+          tool_use_id: "call_1",
+          content: [
+            {
+              type: "resource",
+              resource: { uri: "file:///docs/r%20one.pdf", mimeType: "application/pdf", blob: "JVBERi0=" },
+            },
+            { type: "resource", resource: { uri: "file:///c.webp", mimeType: "image/webp", blob: "AAAA" } },
+          ],
+        },
+      ],
+      [{ id: "call_1", name: "fetch", input: {} }],
+    ) as { output: unknown }[];
+    expect(item?.output).toEqual([
+      { type: "input_file", file_data: "data:application/pdf;base64,JVBERi0=", filename: "r one.pdf" },
+      { type: "input_image", image_url: "data:image/webp;base64,AAAA", detail: "auto" },
+    ]);
+  });
+
+  it("keeps a result of text, text resources, audio and links a plain string", () => {
+    const [item] = openaiResponses.formatToolResults(
+      [
+        {
+          type: "tool_result",
+          tool_use_id: "call_1",
+          content: [
+            { type: "resource", resource: { uri: "u", text: "body" } },
+            { type: "resource_link", uri: "u2", name: "n" },
+          ],
+        },
+      ],
+      [{ id: "call_1", name: "fetch", input: {} }],
+    ) as { output: unknown }[];
+    expect(item?.output).toBe('body\n[resource link: u2 "n"]');
+  });
 });

@@ -1,8 +1,16 @@
 // OpenAI Responses: flat function tools, function_call output items in, function_call_output items out.
 import { isRecord } from "../core/json.js";
-import type { ToolResultBlock } from "../core/types.js";
+import type { ContentBlock, ToolResultBlock } from "../core/types.js";
 import { adaptSchema } from "./schema-adapt.js";
-import { cachedToolEntry, descriptorOf, pairResultsWithCalls, parseArgumentsText, stringField } from "./shared.js";
+import {
+  blockAsText,
+  cachedToolEntry,
+  descriptorOf,
+  pairResultsWithCalls,
+  parseArgumentsText,
+  resourceFileName,
+  stringField,
+} from "./shared.js";
 import type { ProviderAdapter, ToolCall } from "./types.js";
 
 /** A function_call_output item as the Responses API reads it. */
@@ -14,12 +22,15 @@ export interface OpenAIResponsesToolOutput {
 /** One part of a function_call_output's `output` list. */
 export type OpenAIResponsesOutputPart =
   | { type: "input_text"; text: string }
-  | { type: "input_image"; image_url: string; detail: "auto" };
+  | { type: "input_image"; image_url: string; detail: "auto" }
+  | { type: "input_file"; file_data: string; filename: string };
 
 /**
  * The OpenAI Responses adapter. Tools are flat and carry `strict: false` unless `strict: true` (then the
- * strict-mode schema); calls are answered by `call_id`; output is text (errors prefixed `Error: `), or a list of
- * `input_text` / `input_image` parts when the result has images.
+ * strict-mode schema); calls are answered by `call_id`; output is text (errors prefixed `Error: `) when every
+ * block is text (a text resource counts as its text), otherwise a list of parts: images (and embedded image blobs)
+ * as `input_image` data URLs, an embedded PDF as an `input_file` named after its URI, everything else as
+ * `input_text` (audio, other blobs and resource links described).
  */
 export const openaiResponses: ProviderAdapter = {
   name: "openai-responses",
@@ -61,19 +72,36 @@ export const openaiResponses: ProviderAdapter = {
 
 function toOutput(result: ToolResultBlock): string | OpenAIResponsesOutputPart[] {
   const isError = result.is_error === true;
-  if (result.content.every((block) => block.type === "text")) {
-    const text = result.content.map((block) => (block.type === "text" ? block.text : "")).join("\n");
+  const parts = result.content.map(toOutputPart);
+  if (parts.every((part) => part.type === "input_text")) {
+    const text = parts.map((part) => (part as { text: string }).text).join("\n");
     return isError ? `Error: ${text}` : text;
   }
-  const parts: OpenAIResponsesOutputPart[] = result.content.map((block) =>
-    block.type === "image"
-      ? { type: "input_image", image_url: `data:${block.mimeType};base64,${block.data}`, detail: "auto" }
-      : { type: "input_text", text: block.text },
-  );
   if (isError) {
     const first = parts[0];
     if (first?.type === "input_text") parts[0] = { type: "input_text", text: `Error: ${first.text}` };
     else parts.unshift({ type: "input_text", text: "Error:" });
   }
   return parts;
+}
+
+function toOutputPart(block: ContentBlock): OpenAIResponsesOutputPart {
+  switch (block.type) {
+    case "text":
+      return { type: "input_text", text: block.text };
+    case "image":
+      return { type: "input_image", image_url: `data:${block.mimeType};base64,${block.data}`, detail: "auto" };
+    case "resource": {
+      const { uri, mimeType, blob } = block.resource;
+      if (blob !== undefined && mimeType?.startsWith("image/") === true) {
+        return { type: "input_image", image_url: `data:${mimeType};base64,${blob}`, detail: "auto" };
+      }
+      if (blob !== undefined && mimeType === "application/pdf") {
+        const filename = resourceFileName(uri, "resource.pdf");
+        return { type: "input_file", file_data: `data:${mimeType};base64,${blob}`, filename };
+      }
+      break;
+    }
+  }
+  return { type: "input_text", text: blockAsText(block) };
 }

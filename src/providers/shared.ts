@@ -1,6 +1,14 @@
-// Helpers the four adapters share: reading tools, parsing arguments text, pairing results with calls, flattening content.
+// Helpers the four adapters share: reading tools, parsing arguments text, pairing results with calls, content as text.
 import { isRecord } from "../core/json.js";
-import type { AgentTool, ContentBlock, ImageContent, ToolDescriptor, ToolResultBlock } from "../core/types.js";
+import { base64ByteLength, describeResourceLink } from "../core/tool-result.js";
+import type {
+  AgentTool,
+  ContentBlock,
+  EmbeddedResource,
+  ImageContent,
+  ToolDescriptor,
+  ToolResultBlock,
+} from "../core/types.js";
 import { ProviderFormatError } from "./errors.js";
 import type { ToolCall } from "./types.js";
 
@@ -89,16 +97,53 @@ export function unmatched(result: ToolResultBlock): never {
   );
 }
 
-/** A text line standing in for an image, for providers whose tool results carry text only. */
+/** A text line standing in for an image, for providers whose tool results carry no images (of its type). */
 export function describeImage(image: ImageContent): string {
-  const padding = image.data.endsWith("==") ? 2 : image.data.endsWith("=") ? 1 : 0;
-  const bytes = Math.max(0, Math.floor((image.data.length * 3) / 4) - padding);
-  return `[image: ${image.mimeType}, about ${bytes} bytes; this provider cannot show tool images to the model]`;
+  return `[image: ${image.mimeType}, about ${base64ByteLength(image.data)} bytes; this provider cannot show tool images to the model]`;
 }
 
-/** The content as one text: text blocks as they are, images described, joined by newlines. */
+/**
+ * One block as text, for what a provider's tool result cannot carry: text as it is, a text resource as its
+ * text, a resource link as a line naming it, anything else as a line saying what it is and that it is not shown.
+ */
+export function blockAsText(block: ContentBlock): string {
+  switch (block.type) {
+    case "text":
+      return block.text;
+    case "image":
+      return describeImage(block);
+    case "audio":
+      return `[audio: ${block.mimeType}, about ${base64ByteLength(block.data)} bytes; this provider cannot play tool audio to the model]`;
+    case "resource":
+      return block.resource.text ?? describeBlob(block.resource as EmbeddedResource & { blob: string });
+    case "resource_link":
+      return describeResourceLink(block);
+  }
+}
+
+function describeBlob(resource: EmbeddedResource & { blob: string }): string {
+  const type = resource.mimeType ?? "unknown type";
+  return `[resource ${resource.uri} (${type}), about ${base64ByteLength(resource.blob)} bytes of binary data; this provider cannot show it to the model]`;
+}
+
+/** The content as one text: each block as `blockAsText` gives it, joined by newlines. */
 export function contentAsText(content: readonly ContentBlock[]): string {
-  return content.map((block) => (block.type === "image" ? describeImage(block) : block.text)).join("\n");
+  return content.map(blockAsText).join("\n");
+}
+
+/** A file name for a resource: the last segment of its URI's path, or `fallback`. */
+export function resourceFileName(uri: string, fallback: string): string {
+  const path = uri.replace(/[?#].*$/, "");
+  const name = path.slice(path.lastIndexOf("/") + 1);
+  return name === "" ? fallback : decodeSafely(name);
+}
+
+function decodeSafely(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }
 
 /** The result's text with the `Error: ` prefix OpenAI models read as a failure (they have no error flag). */

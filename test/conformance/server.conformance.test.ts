@@ -43,12 +43,6 @@ const NOT_APPLICABLE: Record<string, string> = {
  * scenario listed here passes, so the list stays true.
  */
 const KNOWN_FAILING: Record<string, string> = {
-  "tools-call-audio":
-    "the content model is text and image only: an audio block is refused as an unknown content type (issue 13, SPEC 13)",
-  "tools-call-embedded-resource":
-    "the content model is text and image only: an embedded resource is refused (issue 13, SPEC 13)",
-  "tools-call-mixed-content":
-    "the content model is text and image only: the embedded resource fails the whole result (issue 13, SPEC 13)",
   "server-sse-polling":
     "serve has no event store: no priming event or retry field on the POST stream, no resume (SEP-1699, issue 13 SSE)",
 };
@@ -62,6 +56,9 @@ const PASSING = [
   "tools-list",
   "tools-call-simple-text",
   "tools-call-image",
+  "tools-call-audio",
+  "tools-call-embedded-resource",
+  "tools-call-mixed-content",
   "tools-call-error",
   "tools-call-with-progress",
   "tools-call-elicitation",

@@ -74,14 +74,13 @@ describe("connectMcpServer with server-everything (one shared connection)", () =
     expect(image?.type === "image" && image.data.length).toBeGreaterThan(100);
   });
 
-  it("describes resource links in text and keeps them whole in details", async () => {
+  it("maps resource links one to one, as sent", async () => {
     const connection = shared;
     const result = await run(toolNamed(connection, "everything__get-resource-links"), { count: 2 });
-    const texts = result.content.flatMap((block) => (block.type === "text" ? [block.text] : []));
-    expect(texts.filter((text) => text.startsWith("[resource link: "))).toHaveLength(2);
-    const details = result.details as { otherContent: { type: string; uri: string }[] };
-    expect(details.otherContent.map((block) => block.type)).toEqual(["resource_link", "resource_link"]);
-    expect(texts.some((text) => text.includes(details.otherContent[0]?.uri ?? "?"))).toBe(true);
+    const links = result.content.filter((block) => block.type === "resource_link");
+    expect(links).toHaveLength(2);
+    expect(links[0]).toMatchObject({ uri: expect.stringMatching(/^demo:\/\//), name: expect.any(String) });
+    expect(result.details).toBeUndefined();
   });
 
   it("puts structuredContent in details.structuredContent", async () => {

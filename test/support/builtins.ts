@@ -6,6 +6,7 @@ import { dirname, join } from "node:path";
 import { type BuiltinToolsOptions, createBuiltinTools } from "../../src/builtins/create-builtin-tools.js";
 import { processState } from "../../src/builtins/process-group.js";
 import { ToolCallError } from "../../src/core/errors.js";
+import { contentBlockAsText } from "../../src/core/tool-result.js";
 import type { AgentTool, JsonObject, ToolResult } from "../../src/core/types.js";
 
 /** What one tool call gave: a result, or the ToolCallError it threw. */
@@ -97,7 +98,7 @@ export async function makeWorkspace(
 
 /** All text blocks of a result, joined. */
 export function textOf(result: ToolResult): string {
-  return result.content.map((block) => (block.type === "text" ? block.text : `[image ${block.mimeType}]`)).join("\n");
+  return result.content.map(contentBlockAsText).join("\n");
 }
 
 /** Whether a process is alive; a zombie (dead, not yet reaped) counts as gone. */

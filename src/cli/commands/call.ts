@@ -1,17 +1,15 @@
 // `toolwire call <tool> [json]`: one tool call through the session, as a model would make it.
+import { contentBlockAsText } from "../../core/tool-result.js";
 import type { ToolResultBlock } from "../../core/types.js";
 import { EXIT_FAILED, EXIT_OK } from "../exit-codes.js";
 import { type Output, paint } from "../output.js";
 import type { Runtime } from "../runtime.js";
 import { cutEchoes, longPieces } from "./cut-echoes.js";
 
-/** Prints a result's blocks: text as is, images as a line saying what they are. */
+/** Prints a result's blocks: text as is, other blocks as a line saying what they are. */
 export function printResultContent(result: ToolResultBlock, output: Output, indent = ""): void {
   for (const block of result.content) {
-    const text =
-      block.type === "text"
-        ? block.text
-        : `[image ${block.mimeType}, ${Math.round((block.data.length * 3) / 4)} bytes]`;
+    const text = contentBlockAsText(block);
     output.line(indent === "" ? text : indent + text.replaceAll("\n", `\n${indent}`));
   }
 }

@@ -1,4 +1,5 @@
 // `toolwire run`: the agent loop in a terminal: model text, each tool call with its result and timing, the outcome.
+import { contentBlockAsText } from "../../core/tool-result.js";
 import type { ToolResultBlock } from "../../core/types.js";
 import { runAgent } from "../../loop/run-agent.js";
 import type { AgentEvent } from "../../loop/types.js";
@@ -10,10 +11,7 @@ import type { Runtime } from "../runtime.js";
 const SHOWN_LINES = 8;
 
 function preview(result: ToolResultBlock): string[] {
-  const text = result.content
-    .map((block) => (block.type === "text" ? block.text : `[image ${block.mimeType}]`))
-    .join("\n")
-    .trimEnd();
+  const text = result.content.map(contentBlockAsText).join("\n").trimEnd();
   const lines = text === "" ? ["(no output)"] : text.split("\n");
   if (lines.length <= SHOWN_LINES) return lines;
   return [...lines.slice(0, SHOWN_LINES), `… ${lines.length - SHOWN_LINES} more lines`];

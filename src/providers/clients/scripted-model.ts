@@ -2,6 +2,7 @@
 import { readFile } from "node:fs/promises";
 import { describeThrown } from "../../core/errors.js";
 import { isRecord } from "../../core/json.js";
+import { contentBlockAsText } from "../../core/tool-result.js";
 import { ModelError } from "../errors.js";
 import type { ToolCall } from "../types.js";
 import type { ModelClient, ModelRequest, ModelStopReason, ModelTurn, ModelUsage } from "./types.js";
@@ -170,7 +171,7 @@ function checkExpectation(expect: ScriptedExpectation, request: ModelRequest, in
     expect.toolResults.forEach((wanted, r) => {
       const result = results[r];
       if (result === undefined) return;
-      const text = result.content.map((block) => (block.type === "text" ? block.text : `[image ${block.mimeType}]`));
+      const text = result.content.map(contentBlockAsText);
       const joined = text.join("\n");
       const isError = result.is_error === true;
       if (wanted.id !== undefined && result.tool_use_id !== wanted.id) {
