@@ -80,6 +80,14 @@ export class ChildProcessTransport implements Transport {
     return this.child?.pid;
   }
 
+  /**
+   * The server's stderr stream, once started (read it through `onStderr`). Having it (with `pid`) is also
+   * how the SDK knows this is a stdio transport: a server silent to the era probe is then a 2025 one.
+   */
+  get stderr(): NodeJS.ReadableStream | null {
+    return this.child?.stderr ?? null;
+  }
+
   start(): Promise<void> {
     if (this.child !== undefined || this.starting) {
       return Promise.reject(new Error("ChildProcessTransport already started"));

@@ -221,16 +221,31 @@ export async function connectMcpServer(
     }
   }
 
+  /**
+   * Over HTTP, a request that failed in fetch itself (a pooled socket a restarted server closed) is
+   * retried once. Over stdio, a server that exited during the era probe (some exit on any request
+   * before `initialize`) is started once more and spoken to with the 2025 handshake alone.
+   */
   async function openRetryingFetch(): Promise<Live> {
     try {
-      return await openOnce();
+      return await openOnce(protocolChoice);
     } catch (error) {
-      if ("command" in checked || !isFetchFailure(error)) throw error;
-      return openOnce();
+      if ("command" in checked) {
+        if (
+          protocolChoice !== "auto" ||
+          !(error instanceof McpConnectionError) ||
+          error.code !== "mcp-connect-failed"
+        ) {
+          throw error;
+        }
+        return openOnce("2025");
+      }
+      if (!isFetchFailure(error)) throw error;
+      return openOnce(protocolChoice);
     }
   }
 
-  async function openOnce(): Promise<Live> {
+  async function openOnce(protocol: McpProtocolChoice): Promise<Live> {
     const transport: Transport =
       "command" in checked
         ? new ChildProcessTransport({
@@ -251,7 +266,7 @@ export async function connectMcpServer(
       // 2026-07-28 when the server offers it (server/discover), else the 2025 initialize handshake.
       // Over stdio a silent probe means a 2025-era server, so it waits briefly; over HTTP silence is an outage.
       versionNegotiation: {
-        mode: protocolChoice === "2025" ? "legacy" : protocolChoice === "auto" ? "auto" : { pin: protocolChoice },
+        mode: protocol === "2025" ? "legacy" : protocol === "auto" ? "auto" : { pin: protocol },
         probe: { timeoutMs: "command" in checked ? Math.min(PROBE_TIMEOUT_MS, connectTimeoutMs) : connectTimeoutMs },
       },
     });

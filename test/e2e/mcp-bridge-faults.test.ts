@@ -212,6 +212,13 @@ describe("tools/list", () => {
     expect(dashed?.content).toEqual([{ type: "text", text: "called read-file" }]);
   });
 
+  it("starts a server that exits on the era probe once more, and speaks the 2025 handshake to it", async () => {
+    const connection = await fake("rmcp-like", "exit-before-initialize");
+    expect(connection.protocol?.era).toBe("legacy");
+    const pong = await (connection.tools[0] as AgentTool).execute({}, context());
+    expect(pong).toMatchObject({ content: [{ type: "text", text: "pong" }] });
+  });
+
   it("skips a listed tool it cannot read (a broken inputSchema, no name) and bridges the rest", async () => {
     const connection = await fake("mixed", "broken-listing");
     expect(connection.tools.map((tool) => tool.descriptor.name)).toEqual(["mixed__ping", "mixed__later"]);

@@ -61,6 +61,7 @@ export type FakeBehaviour =
   | "paged" // lists `ping`, `read.file`, `read-file` one per page; a call answers "called <name>"
   | "looping-cursor" // tools/list always answers the same nextCursor
   | "broken-listing" // lists ping, a tool whose inputSchema is a string, an entry without a name, and `later`
+  | "exit-before-initialize" // exits on any request before initialize, as servers on some SDKs do
   | "logs-on-call" // a call sends a warning log message before its result
   | "structured"; // `weather` has an outputSchema; its call answers structuredContent as `mode` says: good, bad, none
 
@@ -81,9 +82,12 @@ const tools =
   : behaviour === "structured" ? [{ ...tool("weather"), outputSchema: { type: "object", properties: { celsius: { type: "number" } }, required: ["celsius"] } }]
   : [tool("ping")];
 let added = 0;
+let initialized = false;
 createInterface({ input: process.stdin }).on("line", (line) => {
   const message = JSON.parse(line);
   if (message.id === undefined) return;
+  if (behaviour === "exit-before-initialize" && !initialized && message.method !== "initialize") process.exit(1);
+  if (message.method === "initialize") initialized = true;
   if (message.method === "initialize") {
     send({ id: message.id, result: { protocolVersion: message.params.protocolVersion, capabilities: { tools: { listChanged: true } }, serverInfo: { name: "fake", version: "1.0.0" } } });
   } else if (message.method === "tools/list") {
