@@ -1,7 +1,7 @@
 // Running a command as the child of PID 1 of a new PID namespace (util-linux `unshare`), so nothing it starts can outlive it.
 import { spawn } from "node:child_process";
-import { accessSync, constants, readdirSync, readFileSync } from "node:fs";
-import { delimiter, join } from "node:path";
+import { readdirSync, readFileSync } from "node:fs";
+import { findExecutable, isExecutable } from "../sandbox/find-executable.js";
 
 /** How `bash` starts a command in its own PID namespace: the `unshare` binary and its arguments before `--`. */
 export interface PidNamespaceLauncher {
@@ -87,20 +87,6 @@ function runsTrue(unshare: string, flags: readonly string[], initShell: string):
     child.once("error", () => resolve(false));
     child.once("exit", (code) => resolve(code === 0));
   });
-}
-
-function findExecutable(name: string): string | undefined {
-  const dirs = (process.env.PATH ?? "").split(delimiter).filter((dir) => dir !== "");
-  return [...dirs, "/usr/bin", "/bin"].map((dir) => join(dir, name)).find(isExecutable);
-}
-
-function isExecutable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** The host PID of the namespace's PID 1: the child of the `unshare` process. `undefined` when it has none (yet or any more). */

@@ -1,7 +1,7 @@
 // Whether bubblewrap can sandbox commands on this machine: tried once, cheaply, by running it, and remembered.
 import { spawn } from "node:child_process";
-import { accessSync, constants } from "node:fs";
-import { delimiter, join } from "node:path";
+
+import { findExecutable, isExecutable } from "./find-executable.js";
 import { findPidsCgroupParent } from "./pids-cgroup.js";
 
 /** How a sandboxed command's process count is capped: a pids cgroup, RLIMIT_NPROC in its own user namespace, or not at all. */
@@ -121,18 +121,4 @@ function run(file: string, args: readonly string[]): Promise<{ code: number | nu
     child.once("error", (error) => resolve({ code: null, output: error.message }));
     child.once("close", (code) => resolve({ code, output }));
   });
-}
-
-function findExecutable(name: string): string | undefined {
-  const dirs = (process.env.PATH ?? "").split(delimiter).filter((dir) => dir !== "");
-  return [...dirs, "/usr/bin", "/bin"].map((dir) => join(dir, name)).find(isExecutable);
-}
-
-function isExecutable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
 }

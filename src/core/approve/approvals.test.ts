@@ -1,25 +1,10 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
+import { dangerTool } from "../../../test/support/approval-run.js";
 import { deferred, echoTool, sessionWith, textOf } from "../../../test/support/session.js";
-import { defineTool } from "../register/define-tool.js";
 import type { ApprovalDecision, ApprovalRequest, ApprovalResolvedEvent, ToolExecutionEndEvent } from "../types.js";
 import { createMemoryApprovalStore } from "./approvals.js";
 import { canonicalJson, inputDigest } from "./input-digest.js";
-
-/** A `danger` tool that counts its runs and echoes its input. */
-function dangerTool() {
-  const runs: unknown[] = [];
-  const tool = defineTool({
-    name: "danger",
-    description: "needs approval",
-    inputSchema: { type: "object", properties: { command: { type: "string" } }, additionalProperties: true },
-    execute: (input) => {
-      runs.push(input);
-      return `ran ${JSON.stringify(input)}`;
-    },
-  });
-  return { tool, runs };
-}
 
 function recordEvents(session: ReturnType<typeof sessionWith>) {
   const requested: ApprovalRequest[] = [];
