@@ -22,6 +22,7 @@ import type { DispatchOptions, ToolCallOutcome, ToolDescriptor, ToolLogEvent, To
 import { approvalInputRequired, elicitApproval, readApprovalRetry } from "./approve-over-mcp.js";
 import { McpServeError } from "./errors.js";
 import { toMcpContent } from "./map-result.js";
+import { createMemoryEventStore } from "./memory-event-store.js";
 
 interface ServeCommonOptions {
   /** The server's name and version in the handshake. Default `toolwire`. */
@@ -63,6 +64,8 @@ export interface McpServerHandle {
 }
 
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
+/** How long a 2025 client waits before it reconnects a dropped stream (the SSE `retry` field). */
+const SSE_RETRY_MS = 1_000;
 const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
 
 /**
@@ -188,6 +191,9 @@ async function serveHttp(session: AgentSession, options: ServeMcpHttpOptions): P
     }
     const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
+      // Resumable streams: a priming event, a retry delay, and the events a dropped client asks for again.
+      eventStore: createMemoryEventStore(),
+      retryInterval: SSE_RETRY_MS,
       onsessioninitialized: (id) => {
         sessions.set(id, { server, transport });
       },

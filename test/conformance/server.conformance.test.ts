@@ -44,7 +44,8 @@ const NOT_APPLICABLE: Record<string, string> = {
  */
 const KNOWN_FAILING: Record<string, string> = {
   "server-sse-polling":
-    "serve has no event store: no priming event or retry field on the POST stream, no resume (SEP-1699, issue 13 SSE)",
+    "serve keeps an event store (event ids, resume with Last-Event-ID), but the SDK sends the priming event and the " +
+    "retry field only to clients speaking 2025-11-25, and the scenario's request says mcp-protocol-version 2025-03-26",
 };
 
 /** Applicable scenarios that pass today. `tools-call-elicitation` passes through approvals: serve elicits the yes. */
