@@ -24,7 +24,7 @@ const everything = join(
   "index.js",
 );
 const env = { PATH: process.env.PATH ?? "" };
-const gatewayScript = fileURLToPath(new URL("../dist/mcp/serve-main.js", import.meta.url));
+const cli = fileURLToPath(new URL("../dist/cli/main.js", import.meta.url));
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
 const CALLS = Number(process.env.CALLS ?? 1000);
 const WARMUP = 200;
@@ -34,7 +34,7 @@ let id = 0;
 
 /**
  * A bridged connection and a direct SDK client. "stdio": each on its own fresh server-everything process.
- * "http": both on one server process, the toolwire gateway (dist/mcp/serve-main.js) on loopback serving
+ * "http": both on one server process, `toolwire serve --http` on loopback serving
  * server-everything's echo, so the two paths differ only by the bridge.
  */
 async function start(mode) {
@@ -42,15 +42,18 @@ async function start(mode) {
   let url;
   if (mode === "http") {
     const folder = await mkdtemp(join(tmpdir(), "toolwire-bench-"));
-    const config = join(folder, "gateway.json");
+    const config = join(folder, "toolwire.config.json");
     const server = { id: "everything", command: process.execPath, args: [everything, "stdio"], env, include: ["echo"] };
-    await writeFile(config, JSON.stringify({ servers: [server] }));
-    gateway = spawn(process.execPath, [gatewayScript, config, "--http", "0"], { stdio: ["ignore", "ignore", "pipe"] });
+    await writeFile(config, JSON.stringify({ builtins: { enabled: false }, mcpServers: [server] }));
+    gateway = spawn(process.execPath, [cli, "serve", "--http", "0", "--config", config], {
+      cwd: folder,
+      stdio: ["ignore", "ignore", "pipe"],
+    });
     url = await new Promise((resolve, reject) => {
       let text = "";
       gateway.stderr.on("data", (chunk) => {
         text += chunk;
-        const match = /serving \d+ tools at (\S+)/.exec(text);
+        const match = / at (http:\/\/\S+\/mcp)/.exec(text);
         if (match) resolve(match[1]);
       });
       gateway.once("exit", (code) => reject(new Error(`gateway exited with ${code}: ${text}`)));

@@ -67,7 +67,6 @@ export {
   type ReconnectBackoff,
   reconnectDelayMs,
 } from "./reconnect.js";
-export { type GatewayServerConfig, runMcpGateway } from "./serve-main.js";
 export {
   type McpServerHandle,
   type ServeMcpHttpOptions,

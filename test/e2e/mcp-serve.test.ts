@@ -19,7 +19,7 @@ import {
   type McpServerHandle,
   serveMcp,
 } from "../../src/mcp/index.js";
-import { builtGatewayScript } from "./helpers/build.js";
+import { CLI } from "./helpers/cli.js";
 import { everythingServer, fakeServerSource, minimalEnv, scriptServer, tempFolder } from "./helpers/mcp-servers.js";
 
 const addSchema = {
@@ -272,19 +272,18 @@ describe("the bridge chained to serveMcp over HTTP", () => {
   });
 });
 
-describe("the gateway script over stdio", () => {
+describe("toolwire serve as a gateway to MCP servers, over stdio", () => {
   let folder: Awaited<ReturnType<typeof tempFolder>>;
   let configPath: string;
-  let script: string;
+  /** `toolwire serve --stdio` over a config file: a gateway to MCP servers only, the built-ins off. */
+  const gateway = (config: string) => [CLI, "serve", "--stdio", "--config", config];
+  const gatewayConfig = (servers: unknown[]) => JSON.stringify({ builtins: { enabled: false }, mcpServers: servers });
   beforeAll(async () => {
-    script = builtGatewayScript();
     folder = await tempFolder();
-    configPath = join(folder.path, "gateway.json");
+    configPath = join(folder.path, "toolwire.config.json");
     await writeFile(
       configPath,
-      JSON.stringify({
-        servers: [{ ...everythingServer(), include: ["echo", "get-sum", "trigger-long-running-operation"] }],
-      }),
+      gatewayConfig([{ ...everythingServer(), include: ["echo", "get-sum", "trigger-long-running-operation"] }]),
     );
   });
   afterAll(() => folder?.remove());
@@ -294,7 +293,8 @@ describe("the gateway script over stdio", () => {
     await client.connect(
       new StdioClientTransport({
         command: process.execPath,
-        args: [script, configPath],
+        args: gateway(configPath),
+        cwd: folder.path,
         env: minimalEnv(),
         stderr: "pipe",
       }),
@@ -319,7 +319,8 @@ describe("the gateway script over stdio", () => {
       connection = await connectMcpServer({
         id: "gw",
         command: process.execPath,
-        args: [script, configPath],
+        args: gateway(configPath),
+        cwd: folder.path,
         env: minimalEnv(),
       });
       const session = createAgentSession({ registry: createToolRegistry({ extensions: [connection] }) });
@@ -356,15 +357,16 @@ describe("the gateway script over stdio", () => {
   });
 
   it("passes tools/list_changed through the gateway: the inner server's new tool reaches the outer registry", async () => {
-    const dynamicConfig = join(folder.path, "dynamic-gateway.json");
+    const dynamicConfig = join(folder.path, "dynamic.config.json");
     await writeFile(
       dynamicConfig,
-      JSON.stringify({ servers: [await scriptServer(folder.path, "dyn", fakeServerSource("dynamic"))] }),
+      gatewayConfig([await scriptServer(folder.path, "dyn", fakeServerSource("dynamic"))]),
     );
     const connection = await connectMcpServer({
       id: "gw",
       command: process.execPath,
-      args: [script, dynamicConfig],
+      args: gateway(dynamicConfig),
+      cwd: folder.path,
       env: minimalEnv(),
     });
     try {

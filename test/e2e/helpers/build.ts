@@ -18,11 +18,6 @@ function newestMtime(dir: string): number {
   return newest;
 }
 
-/** The path of the compiled gateway script, built first if stale. */
-export function builtGatewayScript(): string {
-  return builtScript("dist/mcp/serve-main.js");
-}
-
 /** The absolute path of a compiled file (relative to the package root), dist/ built first if it is older than src/. */
 export function builtScript(relativePath: string): string {
   const script = join(root, relativePath);
