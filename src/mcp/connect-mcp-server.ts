@@ -6,7 +6,6 @@ import {
   type Tool as McpTool,
   type OAuthClientProvider,
   type Progress,
-  ProtocolError,
   SdkError,
   SdkErrorCode,
   StreamableHTTPClientTransport,
@@ -26,6 +25,7 @@ import type {
 } from "../core/types.js";
 import { structuredContentCheck } from "./check-structured-content.js";
 import { ChildProcessTransport } from "./child-process-transport.js";
+import { classifyCallError, isTimeout, messageOf } from "./classify-call-error.js";
 import { McpConnectionError } from "./errors.js";
 import { CALL_RESULT_AS_SENT, type CallResultAsSent, TOOL_LIST_PAGE } from "./lenient-results.js";
 import { mapCallToolResult } from "./map-result.js";
@@ -597,76 +597,24 @@ export async function connectMcpServer(
   }
 
   function callError(live: Live, name: string, toolName: string, error: unknown, signal: AbortSignal): ToolCallError {
-    if (closed) {
-      return new ToolCallError(
-        "execution-failed",
+    const failure = classifyCallError(
+      {
+        serverId,
         name,
-        `MCP server ${serverId} was closed during the call to ${toolName}`,
-        { cause: error },
-      );
-    }
-    if (live.lost !== undefined) {
-      return new ToolCallError(
-        "execution-failed",
-        name,
-        `${live.lost.message}, during the call to ${toolName}. The tool is still there: calling it again starts a new connection to ${serverId}.`,
-        { cause: live.lost },
-      );
-    }
-    if (signal.aborted) {
-      return new ToolCallError("aborted", name, `The call to ${toolName} on MCP server ${serverId} was aborted`, {
-        cause: error,
-      });
-    }
-    if (error instanceof ProtocolError || error instanceof SdkError) {
-      if (isTimeout(error)) {
-        return new ToolCallError(
-          "timeout",
-          name,
-          `MCP server ${serverId} did not answer the call to ${toolName} within ${timeoutMs} ms and sent no progress. Try again later or with a smaller request.`,
-          { cause: new McpConnectionError("mcp-timeout", serverId, error.message, { cause: error }) },
-        );
-      }
-      if (error instanceof ProtocolError) {
-        // The server answered with a protocol error (an unknown tool, bad params) instead of an isError result.
-        return new ToolCallError(
-          "execution-failed",
-          name,
-          `MCP server ${serverId} refused the call to ${toolName}: ${error.message} (MCP error ${error.code})`,
-          { cause: new McpConnectionError("mcp-protocol-error", serverId, error.message, { cause: error }) },
-        );
-      }
-    }
-    const unauthorized = authorizationFailure(serverId, error, authProvider !== undefined);
-    if (unauthorized !== undefined) {
-      // The connection is fine; the server wants another authorization for this call.
-      return new ToolCallError("execution-failed", name, `${unauthorized.message} (during the call to ${toolName})`, {
-        cause: unauthorized,
-      });
-    }
-    if (isSchemaError(error)) {
-      return new ToolCallError(
-        "execution-failed",
-        name,
-        `MCP server ${serverId} sent a malformed result for ${toolName}: ${messageOf(error)}. This is a fault of the server, not of your call.`,
-        { cause: new McpConnectionError("mcp-protocol-error", serverId, messageOf(error), { cause: error }) },
-      );
-    }
-    // The transport failed (an HTTP server that went away, a broken pipe): drop this connection.
-    const lost = new McpConnectionError(
-      "mcp-server-exited",
-      serverId,
-      `MCP server ${serverId} could not be reached (${messageOf(error)})`,
-      { cause: error },
+        toolName,
+        timeoutMs,
+        closed,
+        lost: live.lost,
+        aborted: signal.aborted,
+        authorized: authProvider !== undefined,
+      },
+      error,
     );
-    onLost(live, lost);
-    void closeLive(live);
-    return new ToolCallError(
-      "execution-failed",
-      name,
-      `${lost.message}, during the call to ${toolName}. The tool is still there: calling it again starts a new connection to ${serverId}.`,
-      { cause: lost },
-    );
+    if (failure.lost !== undefined) {
+      onLost(live, failure.lost);
+      void closeLive(live);
+    }
+    return failure.error;
   }
 
   /** The current connection, or a new one after the backoff delay. */
@@ -891,13 +839,6 @@ function isFetchFailure(error: unknown): boolean {
   return cause instanceof TypeError && cause.message === "fetch failed";
 }
 
-function isSchemaError(error: unknown): boolean {
-  return (
-    (error instanceof SdkError && error.code === SdkErrorCode.InvalidResult) ||
-    (error instanceof Error && /ZodError/.test(error.name))
-  );
-}
-
 /**
  * The connect, bounded as a whole: the era probe and the handshake together take at most `ms`
  * (each alone would have its own timeout). Rejects with the SDK's timeout error past it.
@@ -908,18 +849,4 @@ function withinDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
     timer = setTimeout(() => reject(new SdkError(SdkErrorCode.RequestTimeout, `connect took over ${ms} ms`)), ms);
   });
   return Promise.race([promise, expired]).finally(() => clearTimeout(timer));
-}
-
-function isTimeout(error: unknown): boolean {
-  return error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout;
-}
-
-/** An error's message, with its cause's when it has one ("fetch failed" alone says little). */
-function messageOf(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const cause = error.cause;
-  if (cause instanceof Error && cause.message !== "" && !error.message.includes(cause.message)) {
-    return `${error.message}: ${cause.message}`;
-  }
-  return error.message;
 }
