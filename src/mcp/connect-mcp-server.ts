@@ -11,7 +11,7 @@ import {
   StreamableHTTPClientTransport,
   type Transport,
 } from "@modelcontextprotocol/client";
-import { ToolCallError, ToolDefinitionError } from "../core/errors.js";
+import { ToolCallError } from "../core/errors.js";
 import { isRecord } from "../core/json.js";
 import { defineTool } from "../core/register/define-tool.js";
 import type {
@@ -37,8 +37,8 @@ import {
   pendingAuthorizationOf,
   resolveMcpAuthProvider,
 } from "./oauth/bridge-auth.js";
+import { type BridgedToolCache, readToolListing, type SkippedMcpTool } from "./read-tool-listing.js";
 import { type ReconnectBackoff, reconnectDelayMs } from "./reconnect.js";
-import { assignMcpToolNames } from "./tool-names.js";
 
 /** Which MCP protocol era a connection speaks: negotiated, 2025 only, or 2026-07-28 only. */
 export type McpProtocolChoice = "auto" | "2025" | "2026-07-28";
@@ -81,12 +81,6 @@ export interface McpConnectOptions {
   readonly authProvider?: AuthProvider | OAuthClientProvider;
   /** Trouble that did not fail a call: a lost connection, a re-list that failed, a stray message. */
   readonly onError?: (error: McpConnectionError) => void;
-}
-
-/** A tool the server listed that could not be bridged, and why. */
-export interface SkippedMcpTool {
-  readonly toolName: string;
-  readonly reason: string;
 }
 
 /**
@@ -174,7 +168,7 @@ export async function connectMcpServer(
   /** The calls running now: the server's log messages go to them. */
   const running = new Set<ToolCallContext>();
   // Same server name and same definition: the same AgentTool object, so the registry keeps its wrapper.
-  let toolCache = new Map<string, AgentTool>();
+  let toolCache: BridgedToolCache = new Map();
 
   const report = (error: McpConnectionError) => {
     try {
@@ -479,38 +473,10 @@ export async function connectMcpServer(
 
   /** Builds the tools from a listing; returns whether they changed, and tells the listeners if so. */
   function applyListing(listing: readonly unknown[]): boolean {
-    const nextSkipped: SkippedMcpTool[] = [];
-    const listed: McpTool[] = [];
-    for (const tool of listing) {
-      const problem = toolShapeProblem(tool);
-      if (problem === undefined) listed.push(tool as McpTool);
-      else nextSkipped.push({ toolName: nameOf(tool), reason: problem });
-    }
-    const wanted = listed.filter((tool) => filter(tool.name));
-    const names = assignMcpToolNames(
-      serverId,
-      wanted.map((tool) => tool.name),
-    );
-    const nextCache = new Map<string, AgentTool>();
-    const nextTools: AgentTool[] = [];
-    wanted.forEach((tool, index) => {
-      const name = names[index] as string;
-      const key = `${name}\u0000${JSON.stringify(tool)}`;
-      let agentTool = toolCache.get(key) ?? nextCache.get(key);
-      if (agentTool === undefined) {
-        try {
-          agentTool = bridgeTool(name, tool);
-        } catch (error) {
-          const reason = error instanceof ToolDefinitionError ? error.message : messageOf(error);
-          nextSkipped.push({ toolName: tool.name, reason });
-          return;
-        }
-      }
-      nextCache.set(key, agentTool);
-      nextTools.push(agentTool);
-    });
-    toolCache = nextCache;
-    skipped = nextSkipped;
+    const read = readToolListing(serverId, listing, filter, toolCache, bridgeTool);
+    const nextTools = read.tools;
+    toolCache = read.cache;
+    skipped = read.skipped;
     const changed = nextTools.length !== tools.length || nextTools.some((tool, index) => tools[index] !== tool);
     if (!changed) return false;
     tools = nextTools;
@@ -767,18 +733,6 @@ export async function connectMcpServer(
       await connecting?.catch(() => undefined);
     },
   };
-}
-
-/** Why a listed tool cannot be read at all (it is skipped, the rest of the listing is not), or `undefined`. */
-function toolShapeProblem(tool: unknown): string | undefined {
-  if (!isRecord(tool)) return "the listing entry is not an object";
-  if (typeof tool.name !== "string" || tool.name === "") return "it has no name";
-  if (!isRecord(tool.inputSchema)) return "its inputSchema is not a JSON Schema object";
-  return undefined;
-}
-
-function nameOf(tool: unknown): string {
-  return isRecord(tool) && typeof tool.name === "string" ? tool.name : "(unnamed)";
 }
 
 function protocolOf(client: Client): McpConnection["protocol"] {

@@ -10,7 +10,6 @@ export {
   type McpConnection,
   type McpConnectOptions,
   type McpProtocolChoice,
-  type SkippedMcpTool,
 } from "./connect-mcp-server.js";
 export { McpConnectionError, type McpErrorCode, McpServeError, type McpServeErrorCode } from "./errors.js";
 export {
@@ -61,6 +60,7 @@ export {
   printAuthorizationUrl,
   type StoredTokens,
 } from "./oauth/index.js";
+export type { SkippedMcpTool } from "./read-tool-listing.js";
 export {
   RECONNECT_INITIAL_DELAY_MS,
   RECONNECT_MAX_DELAY_MS,
