@@ -8,6 +8,7 @@ import {
   type ApprovalsConfig,
   type BuiltinsEnvConfig,
   CONFIG_FILE_NAME,
+  ConfigError,
   type LoadedConfig,
   loadConfig,
 } from "../config/load-config.js";
@@ -92,6 +93,9 @@ export async function openRuntime(options: OpenRuntimeOptions): Promise<Runtime>
   const loaded: LoadedConfig = fromFile
     ? await loadConfig(resolve(options.cwd, options.configPath ?? defaultPath))
     : { config: {}, file: defaultPath, dir: resolve(options.cwd) };
+  // Checked before any server starts: a missing secret must not leave processes running.
+  const approvals = options.approvals ?? loaded.config.approvals;
+  const secret = approvals?.secretEnv === undefined ? undefined : approvalSecret(loaded, approvals.secretEnv);
   if (fromFile && options.warn !== undefined) {
     const outside = findOutsideCode(loaded, { cwd: options.cwd });
     if (outside.length > 0) {
@@ -150,7 +154,6 @@ export async function openRuntime(options: OpenRuntimeOptions): Promise<Runtime>
   });
   const basePrompt = options.systemPrompt ?? "";
   const systemPrompt = [basePrompt, built.session.skillsPrompt].filter((part) => part.trim() !== "").join("\n\n");
-  const approvals = options.approvals ?? loaded.config.approvals;
   const session = createAgentSession({
     registry,
     beforeToolCall: built.session.beforeToolCall,
@@ -162,6 +165,7 @@ export async function openRuntime(options: OpenRuntimeOptions): Promise<Runtime>
           approvals: {
             require: [...approvals.require],
             ...(approvals.ttlMs === undefined ? {} : { ttlMs: approvals.ttlMs }),
+            ...(secret === undefined ? {} : { secret }),
             ...(options.approver === undefined ? {} : { approver: options.approver }),
           },
         }),
@@ -212,4 +216,12 @@ function sandboxReports(loaded: LoadedConfig, built: BuiltConfig, support: Sandb
     }
   }
   return reports;
+}
+
+/** The approvals secret from the variable `approvals.secretEnv` names; a config naming an unset one is refused. */
+function approvalSecret(loaded: LoadedConfig, name: string): string {
+  const value = process.env[name];
+  if (value !== undefined && value !== "") return value;
+  const message = `approvals.secretEnv names ${name}, which is not set: set it to a long random secret (the same in every process that may finish a paused run or approval)`;
+  throw new ConfigError("invalid-config", loaded.file, [{ path: "approvals.secretEnv", message }], message);
 }

@@ -82,6 +82,8 @@ export interface AvailabilityConfig {
 export interface ApprovalsConfig {
   readonly require: readonly string[];
   readonly ttlMs?: number;
+  /** The environment variable with `approvals.secret`. */
+  readonly secretEnv?: string;
 }
 
 /** The contents of `toolwire.config.json` once validated. */

@@ -2,7 +2,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli, tempWorkspace } from "./helpers/cli.js";
+import { cliEnv, runCli, tempWorkspace } from "./helpers/cli.js";
 
 const WRITE = { id: "c1", name: "write", input: { path: "out.txt", content: "approved\n" } };
 
@@ -39,5 +39,27 @@ describe("toolwire run with approvals", { timeout: 60_000 }, () => {
     );
     expect(code, stderr).toBe(0);
     expect(await readFile(join(project.path, "out.txt"), "utf8")).toBe("approved\n");
+  });
+});
+
+describe("approvals.secretEnv", { timeout: 60_000 }, () => {
+  it("refuses, before starting anything, a config whose secretEnv names an unset variable; runs when it is set", async () => {
+    const withSecret = await tempWorkspace({
+      "toolwire.config.json": JSON.stringify({
+        approvals: { require: ["write"], secretEnv: "TOOLWIRE_TEST_APPROVAL_SECRET" },
+      }),
+    });
+    try {
+      const unset = await runCli(["plan"], { cwd: withSecret.path });
+      expect(unset.code).toBe(3);
+      expect(unset.stderr).toContain("approvals.secretEnv names TOOLWIRE_TEST_APPROVAL_SECRET, which is not set");
+      const set = await runCli(["plan"], {
+        cwd: withSecret.path,
+        env: cliEnv({ TOOLWIRE_TEST_APPROVAL_SECRET: "a long random secret" }),
+      });
+      expect(set.code, set.stderr).toBe(0);
+    } finally {
+      await withSecret.remove();
+    }
   });
 });
