@@ -39,6 +39,10 @@ export interface ToolDescriptor {
   readonly availability?: ToolAvailabilityExpression;
   /** MCP's hint names, e.g. `readOnlyHint`, `destructiveHint`. */
   readonly annotations?: JsonObject;
+  /** MCP's tool icons (`{ src, mimeType?, sizes?, theme? }`), for clients that show them; never sent to a model. */
+  readonly icons?: readonly JsonObject[];
+  /** MCP's tool `_meta`, kept as sent so a gateway passes it on; never sent to a model. */
+  readonly _meta?: JsonObject;
   readonly sortKey?: string;
 }
 

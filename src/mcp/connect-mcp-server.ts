@@ -511,6 +511,8 @@ export async function connectMcpServer(
       outputSchema: tool.outputSchema as JsonObject | undefined,
       annotations:
         tool.annotations === undefined ? undefined : (JSON.parse(JSON.stringify(tool.annotations)) as JsonObject),
+      icons: Array.isArray(tool.icons) ? (plainCopy(tool.icons.filter(isRecord)) as JsonObject[]) : undefined,
+      _meta: isRecord(tool._meta) ? (plainCopy(tool._meta) as JsonObject) : undefined,
       owner: { kind: "mcp", serverId },
       executor: { kind: "mcp", serverId, toolName },
       execute: (input: JsonObject, context: ToolCallContext) =>
@@ -733,6 +735,11 @@ export async function connectMcpServer(
       await connecting?.catch(() => undefined);
     },
   };
+}
+
+/** A listed tool's extra, as plain JSON (what the SDK parsed may carry more than JSON). */
+function plainCopy(value: unknown): unknown {
+  return JSON.parse(JSON.stringify(value));
 }
 
 function protocolOf(client: Client): McpConnection["protocol"] {

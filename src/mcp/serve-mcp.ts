@@ -368,7 +368,7 @@ async function callTool(
   return server.projectCallToolResult(result, active?.descriptor.outputSchema);
 }
 
-/** A descriptor as an MCP tool: name, title, description, inputSchema and outputSchema (unchanged), annotations. */
+/** A descriptor as an MCP tool: name, title, description, inputSchema and outputSchema (unchanged), annotations, icons, _meta. */
 function toMcpTool(descriptor: ToolDescriptor): McpTool {
   const tool: Record<string, unknown> = {
     name: descriptor.name,
@@ -378,6 +378,8 @@ function toMcpTool(descriptor: ToolDescriptor): McpTool {
   if (descriptor.outputSchema !== undefined) tool.outputSchema = descriptor.outputSchema;
   if (descriptor.title !== undefined) tool.title = descriptor.title;
   if (descriptor.annotations !== undefined) tool.annotations = descriptor.annotations;
+  if (descriptor.icons !== undefined) tool.icons = descriptor.icons;
+  if (descriptor._meta !== undefined) tool._meta = descriptor._meta;
   return tool as McpTool;
 }
 

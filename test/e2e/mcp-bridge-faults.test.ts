@@ -243,6 +243,8 @@ describe("structuredContent against the server's outputSchema", () => {
     const connection = await fake("wx", "structured");
     const weather = connection.tools[0] as AgentTool;
     expect(weather.descriptor.outputSchema).toMatchObject({ required: ["celsius"] });
+    expect(weather.descriptor.icons).toEqual([{ src: "https://example.com/sun.png", mimeType: "image/png" }]);
+    expect(weather.descriptor._meta).toEqual({ "example.com/owner": "weather-team" });
     const good = await weather.execute({ mode: "good" }, context());
     expect(good).toMatchObject({
       content: [{ type: "text", text: "weather" }],

@@ -40,6 +40,8 @@ function servedSession() {
           inputSchema: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
           outputSchema: celsius,
           annotations: { readOnlyHint: true },
+          icons: [{ src: "https://example.com/weather.svg", mimeType: "image/svg+xml" }],
+          _meta: { "example.com/team": "forecasts" },
           execute: ({ city }) => ({
             content: [{ type: "text", text: `${city}: 22C` }],
             details: { structuredContent: { celsius: 22 } },
@@ -68,6 +70,8 @@ describe("serveMcp over HTTP", () => {
         title: "Weather",
         outputSchema: celsius,
         annotations: { readOnlyHint: true },
+        icons: [{ src: "https://example.com/weather.svg", mimeType: "image/svg+xml" }],
+        _meta: { "example.com/team": "forecasts" },
       }),
     ]);
     const result = await modern.callTool({ name: "weather", arguments: { city: "Oslo" } });

@@ -29,6 +29,10 @@ export interface ToolDefinition<S extends ToolSchemaInput> {
   readonly executor?: ToolExecutorRef;
   readonly availability?: ToolAvailabilityExpression;
   readonly annotations?: JsonObject;
+  /** MCP's tool icons, passed on by `serveMcp`. */
+  readonly icons?: readonly JsonObject[];
+  /** MCP's tool `_meta`, passed on by `serveMcp`. */
+  readonly _meta?: JsonObject;
   readonly sortKey?: string;
   readonly executionMode?: ToolExecutionMode;
   readonly timeoutMs?: number;
@@ -94,6 +98,8 @@ export function defineTool<const S extends ToolSchemaInput>(definition: ToolDefi
       executor: definition.executor ?? defaultExecutorRef(owner, name),
       availability: definition.availability,
       annotations: definition.annotations,
+      icons: definition.icons,
+      _meta: definition._meta,
       sortKey: definition.sortKey,
     }),
   );

@@ -79,7 +79,7 @@ const tools =
   behaviour === "dynamic" ? [tool("ping"), tool("add"), tool("remove")]
   : behaviour === "paged" ? [tool("ping"), tool("read.file"), tool("read-file")]
   : behaviour === "broken-listing" ? [tool("ping"), { name: "broken", inputSchema: "oops" }, { description: "no name" }, tool("later")]
-  : behaviour === "structured" ? [{ ...tool("weather"), outputSchema: { type: "object", properties: { celsius: { type: "number" } }, required: ["celsius"] } }]
+  : behaviour === "structured" ? [{ ...tool("weather"), outputSchema: { type: "object", properties: { celsius: { type: "number" } }, required: ["celsius"] }, icons: [{ src: "https://example.com/sun.png", mimeType: "image/png" }], _meta: { "example.com/owner": "weather-team" } }]
   : [tool("ping")];
 let added = 0;
 let initialized = false;
