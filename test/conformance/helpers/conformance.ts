@@ -1,9 +1,8 @@
-// Runs the official MCP conformance suite (@modelcontextprotocol/conformance) with a Node 22 binary and reads its results.
-import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, join, relative, sep } from "node:path";
+import { type ProcessRun, runToEnd } from "../../support/run-to-end.js";
 
 const require = createRequire(import.meta.url);
 
@@ -30,38 +29,14 @@ export interface ConformanceCheck {
 }
 
 /** What one run of the suite printed, and how it ended. */
-export interface ConformanceRun {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
+export type ConformanceRun = ProcessRun;
 
 /** Runs `node22 conformance ...args` and resolves when it exits (exit 1 only means some scenario failed). */
 export function runConformance(args: readonly string[], options: { timeoutMs: number }): Promise<ConformanceRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(CONFORMANCE_NODE, [CONFORMANCE_CLI, ...args], {
-      env: { ...process.env, NO_COLOR: "1" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-      stderr += chunk;
-    });
-    const timer = setTimeout(() => {
-      if (child.pid !== undefined) process.kill(child.pid, "SIGKILL");
-      reject(
-        new Error(`conformance ${args.join(" ")} did not finish in ${options.timeoutMs} ms\n${stdout}\n${stderr}`),
-      );
-    }, options.timeoutMs);
-    child.on("error", reject);
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
+  return runToEnd(CONFORMANCE_NODE, [CONFORMANCE_CLI, ...args], {
+    env: { ...process.env, NO_COLOR: "1" },
+    timeoutMs: options.timeoutMs,
+    what: `conformance ${args.join(" ")}`,
   });
 }
 

@@ -4,18 +4,14 @@ import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
+import { type ProcessRun, runToEnd } from "../../support/run-to-end.js";
 import { builtScript } from "./build.js";
 
 /** The compiled CLI entry point (built first when dist/ is older than src/). */
 export const CLI = builtScript("dist/cli/main.js");
 
 /** What a finished command left behind. */
-export interface CliResult {
-  readonly code: number | null;
-  readonly signal: NodeJS.Signals | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
+export type CliResult = ProcessRun;
 
 /** Variables that change what the CLI does; no test inherits them from the machine running the suite. */
 const CLI_VARIABLES = [
@@ -47,29 +43,11 @@ export function runCli(
   args: readonly string[],
   options: { cwd: string; env?: Record<string, string>; timeoutMs?: number },
 ): Promise<CliResult> {
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      cwd: options.cwd,
-      env: options.env ?? cliEnv(),
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-      stderr += chunk;
-    });
-    const timer = setTimeout(() => {
-      child.kill("SIGKILL");
-      reject(new Error(`toolwire ${args.join(" ")} did not exit in time\nstdout: ${stdout}\nstderr: ${stderr}`));
-    }, options.timeoutMs ?? 45_000);
-    child.on("error", reject);
-    child.on("close", (code, signal) => {
-      clearTimeout(timer);
-      resolvePromise({ code, signal, stdout, stderr });
-    });
+  return runToEnd(process.execPath, [CLI, ...args], {
+    cwd: options.cwd,
+    env: options.env ?? cliEnv(),
+    timeoutMs: options.timeoutMs ?? 45_000,
+    what: `toolwire ${args.join(" ")}`,
   });
 }
 
