@@ -304,24 +304,7 @@ async function callTool(
   ctx: ServerContext,
 ): Promise<CallToolResult> {
   const id = `mcp-${++calls}-${String(ctx.mcpReq.id)}`;
-  const progressToken = params._meta?.progressToken;
-  let progress = 0;
-  const onUpdate =
-    typeof progressToken !== "string" && typeof progressToken !== "number"
-      ? undefined
-      : (partial: ToolResult) => {
-          const message = partial.content.flatMap((block) => (block.type === "text" ? [block.text] : []));
-          void ctx.mcpReq
-            .notify({
-              method: "notifications/progress",
-              params: {
-                progressToken,
-                progress: ++progress,
-                ...(message.length > 0 ? { message: message.join("\n") } : {}),
-              },
-            })
-            .catch(() => undefined);
-        };
+  const onUpdate = progressForwarder(ctx, params._meta?.progressToken);
   // A call that needs approval asks the client that made it, when that client can show a question to its
   // user: a 2025 client through an elicitation request, a 2026-07-28 client through an input_required result.
   const legacy = server.getNegotiatedProtocolVersion()?.startsWith("2025") === true;
@@ -360,12 +343,31 @@ async function callTool(
   if (outcome.pendingApproval !== undefined && approvals !== undefined) {
     return approvalInputRequired(approvals, outcome.pendingApproval) as unknown as CallToolResult;
   }
-  const { block, result: final } = outcome;
+  return server.projectCallToolResult(toCallToolResult(outcome), active?.descriptor.outputSchema);
+}
+
+/** `onUpdate` partials as progress notifications, when the client sent a progress token. */
+function progressForwarder(ctx: ServerContext, progressToken: unknown): ((partial: ToolResult) => void) | undefined {
+  if (typeof progressToken !== "string" && typeof progressToken !== "number") return undefined;
+  let progress = 0;
+  return (partial) => {
+    const message = partial.content.flatMap((block) => (block.type === "text" ? [block.text] : []));
+    void ctx.mcpReq
+      .notify({
+        method: "notifications/progress",
+        params: { progressToken, progress: ++progress, ...(message.length > 0 ? { message: message.join("\n") } : {}) },
+      })
+      .catch(() => undefined);
+  };
+}
+
+/** A call's outcome as an MCP result: its content blocks, `isError`, and `details.structuredContent` when it succeeded. */
+function toCallToolResult({ block, result: final }: ToolCallOutcome): CallToolResult {
   const result: CallToolResult = { content: toMcpContent(block.content) };
   if (block.is_error === true) result.isError = true;
   const structured = structuredContentOf(final.details);
   if (structured !== undefined && block.is_error !== true) result.structuredContent = structured;
-  return server.projectCallToolResult(result, active?.descriptor.outputSchema);
+  return result;
 }
 
 /** A descriptor as an MCP tool: name, title, description, inputSchema and outputSchema (unchanged), annotations, icons, _meta. */
