@@ -380,10 +380,11 @@ export async function connectMcpServer(
         { cause: error },
       );
     }
-    // A child process knows why it closed; over HTTP the thrown error says more than "closed".
+    // A child process knows why it closed; over HTTP the thrown error says more than "closed", and so does
+    // the SDK's error when it closed the process itself (a refused era, for example).
     const lost =
       live.transport instanceof ChildProcessTransport ? (live.transport.closeReason ?? live.lost) : undefined;
-    if (lost !== undefined) {
+    if (lost !== undefined && lost.code !== "mcp-closed") {
       const code = lost.code === "mcp-server-exited" ? "mcp-connect-failed" : lost.code;
       return new McpConnectionError(code, serverId, `${lost.message} before the handshake completed`, {
         cause: lost,
@@ -509,8 +510,7 @@ export async function connectMcpServer(
       description: tool.description ?? tool.title ?? "",
       inputSchema: tool.inputSchema as JsonObject,
       outputSchema: tool.outputSchema as JsonObject | undefined,
-      annotations:
-        tool.annotations === undefined ? undefined : (JSON.parse(JSON.stringify(tool.annotations)) as JsonObject),
+      annotations: tool.annotations === undefined ? undefined : (plainCopy(tool.annotations) as JsonObject),
       icons: Array.isArray(tool.icons) ? (plainCopy(tool.icons.filter(isRecord)) as JsonObject[]) : undefined,
       _meta: isRecord(tool._meta) ? (plainCopy(tool._meta) as JsonObject) : undefined,
       owner: { kind: "mcp", serverId },

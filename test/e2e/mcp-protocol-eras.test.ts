@@ -18,6 +18,7 @@ import { createToolRegistry } from "../../src/core/register/registry.js";
 import { createAgentSession } from "../../src/create-agent-session.js";
 import type { RegistryReport } from "../../src/index.js";
 import { connectMcpServer, serveMcp } from "../../src/mcp/index.js";
+import { TOOLS_PAGE_SIZE } from "../../src/mcp/serve-mcp.js";
 import { CLI, cliEnv, tempWorkspace } from "./helpers/cli.js";
 import { everythingServer } from "./helpers/mcp-servers.js";
 
@@ -192,6 +193,36 @@ describe("serveMcp log messages", () => {
   });
 });
 
+describe("serveMcp tools/list pages", () => {
+  it("lists a large registry in pages of TOOLS_PAGE_SIZE with a cursor, and refuses a cursor it did not give", async () => {
+    const many = Array.from({ length: TOOLS_PAGE_SIZE * 2 + 7 }, (_, index) =>
+      defineTool({
+        name: `tool_${String(index).padStart(4, "0")}`,
+        description: "one of many",
+        inputSchema: { type: "object", properties: {} },
+        execute: () => "ok",
+      }),
+    );
+    const handle = await serveMcp(createAgentSession({ registry: createToolRegistry({ custom: many }) }), {
+      transport: "http",
+      port: 0,
+    });
+    cleanups.push(() => handle.close());
+    const client = new LegacyClient({ name: "pages", version: "1.0.0" });
+    await client.connect(new LegacyHttpTransport(new URL(handle.url as string)));
+    cleanups.push(() => client.close());
+    const first = await client.listTools();
+    expect(first.tools).toHaveLength(TOOLS_PAGE_SIZE);
+    const second = await client.listTools({ cursor: first.nextCursor as string });
+    const third = await client.listTools({ cursor: second.nextCursor as string });
+    expect(third.tools).toHaveLength(7);
+    expect(third.nextCursor).toBeUndefined();
+    const names = [...first.tools, ...second.tools, ...third.tools].map((tool) => tool.name);
+    expect(names).toEqual(many.map((tool) => tool.descriptor.name));
+    await expect(client.listTools({ cursor: "not-a-cursor!" })).rejects.toThrow(/Invalid cursor/);
+  });
+});
+
 describe("toolwire serve over stdio", () => {
   it("serves a 2026-07-28 client that spawns it", async () => {
     const project = await tempWorkspace({ "a.txt": "served through MCP\n" });
@@ -264,6 +295,14 @@ describe("connectMcpServer", () => {
     const refreshed = new Promise<RegistryReport>((resolve) => registry.onRefresh(resolve));
     upstream.addTool();
     expect((await refreshed).added).toEqual(["up__added"]);
+  });
+
+  it("with protocol 2026-07-28, refuses a server that only speaks the 2025 family", async () => {
+    const failed = await connectMcpServer(everythingServer(), { protocol: "2026-07-28" }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(failed).toMatchObject({ name: "McpConnectionError", code: "mcp-connect-failed", serverId: "everything" });
   });
 
   it("bridges a 2025-era server with the initialize handshake, and says so", async () => {

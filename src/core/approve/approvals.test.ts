@@ -76,6 +76,28 @@ describe("approvals", () => {
     expect(runs).toEqual([]);
   });
 
+  it("pauseForApproval leaves the call pending for dispatchDetailed, while dispatch still answers approval-required", async () => {
+    const { tool, runs } = dangerTool();
+    const session = sessionWith([tool], { approvals: { require: ["danger"] } });
+    const events = recordEvents(session);
+    const paused = await session.dispatchDetailed(
+      { id: "p1", name: "danger", input: { command: "x" } },
+      { pauseForApproval: true },
+    );
+    expect(paused.pendingApproval).toMatchObject({ toolCallId: "p1", toolName: "danger", input: { command: "x" } });
+    expect(paused.errorCode).toBe("approval-required");
+    expect(events.requested).toEqual([paused.pendingApproval]);
+    expect(events.ends).toEqual([]); // the paused call has not ended
+    const block = await session.dispatch(
+      { id: "p2", name: "danger", input: { command: "y" } },
+      { pauseForApproval: true },
+    );
+    expect(block.is_error).toBe(true);
+    expect(textOf(block)).toContain("needs a person's approval");
+    expect(events.requested).toHaveLength(1); // dispatch asked nobody and left nothing pending
+    expect(runs).toEqual([]);
+  });
+
   it("expires after ttlMs: the call ends with approval-expired and the approver's signal is aborted", async () => {
     const { tool, runs } = dangerTool();
     let approverSignal: AbortSignal | undefined;
