@@ -105,7 +105,7 @@ export function createGatewayAuthenticator(
     oauth === undefined
       ? undefined
       : createAccessTokenVerifier(oauth, {
-          audience: oauth.audience ?? context.resourceUrl,
+          audience: oauth?.audience ?? context.resourceUrl,
           ...(context.jwksTimeoutMs === undefined ? {} : { jwksTimeoutMs: context.jwksTimeoutMs }),
         });
   const scope = oauth?.scopes?.join(" ");
