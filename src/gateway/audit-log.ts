@@ -205,7 +205,15 @@ function createAuditLog(handle: FileHandle, options: AuditLogOptions): AuditLog 
     close() {
       closing ??= flush().then(() =>
         handle.close().catch((error: unknown) => {
-          if (!failed) fail(error as Error);
+          fail(
+            new McpServeError(
+              "serve-failed",
+              `the audit log ${options.file} could not be closed: ${(error as Error).message}`,
+              {
+                cause: error,
+              },
+            ),
+          );
         }),
       );
       return closing;
