@@ -45,7 +45,7 @@ async function start(mode) {
     const config = join(folder, "toolwire.config.json");
     const server = { id: "everything", command: process.execPath, args: [everything, "stdio"], env, include: ["echo"] };
     await writeFile(config, JSON.stringify({ builtins: { enabled: false }, mcpServers: [server] }));
-    gateway = spawn(process.execPath, [cli, "serve", "--http", "0", "--config", config], {
+    gateway = spawn(process.execPath, [cli, "serve", "--http", "0", "--no-auth", "--config", config], {
       cwd: folder,
       stdio: ["ignore", "ignore", "pipe"],
     });

@@ -265,16 +265,20 @@ Examples:
       return port;
     })
     .option("--host <host>", "host to bind for --http", "127.0.0.1")
-    .action(async (options: { stdio?: boolean; http?: number; host: string }) => {
+    .option("--no-auth", "with --http on a loopback host: ask clients for no credential")
+    .action(async (options: { stdio?: boolean; http?: number; host: string; auth: boolean }) => {
       if (options.stdio === true && options.http !== undefined)
         throw new CliError(EXIT_USAGE, "choose --stdio or --http, not both");
-      const { runServe } = await import("./commands/serve.js");
+      const { runServe, checkServeAuthFlag } = await import("./commands/serve.js");
+      // Refused before the config loads and any MCP server starts.
+      checkServeAuthFlag({ host: options.host, auth: options.auth });
       const runtime = await open();
       try {
         setExit(
           await runServe(runtime, output(), {
             ...(options.http === undefined ? {} : { http: options.http }),
             host: options.host,
+            auth: options.auth,
           }),
         );
       } finally {

@@ -1,4 +1,5 @@
 // What every command builds from toolwire.config.json: the registry, the session, MCP connections and problems.
+import { createHmac } from "node:crypto";
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { type BuiltinToolsOptions, createBuiltinTools } from "../builtins/create-builtin-tools.js";
@@ -15,7 +16,7 @@ import {
 import type { AgentSession } from "../core/dispatch/session.js";
 import { describeThrown } from "../core/errors.js";
 import { createToolRegistry } from "../core/register/registry.js";
-import type { ApprovalOptions, LiveToolSource, ToolRegistry } from "../core/types.js";
+import type { ApprovalOptions, LiveToolSource, PolicyLayer, ToolRegistry } from "../core/types.js";
 import { createAgentSession } from "../create-agent-session.js";
 import type { McpConnection } from "../mcp/connect-mcp-server.js";
 import { describeSandbox } from "../sandbox/describe-sandbox.js";
@@ -51,6 +52,11 @@ export interface Runtime {
   readonly sandboxSupport: SandboxSupport;
   /** The sandbox state of `bash` (when the built-ins are on) and of each sandboxed MCP server. */
   readonly sandbox: readonly SandboxReport[];
+  /**
+   * A session of its own for one principal of the gateway: a registry over the same sources whose policy is
+   * the config's and then `layers` (which only narrow). Closing it stops its registry; `close()` closes all.
+   */
+  sessionFor(principal: string, layers: readonly PolicyLayer[]): AgentSession;
   close(): Promise<void>;
 }
 
@@ -148,28 +154,35 @@ export async function openRuntime(options: OpenRuntimeOptions): Promise<Runtime>
     });
   }
   const configured = built.registryOptions;
-  const registry = createToolRegistry({
-    ...configured,
-    extensions: [...(connections as LiveToolSource[]), ...(configured.extensions ?? [])],
-  });
   const basePrompt = options.systemPrompt ?? "";
   const systemPrompt = [basePrompt, built.session.skillsPrompt].filter((part) => part.trim() !== "").join("\n\n");
-  const session = createAgentSession({
-    registry,
-    beforeToolCall: built.session.beforeToolCall,
-    afterToolCall: built.session.afterToolCall,
-    systemPrompt,
-    ...(approvals === undefined
-      ? {}
-      : {
-          approvals: {
-            require: [...approvals.require],
-            ...(approvals.ttlMs === undefined ? {} : { ttlMs: approvals.ttlMs }),
-            ...(secret === undefined ? {} : { secret }),
-            ...(options.approver === undefined ? {} : { approver: options.approver }),
-          },
-        }),
-  });
+  /** A registry over the config's sources and a session over it; `layers` narrow the config's policy. */
+  const openSession = (layers: readonly PolicyLayer[], approvalsSecret: string | undefined) => {
+    const registry = createToolRegistry({
+      ...configured,
+      ...(layers.length === 0 ? {} : { policy: [...(configured.policy ?? []), ...layers] }),
+      extensions: [...(connections as LiveToolSource[]), ...(configured.extensions ?? [])],
+    });
+    const session = createAgentSession({
+      registry,
+      beforeToolCall: built.session.beforeToolCall,
+      afterToolCall: built.session.afterToolCall,
+      systemPrompt,
+      ...(approvals === undefined
+        ? {}
+        : {
+            approvals: {
+              require: [...approvals.require],
+              ...(approvals.ttlMs === undefined ? {} : { ttlMs: approvals.ttlMs }),
+              ...(approvalsSecret === undefined ? {} : { secret: approvalsSecret }),
+              ...(options.approver === undefined ? {} : { approver: options.approver }),
+            },
+          }),
+    });
+    return { registry, session };
+  };
+  const { registry, session } = openSession([], secret);
+  const principalSessions = new Set<AgentSession>();
   return {
     loaded,
     fromFile,
@@ -180,7 +193,26 @@ export async function openRuntime(options: OpenRuntimeOptions): Promise<Runtime>
     problems,
     sandboxSupport,
     sandbox: sandboxReports(loaded, built, sandboxSupport),
+    sessionFor(principal, layers) {
+      // Each principal's approvals are sealed with its own secret, so one principal's paused call is no
+      // use to another, while every replica that shares approvals.secretEnv derives the same one.
+      const derived =
+        secret === undefined ? undefined : createHmac("sha256", secret).update(`principal:${principal}`).digest("hex");
+      const opened = openSession(layers, derived);
+      const owned: AgentSession = Object.create(opened.session, {
+        close: {
+          value: () => {
+            principalSessions.delete(owned);
+            opened.session.close();
+            opened.registry.close();
+          },
+        },
+      });
+      principalSessions.add(owned);
+      return owned;
+    },
     async close() {
+      for (const opened of [...principalSessions]) opened.close();
       session.close();
       registry.close();
       await Promise.allSettled(connections.map((connection) => connection.close()));

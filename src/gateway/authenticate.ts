@@ -37,7 +37,8 @@ export interface GatewayAuthOptions {
 export interface Principal {
   /** The token's principal, or the access token's `sub` (else its `client_id`). */
   readonly id: string;
-  readonly via: "token" | "oauth";
+  /** How it was known: a configured token, an OAuth access token, or no credential at all (loopback without auth, stdio). */
+  readonly via: "token" | "oauth" | "none";
   /** The token's policy layers; `[]` when none (always for OAuth). */
   readonly policy: readonly PolicyLayer[];
   /** The scopes the access token grants; `[]` for a configured token. */

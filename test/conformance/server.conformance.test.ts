@@ -42,11 +42,7 @@ const NOT_APPLICABLE: Record<string, string> = {
  * Applicable scenarios that fail today, with why in one line. A fix must remove its entry: the test fails when a
  * scenario listed here passes, so the list stays true.
  */
-const KNOWN_FAILING: Record<string, string> = {
-  "server-sse-polling":
-    "serve keeps an event store (event ids, resume with Last-Event-ID), but the SDK sends the priming event and the " +
-    "retry field only to clients speaking 2025-11-25, and the scenario's request says mcp-protocol-version 2025-03-26",
-};
+const KNOWN_FAILING: Record<string, string> = {};
 
 /** Applicable scenarios that pass today. `tools-call-elicitation` passes through approvals: serve elicits the yes. */
 const PASSING = [
@@ -65,6 +61,8 @@ const PASSING = [
   "tools-call-elicitation",
   "json-schema-2020-12",
   "server-sse-multiple-streams",
+  // A session that agreed on 2025-11-25 gets primed, resumable streams whatever version a request's header names.
+  "server-sse-polling",
   "dns-rebinding-protection",
 ];
 
@@ -76,11 +74,15 @@ let log = "";
 
 /** Starts `toolwire serve --http 0` on the fixture config and resolves with the URL it prints on stderr. */
 function startServe(): Promise<string> {
-  const child = spawn(process.execPath, [CLI, "-c", join(FIXTURES, "toolwire.config.json"), "serve", "--http", "0"], {
-    cwd: FIXTURES,
-    env: cliEnv(),
-    stdio: ["ignore", "ignore", "pipe"],
-  });
+  const child = spawn(
+    process.execPath,
+    [CLI, "-c", join(FIXTURES, "toolwire.config.json"), "serve", "--http", "0", "--no-auth"],
+    {
+      cwd: FIXTURES,
+      env: cliEnv(),
+      stdio: ["ignore", "ignore", "pipe"],
+    },
+  );
   serve = child;
   return new Promise((resolve, reject) => {
     let stderr = "";

@@ -45,7 +45,7 @@ describe("toolwire serve with hostile plugin tools", () => {
   it("answers every hostile call with an error result and keeps serving", async () => {
     const server = spawn(process.execPath, [CLI, "serve", "--http", "0"], {
       cwd: project.path,
-      env: cliEnv(),
+      env: cliEnv({ TOOLWIRE_SERVE_TOKEN: "hostile-test-token" }),
       stdio: ["ignore", "pipe", "pipe"],
     });
     child = server;
@@ -59,7 +59,11 @@ describe("toolwire serve with hostile plugin tools", () => {
       server.on("exit", (code) => reject(new Error(`serve exited with ${code}: ${stderr}`)));
     });
     const client = new Client({ name: "hostile-test", version: "1.0.0" });
-    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(url), {
+        requestInit: { headers: { authorization: "Bearer hostile-test-token" } },
+      }),
+    );
     const hostile = ["getter", "revoked", "cyclic", "bigint", "symbol", "throws_revoked"];
     for (let round = 0; round < 3; round++) {
       const answers = await Promise.all(hostile.map((name) => client.callTool({ name, arguments: {} })));

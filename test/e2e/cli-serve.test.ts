@@ -67,9 +67,19 @@ describe("toolwire serve --http", () => {
       exited.then((code) => reject(new Error(`serve exited with ${code} before listening: ${stderr}`)));
     });
     expect(stderr).toContain("toolwire serve: 7 tools (");
+    // Nothing configured: serve made a token and printed it once; without it a request gets 401.
+    const token = /token \(shown once\): (\S+)\n/.exec(stderr)?.[1] as string;
+    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(stderr.split(token)).toHaveLength(2);
+    const anonymous = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    expect(anonymous.status).toBe(401);
 
     const client = new Client({ name: "cli-test", version: "1.0.0" });
-    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(url), {
+        requestInit: { headers: { authorization: `Bearer ${token}` } },
+      }),
+    );
     try {
       const { tools } = await client.listTools();
       expect(tools.map((tool) => tool.name).sort()).toEqual(TOOLS);
@@ -87,6 +97,16 @@ describe("toolwire serve --http", () => {
     }
     server.kill("SIGTERM");
     expect(await exited).toBe(0);
+  });
+});
+
+describe("toolwire serve --no-auth", () => {
+  it("is refused on a host that is not loopback, before anything starts", async () => {
+    const { code, stderr } = await runCli(["serve", "--http", "0", "--host", "0.0.0.0", "--no-auth"], {
+      cwd: project.path,
+    });
+    expect(code).toBe(2);
+    expect(stderr).toContain("--no-auth is refused on 0.0.0.0");
   });
 });
 

@@ -1,4 +1,5 @@
 // `toolwire plan`: the visible tools, the hidden ones with their diagnostics, and everything removed, with why.
+import { applyToolPolicy } from "../../core/filter/policy.js";
 import type { ToolOwnerRef } from "../../core/types.js";
 import { formatTable, type Output, paint } from "../output.js";
 import type { Runtime } from "../runtime.js";
@@ -22,6 +23,18 @@ function firstLine(text: string, max = 70): string {
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
+/**
+ * What each principal of `serve.auth.tokens` may call over `toolwire serve --http`: the visible tools narrowed by
+ * its token's policy layers. Other principals (OAuth, TOOLWIRE_SERVE_TOKEN) see every visible tool.
+ */
+export function principalTools(runtime: Runtime): { principal: string; tools: string[]; removed: string[] }[] {
+  const visible = [...runtime.registry.tools.values()].map((tool) => tool.descriptor);
+  return (runtime.loaded.config.serve?.auth?.tokens ?? []).map((entry) => {
+    const { kept, removed } = applyToolPolicy(visible, entry.policy ?? []);
+    return { principal: entry.principal, tools: kept.map((d) => d.name), removed: removed.map((r) => r.name) };
+  });
+}
+
 /** The plan as data, for `--json`. */
 export function planAsJson(runtime: Runtime) {
   const report = runtime.registry.lastReport;
@@ -39,6 +52,7 @@ export function planAsJson(runtime: Runtime) {
     unknownPatterns: report.unknownPatterns,
     problems: runtime.problems,
     sandbox: runtime.sandbox,
+    principals: principalTools(runtime),
   };
 }
 
@@ -85,6 +99,17 @@ export function printPlan(runtime: Runtime, output: Output): void {
       formatTable(
         ["FOR", "SANDBOX"],
         runtime.sandbox.map((entry) => [entry.subject, entry.state]),
+        output,
+      ),
+    );
+  }
+  const principals = principalTools(runtime);
+  if (principals.length > 0) {
+    heading("Per principal (toolwire serve --http)");
+    output.line(
+      formatTable(
+        ["PRINCIPAL", "TOOLS"],
+        principals.map((entry) => [entry.principal, entry.tools.length === 0 ? "none" : entry.tools.join(", ")]),
         output,
       ),
     );

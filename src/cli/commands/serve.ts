@@ -1,28 +1,144 @@
 // `toolwire serve`: an MCP gateway over the built-ins, the plugins and the upstream MCP servers of the config.
+import { randomBytes } from "node:crypto";
+import { isAbsolute, resolve } from "node:path";
+import type { ServeConfig } from "../../config/load-config.js";
+import { type GatewayAuthOptions, resolveServeTokens, type ServeTokenConfig } from "../../gateway/authenticate.js";
+import type { GatewayOptions } from "../../gateway/serve-http.js";
+import { CliError, EXIT_CONFIG, EXIT_USAGE } from "../exit-codes.js";
 import type { Output } from "../output.js";
 import type { Runtime } from "../runtime.js";
 
-/** Serves the runtime's session over stdio or Streamable HTTP until SIGINT or SIGTERM, or the client leaves (stdio). */
+/** The environment variable with a token every client may present (principal `default`). */
+export const SERVE_TOKEN_ENV = "TOOLWIRE_SERVE_TOKEN";
+const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
+
+export interface ServeCommandOptions {
+  /** Serve Streamable HTTP on this port; stdio when absent. */
+  readonly http?: number;
+  readonly host?: string;
+  /** `false` (`--no-auth`): ask HTTP clients for no credential; loopback hosts only. */
+  readonly auth?: boolean;
+}
+
+/** `--no-auth` on a host other people can reach is refused: anyone there could run the tools as this user. */
+export function checkServeAuthFlag(options: { readonly host?: string; readonly auth?: boolean }): void {
+  const host = options.host ?? "127.0.0.1";
+  if (options.auth === false && !LOOPBACK_HOSTS.has(host)) {
+    throw new CliError(
+      EXIT_USAGE,
+      `--no-auth is refused on ${host}: without credentials anyone who reaches it could run the tools; serve on 127.0.0.1, or configure serve.auth`,
+    );
+  }
+}
+
+/**
+ * Serves over stdio, or over Streamable HTTP with credentials (SPEC section 16), until SIGINT or SIGTERM,
+ * or the client leaves (stdio). Over HTTP each principal gets its own session under its token's policy.
+ */
 export async function runServe(
   runtime: Runtime,
   output: Output,
-  options: { http?: number; host?: string },
+  options: ServeCommandOptions,
+  env: NodeJS.ProcessEnv = process.env,
 ): Promise<number> {
   const { serveMcp } = await import("../../mcp/serve-mcp.js");
-  const handle =
-    options.http === undefined
-      ? await serveMcp(runtime.session, { transport: "stdio" })
-      : await serveMcp(runtime.session, { transport: "http", port: options.http, host: options.host });
-  // stdout belongs to the protocol on stdio: everything for people goes to stderr.
   const names = runtime.session.activeToolNames;
-  output.error(
-    `toolwire serve: ${names.length} tools (${names.join(", ")})${handle.url === undefined ? " on stdio" : ` at ${handle.url}`}`,
-  );
+  if (options.http === undefined) {
+    const handle = await serveMcp(runtime.session, { transport: "stdio" });
+    // stdout belongs to the protocol on stdio: everything for people goes to stderr.
+    output.error(`toolwire serve: ${names.length} tools (${names.join(", ")}) on stdio`);
+    reportProblems(runtime, output);
+    return waitForStop(handle);
+  }
+  checkServeAuthFlag(options);
+  const config = runtime.loaded.config.serve ?? {};
+  const auth = options.auth === false ? undefined : gatewayAuth(runtime, config, env);
+  const handle = await serveMcp((principal) => runtime.sessionFor(principal.id, principal.policy), {
+    transport: "http",
+    port: options.http,
+    ...(options.host === undefined ? {} : { host: options.host }),
+    ...gatewayOptions(runtime, config),
+    ...(auth === undefined ? {} : { auth: auth.options }),
+  });
+  output.error(`toolwire serve: ${names.length} tools (${names.join(", ")}) at ${handle.url}`);
+  output.error(`toolwire serve: auth: ${auth === undefined ? "none (--no-auth, loopback only)" : auth.describe}`);
+  if (auth?.generated !== undefined) {
+    output.error(`toolwire serve: token (shown once): ${auth.generated}`);
+    output.error(
+      `toolwire serve: clients send it as "Authorization: Bearer <token>"; set ${SERVE_TOKEN_ENV} to choose it`,
+    );
+  }
+  if (handle.resourceMetadataUrl !== undefined) {
+    output.error(`toolwire serve: protected resource metadata at ${handle.resourceMetadataUrl}`);
+  }
+  reportProblems(runtime, output);
+  return waitForStop(handle);
+}
+
+/** The credentials: the config's tokens and OAuth, the token in the environment, or one made now. */
+function gatewayAuth(
+  runtime: Runtime,
+  config: ServeConfig,
+  env: NodeJS.ProcessEnv,
+): { options: GatewayAuthOptions; describe: string; generated?: string } {
+  const tokens: ServeTokenConfig[] = [];
+  try {
+    tokens.push(...resolveServeTokens(config.auth?.tokens ?? [], env));
+  } catch (error) {
+    throw new CliError(EXIT_CONFIG, `${runtime.loaded.file}: serve.auth.tokens: ${(error as Error).message}`);
+  }
+  const fromEnv = env[SERVE_TOKEN_ENV];
+  if (fromEnv !== undefined && fromEnv !== "") tokens.push({ token: fromEnv, principal: "default" });
+  const oauth = config.auth?.oauth;
+  let generated: string | undefined;
+  if (tokens.length === 0 && oauth === undefined) {
+    generated = randomBytes(32).toString("base64url");
+    tokens.push({ token: generated, principal: "default" });
+  }
+  const parts = [
+    ...(tokens.length > 0
+      ? [`bearer tokens for ${[...new Set(tokens.map((token) => token.principal))].join(", ")}`]
+      : []),
+    ...(oauth === undefined ? [] : [`OAuth access tokens from ${oauth.issuer}`]),
+  ];
+  const options: GatewayAuthOptions = {
+    ...(tokens.length === 0 ? {} : { tokens }),
+    ...(oauth === undefined ? {} : { oauth: oauth as GatewayAuthOptions["oauth"] & object }),
+  };
+  return { options, describe: parts.join("; "), ...(generated === undefined ? {} : { generated }) };
+}
+
+/** Origins, hosts, sessions, limits and the audit file (relative to the config's folder). */
+function gatewayOptions(runtime: Runtime, config: ServeConfig): GatewayOptions {
+  const audit = config.audit;
+  return {
+    ...(config.allowedOrigins === undefined ? {} : { allowedOrigins: config.allowedOrigins }),
+    ...(config.allowedHosts === undefined ? {} : { allowedHosts: config.allowedHosts }),
+    ...(config.sessions === undefined ? {} : { sessions: config.sessions }),
+    ...(config.rateLimit === undefined ? {} : { rateLimit: config.rateLimit }),
+    ...(config.publicUrl === undefined ? {} : { publicUrl: config.publicUrl }),
+    ...(audit === undefined
+      ? {}
+      : {
+          audit: {
+            file: isAbsolute(audit.file) ? audit.file : resolve(runtime.loaded.dir, audit.file),
+            ...(audit.inputs === undefined ? {} : { inputs: audit.inputs }),
+          },
+        }),
+  };
+}
+
+function reportProblems(runtime: Runtime, output: Output) {
   for (const problem of runtime.problems)
     output.error(`toolwire serve: ${problem.area} ${problem.subject}: ${problem.message}`);
+}
+
+async function waitForStop(handle: { readonly closed: Promise<void>; close(): Promise<void> }): Promise<number> {
   const stop = () => void handle.close();
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
   await handle.closed;
+  process.off("SIGINT", stop);
+  process.off("SIGTERM", stop);
   return 0;
 }

@@ -1,0 +1,106 @@
+// Benchmark: throughput and p99 latency of `tools/call` under 8 and 32 concurrent clients, toolwire's gateway
+// (auth, a session per principal, rate limit and audit log on) against the SDK's bare stateless server over one
+// no-op tool. Run: npm run bench:gateway. Each server is its own process; the clients (raw 2026-07-28 requests
+// over keep-alive HTTP) run here. Rounds alternate between the two, so machine load hits both alike.
+import { spawn } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const SERVER = fileURLToPath(new URL("./gateway/gateway-server.mjs", import.meta.url));
+const ROUNDS = Number(process.env.ROUNDS ?? 5);
+const SECONDS = Number(process.env.SECONDS ?? 3);
+const CONCURRENCY = [8, 32];
+const TOKEN = "bench-token-0123456789";
+
+function start(kind, auditFile) {
+  const child = spawn(process.execPath, [SERVER, kind, auditFile], { stdio: ["ignore", "pipe", "inherit"] });
+  return new Promise((resolve, reject) => {
+    let text = "";
+    child.stdout.on("data", (chunk) => {
+      text += chunk;
+      const match = /(http:\/\/\S+\/mcp)/.exec(text);
+      if (match) resolve({ url: match[1], child });
+    });
+    child.once("exit", (code) => reject(new Error(`${kind} server exited with ${code}`)));
+  });
+}
+
+function callBody(id) {
+  return JSON.stringify({
+    jsonrpc: "2.0",
+    id,
+    method: "tools/call",
+    params: {
+      name: "noop",
+      arguments: {},
+      _meta: {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {},
+        "io.modelcontextprotocol/clientInfo": { name: "bench", version: "1" },
+      },
+    },
+  });
+}
+
+/** `clients` loops of back-to-back calls for `seconds`; the calls done and the p99 latency in ms. */
+async function load(url, clients, seconds) {
+  const headers = {
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+    "mcp-protocol-version": "2026-07-28",
+    "mcp-method": "tools/call",
+    "mcp-name": "noop",
+    authorization: `Bearer ${TOKEN}`,
+  };
+  const latencies = [];
+  const end = performance.now() + seconds * 1000;
+  let id = 0;
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (performance.now() < end) {
+        const started = performance.now();
+        const response = await fetch(url, { method: "POST", headers, body: callBody(++id) });
+        const text = await response.text();
+        if (response.status !== 200 || !text.includes('"ok"'))
+          throw new Error(`bad answer ${response.status}: ${text}`);
+        latencies.push(performance.now() - started);
+      }
+    }),
+  );
+  latencies.sort((a, b) => a - b);
+  return { perSecond: latencies.length / seconds, p99: latencies[Math.floor(latencies.length * 0.99)] ?? Number.NaN };
+}
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+const folder = await mkdtemp(join(tmpdir(), "toolwire-gateway-bench-"));
+const servers = {
+  bare: await start("bare", join(folder, "unused.jsonl")),
+  toolwire: await start("toolwire", join(folder, "audit.jsonl")),
+};
+try {
+  for (const { url } of Object.values(servers)) await load(url, 8, 1); // warm-up
+  console.log(`tools/call of a no-op tool, ${ROUNDS} alternating rounds of ${SECONDS} s, medians`);
+  console.log("clients | bare calls/s | toolwire calls/s | ratio | bare p99 ms | toolwire p99 ms | p99 ratio");
+  for (const clients of CONCURRENCY) {
+    const rounds = { bare: [], toolwire: [] };
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const kind of round % 2 === 0 ? ["bare", "toolwire"] : ["toolwire", "bare"]) {
+        rounds[kind].push(await load(servers[kind].url, clients, SECONDS));
+      }
+    }
+    const bare = { perSecond: median(rounds.bare.map((r) => r.perSecond)), p99: median(rounds.bare.map((r) => r.p99)) };
+    const ours = {
+      perSecond: median(rounds.toolwire.map((r) => r.perSecond)),
+      p99: median(rounds.toolwire.map((r) => r.p99)),
+    };
+    console.log(
+      `${clients} | ${bare.perSecond.toFixed(0)} | ${ours.perSecond.toFixed(0)} | ${(ours.perSecond / bare.perSecond).toFixed(3)}x | ${bare.p99.toFixed(2)} | ${ours.p99.toFixed(2)} | ${(ours.p99 / bare.p99).toFixed(3)}x`,
+    );
+  }
+} finally {
+  for (const { child } of Object.values(servers)) child.kill("SIGTERM");
+  await rm(folder, { recursive: true, force: true });
+}

@@ -1,0 +1,210 @@
+// createToolServer: one MCP server instance whose tools are a session's active tools, every call through dispatch.
+import {
+  type CallToolResult,
+  type Tool as McpTool,
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
+  type ServerContext,
+} from "@modelcontextprotocol/server";
+import type { AgentSession } from "../core/dispatch/session.js";
+import { describeThrown } from "../core/errors.js";
+import type { DispatchOptions, ToolCallOutcome, ToolDescriptor, ToolLogEvent, ToolResult } from "../core/types.js";
+import { approvalInputRequired, elicitApproval, readApprovalRetry } from "./approve-over-mcp.js";
+import { toMcpContent } from "./map-result.js";
+
+/** What the handshake says about the server. */
+export interface ToolServerOptions {
+  /** The server's name and version in the handshake. Default `toolwire`. */
+  readonly serverInfo?: { readonly name: string; readonly version: string };
+  /** Instructions sent in the handshake (for example the session's system prompt). */
+  readonly instructions?: string;
+}
+
+/** One finished `tools/call`, as the gateway's audit log records it. */
+export interface ServedCall {
+  readonly toolCallId: string;
+  readonly tool: string;
+  readonly input: unknown;
+  /** `"ok"`, the call's error code, `"tool-error"` when the tool itself answered `isError`, or `"approval-required"`. */
+  readonly outcome: string;
+  readonly durationMs: number;
+}
+
+/** Hooks of the server that serves one client or principal. */
+export interface ToolServerHooks {
+  /** Called once per `tools/call` when it ended (or paused for approval); must not throw. */
+  readonly onCallEnd?: (call: ServedCall) => void;
+}
+
+/** A low-level MCP `Server` (it serves raw JSON Schema as is) whose tools are the session's active tools. */
+export function createToolServer(
+  session: AgentSession,
+  options: ToolServerOptions,
+  hooks: ToolServerHooks = {},
+): Server {
+  const server = new Server(options.serverInfo ?? { name: "toolwire", version: "0.1.0" }, {
+    // logging: the SDK answers logging/setLevel and drops messages below the level a client set.
+    capabilities: { tools: { listChanged: true }, logging: {} },
+    ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
+  });
+  server.setRequestHandler("tools/list", (request) => listPage(session, request.params?.cursor));
+  server.setRequestHandler("tools/call", (request, ctx) => callTool(session, server, request.params, ctx, hooks));
+  return server;
+}
+
+let calls = 0;
+
+/** How many tools one `tools/list` page holds; a larger registry is listed over several pages. */
+export const TOOLS_PAGE_SIZE = 200;
+
+/** One page of the active tools; the cursor is the offset of the next page, as opaque text. */
+function listPage(session: AgentSession, cursor: unknown): { tools: McpTool[]; nextCursor?: string } {
+  let offset = 0;
+  if (cursor !== undefined) {
+    const decoded = typeof cursor === "string" ? Number(Buffer.from(cursor, "base64url").toString("utf8")) : Number.NaN;
+    if (!Number.isSafeInteger(decoded) || decoded < 0) {
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid cursor for tools/list: ${String(cursor)}`);
+    }
+    offset = decoded;
+  }
+  const active = [...session.activeTools.values()];
+  const tools = active.slice(offset, offset + TOOLS_PAGE_SIZE).map((tool) => toMcpTool(tool.descriptor));
+  const next = offset + TOOLS_PAGE_SIZE;
+  return next < active.length
+    ? { tools, nextCursor: Buffer.from(String(next), "utf8").toString("base64url") }
+    : { tools };
+}
+
+type CallParams = {
+  readonly name: string;
+  readonly arguments?: Record<string, unknown>;
+  readonly _meta?: { progressToken?: unknown };
+};
+
+/** One `tools/call` through `session.dispatchDetailed`: refusals and failures are `isError` results. */
+async function callTool(
+  session: AgentSession,
+  server: Server,
+  params: CallParams,
+  ctx: ServerContext,
+  hooks: ToolServerHooks,
+): Promise<CallToolResult> {
+  const startedAt = performance.now();
+  const id = `mcp-${++calls}-${String(ctx.mcpReq.id)}`;
+  const { result, outcome } = await runCall(session, server, params, ctx, id);
+  hooks.onCallEnd?.({
+    toolCallId: id,
+    tool: params.name,
+    input: params.arguments ?? {},
+    outcome,
+    durationMs: performance.now() - startedAt,
+  });
+  return result;
+}
+
+/** The call itself: a fresh dispatch, or the retry of a 2026-07-28 call that paused for approval. */
+async function runCall(
+  session: AgentSession,
+  server: Server,
+  params: CallParams,
+  ctx: ServerContext,
+  id: string,
+): Promise<{ result: CallToolResult; outcome: string }> {
+  const onUpdate = progressForwarder(ctx, params._meta?.progressToken);
+  // A call that needs approval asks the client that made it, when that client can show a question to its
+  // user: a 2025 client through an elicitation request, a 2026-07-28 client through an input_required result.
+  const legacy = server.getNegotiatedProtocolVersion()?.startsWith("2025") === true;
+  const canAsk = server.getClientCapabilities()?.elicitation !== undefined;
+  const approvals = session.approvals;
+  const active = session.activeTools.get(params.name);
+  const onLog = (entry: ToolLogEvent) => {
+    ctx.mcpReq.log(entry.level, entry.data, entry.logger).catch(() => undefined);
+  };
+  const dispatchOptions: DispatchOptions = {
+    signal: ctx.mcpReq.signal,
+    onLog,
+    ...(onUpdate === undefined ? {} : { onUpdate }),
+    ...(legacy && canAsk ? { approver: elicitApproval(ctx) } : {}),
+    ...(!legacy && canAsk && approvals !== undefined ? { pauseForApproval: true } : {}),
+  };
+  const retry = legacy || approvals === undefined ? undefined : readApprovalRetry(approvals, ctx, params.name);
+  if (retry === "invalid") {
+    const text = `The approval state of this call to ${params.name} is not valid; it was not run.`;
+    return { result: { content: [{ type: "text", text }], isError: true }, outcome: "approval-state-invalid" };
+  }
+  let outcome: ToolCallOutcome;
+  if (retry !== undefined && approvals !== undefined) {
+    try {
+      [outcome] = (await approvals.resume([retry], dispatchOptions)) as [ToolCallOutcome];
+    } catch (error) {
+      const text = `${describeThrown(error)} It was not run again.`;
+      const code = (error as { code?: unknown }).code;
+      return {
+        result: { content: [{ type: "text", text }], isError: true },
+        outcome: typeof code === "string" ? code : "approval-state-invalid",
+      };
+    }
+  } else {
+    outcome = await session.dispatchDetailed({ id, name: params.name, input: params.arguments ?? {} }, dispatchOptions);
+  }
+  if (outcome.pendingApproval !== undefined && approvals !== undefined) {
+    const result = approvalInputRequired(approvals, outcome.pendingApproval) as unknown as CallToolResult;
+    return { result, outcome: "approval-required" };
+  }
+  const result = server.projectCallToolResult(toCallToolResult(outcome), active?.descriptor.outputSchema);
+  return { result, outcome: outcomeCode(outcome) };
+}
+
+/** `"ok"`, or why the call failed: its error code, or `"tool-error"` when the tool answered with an error. */
+function outcomeCode(outcome: ToolCallOutcome): string {
+  if (outcome.errorCode !== undefined) return outcome.errorCode;
+  return outcome.block.is_error === true ? "tool-error" : "ok";
+}
+
+/** `onUpdate` partials as progress notifications, when the client sent a progress token. */
+function progressForwarder(ctx: ServerContext, progressToken: unknown): ((partial: ToolResult) => void) | undefined {
+  if (typeof progressToken !== "string" && typeof progressToken !== "number") return undefined;
+  let progress = 0;
+  return (partial) => {
+    const message = partial.content.flatMap((block) => (block.type === "text" ? [block.text] : []));
+    void ctx.mcpReq
+      .notify({
+        method: "notifications/progress",
+        params: { progressToken, progress: ++progress, ...(message.length > 0 ? { message: message.join("\n") } : {}) },
+      })
+      .catch(() => undefined);
+  };
+}
+
+/** A call's outcome as an MCP result: its content blocks, `isError`, and `details.structuredContent` when it succeeded. */
+function toCallToolResult({ block, result: final }: ToolCallOutcome): CallToolResult {
+  const result: CallToolResult = { content: toMcpContent(block.content) };
+  if (block.is_error === true) result.isError = true;
+  const structured = structuredContentOf(final.details);
+  if (structured !== undefined && block.is_error !== true) result.structuredContent = structured;
+  return result;
+}
+
+/** A descriptor as an MCP tool: name, title, description, inputSchema and outputSchema (unchanged), annotations, icons, _meta. */
+function toMcpTool(descriptor: ToolDescriptor): McpTool {
+  const tool: Record<string, unknown> = {
+    name: descriptor.name,
+    description: descriptor.description,
+    inputSchema: descriptor.inputSchema,
+  };
+  if (descriptor.outputSchema !== undefined) tool.outputSchema = descriptor.outputSchema;
+  if (descriptor.title !== undefined) tool.title = descriptor.title;
+  if (descriptor.annotations !== undefined) tool.annotations = descriptor.annotations;
+  if (descriptor.icons !== undefined) tool.icons = descriptor.icons;
+  if (descriptor._meta !== undefined) tool._meta = descriptor._meta;
+  return tool as McpTool;
+}
+
+function structuredContentOf(details: unknown): Record<string, unknown> | undefined {
+  if (typeof details !== "object" || details === null) return undefined;
+  const structured = (details as { structuredContent?: unknown }).structuredContent;
+  return typeof structured === "object" && structured !== null && !Array.isArray(structured)
+    ? (structured as Record<string, unknown>)
+    : undefined;
+}
