@@ -112,7 +112,7 @@ describe("loadConfig", () => {
       {
         path: "skils",
         message:
-          'unknown property (did you mean "skills"?); expected one of: $schema, workspace, builtins, allowedTools, policy, plugins, approvals, mcpServers, availability, skills',
+          'unknown property (did you mean "skills"?); expected one of: $schema, workspace, builtins, allowedTools, policy, plugins, approvals, mcpServers, availability, skills, serve',
       },
       { path: "builtins.enabled", message: 'must be true or false, got the string "yes"' },
       {
@@ -482,5 +482,44 @@ describe("mcpServers[].auth", () => {
     expect(validateConfig({ mcpServers: [{ id: "local", command: "srv", auth: { type: "oauth" } }] })).toEqual([
       { path: "mcpServers[0].auth", message: expect.stringMatching(/^unknown property/) },
     ]);
+  });
+});
+
+describe("serve", () => {
+  it("accepts tokens with principals and policy, OAuth, origins, hosts, sessions, a rate limit and an audit file", () => {
+    expect(
+      validateConfig({
+        serve: {
+          auth: {
+            tokens: [
+              { token: "env:OPS_TOKEN", principal: "ops" },
+              { token: "a-literal-token", principal: "ci", policy: [{ label: "ci", deny: ["bash"] }] },
+            ],
+            oauth: { issuer: "https://login.example.com", jwksUri: "https://login.example.com/jwks", scopes: ["mcp"] },
+          },
+          allowedOrigins: ["https://app.example.com"],
+          allowedHosts: ["tools.internal", "tools.internal:8808"],
+          sessions: { idleTimeoutMs: 60_000, maxPerPrincipal: 4, max: 100 },
+          rateLimit: { callsPerMinute: 120 },
+          audit: { file: "audit.jsonl", inputs: false },
+          publicUrl: "https://tools.example.com/mcp",
+        },
+      }),
+    ).toEqual([]);
+  });
+
+  it("names each fault: a token without a principal, OAuth without keys, an origin with a path, a zero limit", () => {
+    const issues = validateConfig({
+      serve: {
+        auth: { tokens: [{ token: "t" }], oauth: { issuer: "https://login.example.com" } },
+        allowedOrigins: ["https://app.example.com/path"],
+        rateLimit: { callsPerMinute: 0 },
+      },
+    });
+    const paths = issues.map((issue) => issue.path);
+    expect(paths).toContain("serve.auth.tokens[0].principal");
+    expect(paths.some((path) => path.startsWith("serve.auth.oauth"))).toBe(true);
+    expect(paths).toContain("serve.allowedOrigins[0]");
+    expect(paths).toContain("serve.rateLimit.callsPerMinute");
   });
 });

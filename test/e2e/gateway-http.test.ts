@@ -207,6 +207,32 @@ describe("credentials", () => {
     expect(noScope.headers.get("www-authenticate")).toContain('error="insufficient_scope"');
   });
 
+  it("answers 431 to huge headers and goes on serving", async () => {
+    const handle = await serve();
+    const { request } = await import("node:http");
+    const url = new URL(handle.url as string);
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = request(
+        {
+          host: url.hostname,
+          port: url.port,
+          path: "/mcp",
+          method: "POST",
+          headers: { authorization: `Bearer ${"x".repeat(20_000)}`, "content-type": "application/json" },
+        },
+        (response) => {
+          response.resume();
+          resolve(response.statusCode ?? 0);
+        },
+      );
+      req.on("error", reject);
+      req.end("{}");
+    });
+    expect(status).toBe(431);
+    const client = await modernClient(handle.url as string, ALICE);
+    expect(text(await client.callTool({ name: "echo", arguments: { text: "still" } }))).toBe("still");
+  });
+
   it("refuses to serve a host that is not loopback without auth", async () => {
     await expect(serveMcp(sessionSource(), { transport: "http", port: 0, host: "0.0.0.0" })).rejects.toMatchObject({
       code: "invalid-serve-options",
@@ -354,6 +380,30 @@ describe("audit", () => {
     expect(entries[20]).toMatchObject({ tool: "nope", outcome: "tool-not-found" });
     expect(lines.join("\n")).not.toContain(ALICE);
     expect(lines.join("\n")).not.toContain("n3");
+  });
+
+  it("writes each call's input too with inputs: true", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "toolwire-audit-"));
+    const file = join(dir, "audit.jsonl");
+    const handle = await serveMcp(sessionSource(), {
+      transport: "http",
+      port: 0,
+      auth: { tokens: [{ token: BOB, principal: "bob" }] },
+      audit: { file, inputs: true },
+    });
+    const client = await modernClient(handle.url as string, BOB);
+    await client.callTool({ name: "echo", arguments: { text: "kept" } });
+    await client.callTool({ name: "nope", arguments: { command: "id" } });
+    await client.close();
+    await handle.close();
+    const entries = (await readFile(file, "utf8"))
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(entries).toMatchObject([
+      { principal: "bob", tool: "echo", input: { text: "kept" }, outcome: "ok" },
+      { principal: "bob", tool: "nope", input: { command: "id" }, outcome: "tool-not-found" },
+    ]);
   });
 });
 
