@@ -54,7 +54,11 @@ async function startServe(env: Record<string, string>) {
     child.once("exit", (code) => reject(new Error(`serve exited with ${code}: ${stderr}`)));
   });
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  return { url, stderr: () => stderr, stop: () => (child.kill("SIGTERM"), exited) };
+  const stop = () => {
+    child.kill("SIGTERM");
+    return exited;
+  };
+  return { url, stderr: () => stderr, stop };
 }
 
 async function toolsOf(url: string, token: string) {
