@@ -68,10 +68,20 @@ export {
   reconnectDelayMs,
 } from "./reconnect.js";
 export {
+  type GatewayAuthOptions,
+  type Principal,
+  type ServeOAuthConfig,
+  type ServeTokenConfig,
+} from "../gateway/authenticate.js";
+export { GatewayError, type GatewayErrorCode } from "../gateway/errors.js";
+export {
+  type GatewayOptions,
   type McpServerHandle,
   type ServeMcpHttpOptions,
   type ServeMcpOptions,
   type ServeMcpStdioOptions,
+  type SessionSource,
   serveMcp,
 } from "./serve-mcp.js";
+export { TOOLS_PAGE_SIZE } from "./tool-server.js";
 export { assignMcpToolNames, MAX_TOOL_NAME_LENGTH, sanitizeToolNamePart } from "./tool-names.js";
