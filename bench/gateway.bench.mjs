@@ -13,9 +13,11 @@ const ROUNDS = Number(process.env.ROUNDS ?? 5);
 const SECONDS = Number(process.env.SECONDS ?? 3);
 const CONCURRENCY = [8, 32];
 const TOKEN = "bench-token-0123456789";
+const FLOODER = "flood-token-0123456789";
 
-function start(kind, auditFile) {
-  const child = spawn(process.execPath, [SERVER, kind, auditFile], { stdio: ["ignore", "pipe", "inherit"] });
+function start(kind, auditFile, callsPerMinute) {
+  const args = [SERVER, kind, auditFile, ...(callsPerMinute === undefined ? [] : [String(callsPerMinute)])];
+  const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] });
   return new Promise((resolve, reject) => {
     let text = "";
     child.stdout.on("data", (chunk) => {
@@ -44,15 +46,18 @@ function callBody(id) {
   });
 }
 
-/** `clients` loops of back-to-back calls for `seconds`; the calls done and the p99 latency in ms. */
-async function load(url, clients, seconds) {
+/**
+ * `clients` loops of back-to-back calls for `seconds` (or, with `pace`, one call every `pace` ms per loop); the calls
+ * answered 200, and their p99 latency in ms. A 429 (over the rate limit) is counted apart.
+ */
+async function load(url, clients, seconds, token = TOKEN, pace = 0) {
   const headers = {
     "content-type": "application/json",
     accept: "application/json, text/event-stream",
     "mcp-protocol-version": "2026-07-28",
     "mcp-method": "tools/call",
     "mcp-name": "noop",
-    authorization: `Bearer ${TOKEN}`,
+    authorization: `Bearer ${token}`,
   };
   const latencies = [];
   const end = performance.now() + seconds * 1000;
@@ -63,9 +68,12 @@ async function load(url, clients, seconds) {
         const started = performance.now();
         const response = await fetch(url, { method: "POST", headers, body: callBody(++id) });
         const text = await response.text();
+        if (response.status === 429) continue;
         if (response.status !== 200 || !text.includes('"ok"'))
           throw new Error(`bad answer ${response.status}: ${text}`);
-        latencies.push(performance.now() - started);
+        const took = performance.now() - started;
+        latencies.push(took);
+        if (pace > took) await new Promise((resolve) => setTimeout(resolve, pace - took));
       }
     }),
   );
@@ -79,9 +87,11 @@ const folder = await mkdtemp(join(tmpdir(), "toolwire-gateway-bench-"));
 const servers = {
   bare: await start("bare", join(folder, "unused.jsonl")),
   toolwire: await start("toolwire", join(folder, "audit.jsonl")),
+  // For fairness: 1,200 calls a minute per principal; the paced principal (10 a second) stays under it.
+  limited: await start("toolwire", join(folder, "limited.jsonl"), 1_200),
 };
 try {
-  for (const { url } of Object.values(servers)) await load(url, 8, 1); // warm-up
+  for (const { url } of [servers.bare, servers.toolwire]) await load(url, 8, 1); // warm-up
   console.log(`tools/call of a no-op tool, ${ROUNDS} alternating rounds of ${SECONDS} s, medians`);
   console.log("clients | bare calls/s | toolwire calls/s | ratio | bare p99 ms | toolwire p99 ms | p99 ratio");
   for (const clients of CONCURRENCY) {
@@ -98,6 +108,26 @@ try {
     };
     console.log(
       `${clients} | ${bare.perSecond.toFixed(0)} | ${ours.perSecond.toFixed(0)} | ${(ours.perSecond / bare.perSecond).toFixed(3)}x | ${bare.p99.toFixed(2)} | ${ours.p99.toFixed(2)} | ${(ours.p99 / bare.p99).toFixed(3)}x`,
+    );
+  }
+  // Fairness: one principal making 10 calls a second, alone and while another principal floods the gateway with
+  // 32 clients of back-to-back calls: without a rate limit (the worst case), and with one (1,200 a minute) that the
+  // flood uses up within about a second, after which it is answered 429.
+  for (const [label, server] of [
+    ["no rate limit", servers.toolwire],
+    ["rate limit", servers.limited],
+  ]) {
+    const alone = [];
+    const flooded = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      alone.push((await load(server.url, 1, SECONDS, TOKEN, 100)).p99);
+      const flood = load(server.url, 32, SECONDS + 2, FLOODER);
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      flooded.push((await load(server.url, 1, SECONDS, TOKEN, 100)).p99);
+      await flood;
+    }
+    console.log(
+      `fairness (${label}): a paced principal's p99 alone ${median(alone).toFixed(2)} ms, while another floods ${median(flooded).toFixed(2)} ms (${(median(flooded) / median(alone)).toFixed(2)}x)`,
     );
   }
 } finally {

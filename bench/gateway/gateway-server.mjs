@@ -1,4 +1,5 @@
-// One server process of the gateway benchmark: argv <bare | toolwire> <audit file>. Prints its URL on stdout.
+// One server process of the gateway benchmark: argv <bare | toolwire> <audit file> [calls per minute per principal].
+// Prints its URL on stdout.
 // bare: the SDK's own stateless 2026-07-28 handler over one no-op tool, no auth. toolwire: serveMcp with auth,
 // a session per principal, a rate limit and the audit log on, over the same no-op tool.
 import { createServer } from "node:http";
@@ -7,7 +8,7 @@ import { createMcpHandler, McpServer } from "@modelcontextprotocol/server";
 import { createAgentSession, createToolRegistry, defineTool } from "../../dist/index.js";
 import { serveMcp } from "../../dist/mcp/index.js";
 
-const [kind, auditFile] = process.argv.slice(2);
+const [kind, auditFile, callsPerMinute = "1000000000"] = process.argv.slice(2);
 const NO_INPUT = { type: "object", properties: {} };
 
 if (kind === "bare") {
@@ -29,8 +30,13 @@ if (kind === "bare") {
   const handle = await serveMcp(() => createAgentSession({ registry: createToolRegistry({ custom: [noop] }) }), {
     transport: "http",
     port: 0,
-    auth: { tokens: [{ token: "bench-token-0123456789", principal: "bench" }] },
-    rateLimit: { callsPerMinute: 1_000_000_000 },
+    auth: {
+      tokens: [
+        { token: "bench-token-0123456789", principal: "bench" },
+        { token: "flood-token-0123456789", principal: "flood" },
+      ],
+    },
+    rateLimit: { callsPerMinute: Number(callsPerMinute) },
     audit: { file: auditFile },
   });
   console.log(handle.url);

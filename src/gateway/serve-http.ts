@@ -240,24 +240,35 @@ export async function serveHttp(source: SessionSource, options: ServeMcpHttpOpti
     }
   };
 
+  /** Takes `calls` from the principal's bucket; when it runs dry, answers 429 and says false. */
+  const withinRateLimit = (response: ServerResponse, principal: Principal, calls: number): boolean => {
+    for (let left = calls; left > 0 && limiter !== undefined; left--) {
+      const taken = limiter.take(principal.id);
+      if (!taken.ok) {
+        sendJsonRpcError(
+          response,
+          429,
+          -32000,
+          `Too many requests: ${principal.id} may make ${options.rateLimit?.callsPerMinute} tool calls a minute; retry in ${taken.retryAfterSeconds} s`,
+          { "retry-after": String(taken.retryAfterSeconds) },
+        );
+        return false;
+      }
+    }
+    return true;
+  };
+
   const serve = async (request: IncomingMessage, response: ServerResponse, serving: PrincipalServing) => {
     const { principal } = serving;
     const sessionId = request.headers["mcp-session-id"];
+    // A 2026-07-28 call names its method in a header, so a call over the limit is refused before its body is read;
+    // the calls in the body are counted too (less the one already taken), whatever the header said.
+    const counted = limiter !== undefined && request.headers["mcp-method"] === "tools/call" ? 1 : 0;
+    if (counted > 0 && !withinRateLimit(response, principal, counted)) return;
     const body = request.method === "POST" ? await readJsonBody(request) : undefined;
     if (body instanceof Error) return sendJsonRpcError(response, 400, -32700, `Parse error: ${body.message}`);
-    if (body !== undefined && limiter !== undefined) {
-      for (let calls = countToolCalls(body); calls > 0; calls--) {
-        const taken = limiter.take(principal.id);
-        if (!taken.ok) {
-          return sendJsonRpcError(
-            response,
-            429,
-            -32000,
-            `Too many requests: ${principal.id} may make ${options.rateLimit?.callsPerMinute} tool calls a minute; retry in ${taken.retryAfterSeconds} s`,
-            { "retry-after": String(taken.retryAfterSeconds) },
-          );
-        }
-      }
+    if (limiter !== undefined && body !== undefined) {
+      if (!withinRateLimit(response, principal, countToolCalls(body) - counted)) return;
     }
     if (typeof sessionId === "string") {
       // Another principal's session id is answered as if it did not exist: ids cannot be probed.
