@@ -16,6 +16,12 @@ import { McpConnectionError } from "./errors.js";
 import { CALL_RESULT_AS_SENT, type CallResultAsSent } from "./lenient-results.js";
 import { listAllTools } from "./list-all-tools.js";
 import { checkMcpServerConfig, compileToolNameFilter, type McpServerConfig } from "./mcp-config.js";
+import {
+  type McpConnectionEvent,
+  type McpConnectionState,
+  nextMcpConnectionState,
+  reconnectWaitMs,
+} from "./mcp-connection-state.js";
 import { resolveMcpAuthProvider } from "./oauth/bridge-auth.js";
 import {
   closeMcpClient,
@@ -28,7 +34,8 @@ import {
   pidOf,
 } from "./open-mcp-client.js";
 import { type BridgedToolCache, readToolListing, type SkippedMcpTool } from "./read-tool-listing.js";
-import { type ReconnectBackoff, reconnectDelayMs } from "./reconnect.js";
+import type { ReconnectBackoff } from "./reconnect.js";
+import { nextRelistState, type RelistState } from "./relist-state.js";
 
 export type { McpProtocolChoice } from "./open-mcp-client.js";
 
@@ -122,6 +129,11 @@ export async function connectMcpServer(
 /**
  * `connectMcpServer` past the config check, over any endpoint: a server config, or a transport the
  * caller makes for each connect (the tests' in-memory pair). Not part of the public API.
+ *
+ * The composition, in lifecycle order: open a connection, list its tools, bridge them, run their
+ * calls (reconnecting on demand). Where the connection stands is `state` (see `McpConnectionState`),
+ * whether the tools are being re-read is `relist` (see `RelistState`); both change only by their
+ * machines' transitions.
  */
 export async function connectMcpEndpoint(
   endpoint: McpEndpoint,
@@ -136,17 +148,18 @@ export async function connectMcpEndpoint(
   let skipped: SkippedMcpTool[] = [];
   let serverInfo: McpConnection["serverInfo"];
   let protocol: McpConnection["protocol"];
-  let current: OpenMcpClient | undefined;
-  let connecting: Promise<OpenMcpClient> | undefined;
-  let failures = 0;
-  let lastFailureAt = 0;
-  let closed = false;
-  let relisting: Promise<boolean> | undefined;
-  let relistAgain = false;
-  /** The calls running now: the server's log messages go to them. */
-  const running = new Set<ToolCallContext>();
   // Same server name and same definition: the same AgentTool object, so the registry keeps its wrapper.
   let toolCache: BridgedToolCache = new Map();
+  /** The calls running now: the server's log messages go to them. */
+  const running = new Set<ToolCallContext>();
+  let state: McpConnectionState<OpenMcpClient> = { kind: "idle" };
+  let relist: RelistState = { kind: "idle" };
+
+  const move = (event: McpConnectionEvent<OpenMcpClient>) => {
+    state = nextMcpConnectionState(state, event);
+  };
+  const currentLive = () => (state.kind === "connected" ? state.live : undefined);
+  const closedError = () => new McpConnectionError("mcp-closed", serverId, `MCP server ${serverId} is closed`);
 
   const report = (error: McpConnectionError) => {
     try {
@@ -156,23 +169,15 @@ export async function connectMcpEndpoint(
     }
   };
 
-  const recordFailure = () => {
-    failures++;
-    lastFailureAt = performance.now();
-  };
-
-  const onLost = (live: OpenMcpClient, reason: McpConnectionError) => {
-    if (live.lost !== undefined) return;
-    live.lost = reason;
-    if (current === live) {
-      current = undefined;
-      recordFailure();
-      if (!live.closing) report(reason);
-    }
-  };
-
+  // 1. Open: a connection, and what the bridge does with what it hears.
   const events: McpClientEvents = {
-    lost: onLost,
+    lost(live, reason) {
+      if (live.lost !== undefined) return;
+      live.lost = reason;
+      if (currentLive() !== live) return;
+      move({ kind: "lost", live, reason, at: performance.now() });
+      if (!live.closing) report(reason);
+    },
     error: report,
     log(message) {
       if (running.size === 0) {
@@ -185,11 +190,11 @@ export async function connectMcpEndpoint(
       for (const context of running) context.log?.(message.level, message.data, message.logger);
     },
     listChanged(live) {
-      if (current === live) scheduleRelist();
+      if (currentLive() === live) void scheduleRelist();
       else live.listChangedEarly = true;
     },
     callsInFlight: () => running.size > 0,
-    closed: () => closed,
+    closed: () => state.kind === "closed",
   };
   const openOptions: OpenMcpClientOptions = {
     protocol: options.protocol ?? "auto",
@@ -199,8 +204,44 @@ export async function connectMcpEndpoint(
     authProvider,
     events,
   };
-  const open = () => openMcpClient(endpoint, openOptions);
-  const listAll = (live: OpenMcpClient) => listAllTools(serverId, live, timeoutMs);
+
+  /** The connect under way, or a new one: from idle the first, from lost a reconnect after the backoff delay. */
+  function startConnecting(): Promise<OpenMcpClient> {
+    if (state.kind === "connecting" || state.kind === "reconnecting") return state.attempt;
+    if (state.kind === "connected") return Promise.resolve(state.live);
+    if (state.kind === "closed") return Promise.reject(closedError());
+    const waitMs = reconnectWaitMs(state, performance.now(), options.backoff);
+    // Begun from a microtask, so the state holds the attempt before anything in it reads the state.
+    const attempt = Promise.resolve().then(() => connect(waitMs));
+    move({ kind: "connect", attempt });
+    return attempt;
+  }
+
+  /** Waits `waitMs`, opens a connection and lists its tools; then it is the current connection. */
+  async function connect(waitMs: number): Promise<OpenMcpClient> {
+    if (waitMs > 0) await new Promise((resolve) => setTimeout(resolve, waitMs));
+    let live: OpenMcpClient | undefined;
+    let listed: unknown[];
+    try {
+      if (state.kind === "closed") throw closedError();
+      live = await openMcpClient(endpoint, openOptions);
+      listed = await listAllTools(serverId, live, timeoutMs);
+      move({ kind: "connected", live });
+      if (currentLive() !== live) throw closedError(); // closed while connecting
+    } catch (error) {
+      // The failure counts from now, not from when the connection finished closing.
+      move({ kind: "connect-failed", reason: connectFailure(serverId, error), at: performance.now() });
+      if (live !== undefined) await closeMcpClient(live);
+      throw error;
+    }
+    serverInfo = live.client.getServerVersion();
+    protocol = protocolOf(live.client);
+    applyListing(listed);
+    if (live.listChangedEarly) void scheduleRelist();
+    return live;
+  }
+
+  // 2. List: the tools from a listing, and listing again when the server says they changed.
 
   /** Builds the tools from a listing; returns whether they changed, and tells the listeners if so. */
   function applyListing(listing: readonly unknown[]): boolean {
@@ -220,9 +261,7 @@ export async function connectMcpEndpoint(
             "mcp-listener-failed",
             serverId,
             `A tools listener of MCP server ${serverId} threw: ${messageOf(error)}`,
-            {
-              cause: error,
-            },
+            { cause: error },
           ),
         );
       }
@@ -230,10 +269,49 @@ export async function connectMcpEndpoint(
     return true;
   }
 
+  /** Starts a relist, or asks the running one for one more pass; resolves to whether the tools changed. */
+  function scheduleRelist(): Promise<boolean> {
+    if (relist.kind === "relisting") {
+      const { done } = relist;
+      relist = nextRelistState(relist, { kind: "changed" });
+      return done;
+    }
+    // Begun from a microtask, so the state holds `done` before the first pass reads the state.
+    const done = Promise.resolve().then(relistPasses);
+    relist = nextRelistState(relist, { kind: "started", done });
+    return done;
+  }
+
+  /** Lists the tools on the current connection, once more each time a change arrived during a pass. */
+  async function relistPasses(): Promise<boolean> {
+    let changed = false;
+    for (;;) {
+      const live = currentLive();
+      if (live === undefined) {
+        relist = nextRelistState(relist, { kind: "stopped" });
+        return changed;
+      }
+      try {
+        changed = applyListing(await listAllTools(serverId, live, timeoutMs)) || changed;
+      } catch (error) {
+        report(
+          error instanceof McpConnectionError
+            ? error
+            : new McpConnectionError("mcp-protocol-error", serverId, messageOf(error)),
+        );
+      }
+      relist = nextRelistState(relist, { kind: "pass-finished" });
+      if (relist.kind === "idle") return changed;
+    }
+  }
+
+  // 3. Bridge: each listed tool as an AgentTool whose execute is callTool.
   const bridgeTool = (name: string, tool: McpTool) => bridgeMcpTool(serverId, name, tool, callTool);
 
+  // 4. Calls: on the current connection, or on a new one made for them.
+
   async function callTool(bridged: BridgedTool, input: JsonObject, context: ToolCallContext): Promise<ToolResult> {
-    const live = current ?? (await acquire(bridged.name, context.signal));
+    const live = state.kind === "connected" ? state.live : await acquire(bridged.name, context.signal);
     const { signal, release } = requestSignal(context.signal);
     running.add(context);
     let result: CallResultAsSent;
@@ -254,7 +332,7 @@ export async function connectMcpEndpoint(
       release?.();
       running.delete(context);
     }
-    failures = 0;
+    move({ kind: "call-succeeded" });
     return bridgedResult(bridged, result);
   }
 
@@ -265,7 +343,7 @@ export async function connectMcpEndpoint(
         name: bridged.name,
         toolName: bridged.toolName,
         timeoutMs,
-        closed,
+        closed: state.kind === "closed",
         lost: live.lost,
         aborted: signal.aborted,
         authorized: authProvider !== undefined,
@@ -273,7 +351,7 @@ export async function connectMcpEndpoint(
       error,
     );
     if (failure.lost !== undefined) {
-      onLost(live, failure.lost);
+      events.lost(live, failure.lost);
       void closeMcpClient(live);
     }
     return failure.error;
@@ -281,19 +359,16 @@ export async function connectMcpEndpoint(
 
   /** The current connection, or a new one after the backoff delay. */
   async function acquire(name: string, signal: AbortSignal): Promise<OpenMcpClient> {
-    if (closed) {
+    if (state.kind === "closed") {
       throw new ToolCallError(
         "execution-failed",
         name,
         `MCP server ${serverId} is closed: its connection was shut down`,
       );
     }
-    if (current !== undefined) return current;
-    connecting ??= reconnect().finally(() => {
-      connecting = undefined;
-    });
+    if (state.kind === "connected") return state.live;
     try {
-      return await raceAbort(connecting, signal);
+      return await raceAbort(startConnecting(), signal);
     } catch (error) {
       if (signal.aborted)
         throw new ToolCallError(
@@ -311,75 +386,8 @@ export async function connectMcpEndpoint(
     }
   }
 
-  async function reconnect(): Promise<OpenMcpClient> {
-    const wait = lastFailureAt + reconnectDelayMs(failures, options.backoff) - performance.now();
-    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    if (closed) throw new McpConnectionError("mcp-closed", serverId, `MCP server ${serverId} is closed`);
-    let live: OpenMcpClient;
-    try {
-      live = await open();
-    } catch (error) {
-      recordFailure();
-      throw error;
-    }
-    try {
-      const listed = await listAll(live);
-      if (closed) throw new McpConnectionError("mcp-closed", serverId, `MCP server ${serverId} is closed`);
-      current = live;
-      serverInfo = live.client.getServerVersion();
-      protocol = protocolOf(live.client);
-      applyListing(listed);
-      if (live.listChangedEarly) scheduleRelist();
-      return live;
-    } catch (error) {
-      recordFailure();
-      await closeMcpClient(live);
-      throw error;
-    }
-  }
-
-  function scheduleRelist(): Promise<boolean> {
-    if (relisting !== undefined) {
-      relistAgain = true;
-      return relisting;
-    }
-    relisting = (async () => {
-      let changed = false;
-      do {
-        relistAgain = false;
-        const live = current;
-        if (live === undefined || closed) break;
-        try {
-          changed = applyListing(await listAll(live)) || changed;
-        } catch (error) {
-          report(
-            error instanceof McpConnectionError
-              ? error
-              : new McpConnectionError("mcp-protocol-error", serverId, messageOf(error)),
-          );
-        }
-      } while (relistAgain && !closed);
-      return changed;
-    })().finally(() => {
-      relisting = undefined;
-    });
-    return relisting;
-  }
-
   // The first connection: its failure is the caller's error, with nothing left running.
-  const first = await open();
-  let listed: unknown[];
-  try {
-    listed = await listAll(first);
-  } catch (error) {
-    await closeMcpClient(first);
-    throw error;
-  }
-  current = first;
-  serverInfo = first.client.getServerVersion();
-  protocol = protocolOf(first.client);
-  applyListing(listed);
-  if (first.listChangedEarly) void scheduleRelist();
+  await startConnecting();
 
   return {
     serverId,
@@ -396,10 +404,11 @@ export async function connectMcpEndpoint(
       return protocol;
     },
     get connected() {
-      return current !== undefined;
+      return state.kind === "connected";
     },
     get pid() {
-      return current === undefined ? undefined : pidOf(current);
+      const live = currentLive();
+      return live === undefined ? undefined : pidOf(live);
     },
     onChange(listener) {
       listeners.add(listener);
@@ -408,24 +417,19 @@ export async function connectMcpEndpoint(
       };
     },
     async refreshTools() {
-      if (current === undefined) {
+      if (state.kind !== "connected") {
         const before = tools;
-        connecting ??= reconnect().finally(() => {
-          connecting = undefined;
-        });
-        await connecting;
+        await startConnecting();
         return before !== tools;
       }
-      if (relisting !== undefined) await relisting;
+      if (relist.kind === "relisting") await relist.done;
       return scheduleRelist();
     },
     async close() {
-      if (closed) return;
-      closed = true;
-      const live = current;
-      current = undefined;
-      if (live !== undefined) await closeMcpClient(live);
-      await connecting?.catch(() => undefined);
+      const before = state;
+      move({ kind: "close" });
+      if (before.kind === "connected") await closeMcpClient(before.live);
+      if (before.kind === "connecting" || before.kind === "reconnecting") await before.attempt.catch(() => undefined);
     },
   };
 }
@@ -434,6 +438,12 @@ function protocolOf(client: Client): McpConnection["protocol"] {
   const version = client.getNegotiatedProtocolVersion();
   const era = client.getProtocolEra();
   return version === undefined || era === undefined ? undefined : { version, era };
+}
+
+/** A failed connect as the lost state's reason. */
+function connectFailure(serverId: string, error: unknown): McpConnectionError {
+  if (error instanceof McpConnectionError) return error;
+  return new McpConnectionError("mcp-connect-failed", serverId, messageOf(error), { cause: error });
 }
 
 // Signals already handed to the SDK, which adds an abort listener per request and never removes it.
