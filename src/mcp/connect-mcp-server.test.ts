@@ -202,6 +202,25 @@ describe("connectMcpEndpoint over an in-memory server", () => {
     expect(reconnectedAfter).toBeLessThan(300);
   });
 
+  it("fails an aborted call at once while reconnecting, and the reconnect's failure is no unhandled rejection", async () => {
+    const server = memoryMcpServer();
+    const connection = await connect(server);
+    await server.latest().goAway();
+    server.refuseConnects(true);
+    const controller = new AbortController();
+    controller.abort();
+    const error = await toolOf(connection)
+      .execute({}, context(controller.signal))
+      .then(
+        () => undefined,
+        (thrown: unknown) => thrown,
+      );
+    expect(error).toMatchObject({ code: "aborted" });
+    await until(() => server.connectTimes.length === 2);
+    await new Promise((resolve) => setTimeout(resolve, 20)); // the refused connect has failed
+    expect(connection.connected).toBe(false);
+  });
+
   it("leaves no abort listeners on a signal reused for many calls", async () => {
     const connection = await connect(memoryMcpServer());
     const signal = new AbortController().signal;

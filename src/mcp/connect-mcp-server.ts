@@ -213,6 +213,8 @@ export async function connectMcpEndpoint(
     const waitMs = reconnectWaitMs(state, performance.now(), options.backoff);
     // Begun from a microtask, so the state holds the attempt before anything in it reads the state.
     const attempt = Promise.resolve().then(() => connect(waitMs));
+    // Its failure is for the callers waiting on it; one that stopped waiting (aborted) leaves none.
+    attempt.catch(() => undefined);
     move({ kind: "connect", attempt });
     return attempt;
   }
