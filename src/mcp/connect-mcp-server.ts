@@ -110,6 +110,8 @@ export interface McpConnection extends LiveToolSource {
 
 const DEFAULT_TIMEOUT_MS = 60_000;
 const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
+/** One event object for every call that succeeds: no allocation on the hot path. */
+const CALL_SUCCEEDED: McpConnectionEvent<never> = { kind: "call-succeeded" };
 
 /**
  * Connects to an MCP server over stdio (`command`) or Streamable HTTP (`url`), lists all pages of
@@ -314,7 +316,6 @@ export async function connectMcpEndpoint(
 
   async function callTool(bridged: BridgedTool, input: JsonObject, context: ToolCallContext): Promise<ToolResult> {
     const live = state.kind === "connected" ? state.live : await acquire(bridged.name, context.signal);
-    const { signal, release } = requestSignal(context.signal);
     running.add(context);
     let result: CallResultAsSent;
     try {
@@ -322,7 +323,9 @@ export async function connectMcpEndpoint(
         { method: "tools/call", params: { name: bridged.toolName, arguments: input as Record<string, unknown> } },
         CALL_RESULT_AS_SENT,
         {
-          signal,
+          // The call's own signal as it is: the SDK removes its abort listener when the request settles, so
+          // a signal reused for many calls gathers none. No linked signal, no WeakSet of signals per call.
+          signal: context.signal,
           timeout: timeoutMs,
           resetTimeoutOnProgress: true,
           onprogress: (progress) => context.onUpdate(progressUpdate(progress)),
@@ -331,10 +334,9 @@ export async function connectMcpEndpoint(
     } catch (error) {
       throw callError(live, bridged, error, context.signal);
     } finally {
-      release?.();
       running.delete(context);
     }
-    move({ kind: "call-succeeded" });
+    move(CALL_SUCCEEDED);
     return bridgedResult(bridged, result);
   }
 
@@ -446,26 +448,6 @@ function protocolOf(client: Client): McpConnection["protocol"] {
 function connectFailure(serverId: string, error: unknown): McpConnectionError {
   if (error instanceof McpConnectionError) return error;
   return new McpConnectionError("mcp-connect-failed", serverId, messageOf(error), { cause: error });
-}
-
-// Signals already handed to the SDK, which adds an abort listener per request and never removes it.
-const signalsInUse = new WeakSet<AbortSignal>();
-
-/**
- * The signal for one SDK request. A call's own signal (the session makes one per call) is passed as
- * it is; a signal seen before (a caller reusing one) gets a fresh signal linked to it, so listeners
- * do not pile up on it.
- */
-function requestSignal(signal: AbortSignal): { signal: AbortSignal; release?: () => void } {
-  if (!signalsInUse.has(signal)) {
-    signalsInUse.add(signal);
-    return { signal };
-  }
-  const controller = new AbortController();
-  const onAbort = () => controller.abort(signal.reason);
-  if (signal.aborted) onAbort();
-  else signal.addEventListener("abort", onAbort, { once: true });
-  return { signal: controller.signal, release: () => signal.removeEventListener("abort", onAbort) };
 }
 
 function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
