@@ -1,19 +1,6 @@
 // connectMcpServer: an MCP server (stdio or Streamable HTTP) as a live tool source whose tools are AgentTools.
-import {
-  type AuthProvider,
-  Client,
-  type McpSubscription,
-  type Tool as McpTool,
-  type OAuthClientProvider,
-  type Progress,
-  SdkError,
-  SdkErrorCode,
-  StreamableHTTPClientTransport,
-  type Transport,
-} from "@modelcontextprotocol/client";
+import type { AuthProvider, Client, Tool as McpTool, OAuthClientProvider } from "@modelcontextprotocol/client";
 import { ToolCallError } from "../core/errors.js";
-import { isRecord } from "../core/json.js";
-import { defineTool } from "../core/register/define-tool.js";
 import type {
   AgentTool,
   JsonObject,
@@ -23,25 +10,34 @@ import type {
   ToolLogLevel,
   ToolResult,
 } from "../core/types.js";
-import { structuredContentCheck } from "./check-structured-content.js";
-import { ChildProcessTransport } from "./child-process-transport.js";
-import { classifyCallError, isTimeout, messageOf } from "./classify-call-error.js";
+import { type BridgedTool, bridgedResult, bridgeMcpTool, progressUpdate } from "./bridge-mcp-tool.js";
+import { classifyCallError, messageOf } from "./classify-call-error.js";
 import { McpConnectionError } from "./errors.js";
-import { CALL_RESULT_AS_SENT, type CallResultAsSent, TOOL_LIST_PAGE } from "./lenient-results.js";
-import { mapCallToolResult } from "./map-result.js";
-import { checkMcpServerConfig, compileToolNameFilter, type McpServerConfig, serverSandbox } from "./mcp-config.js";
-import { AuthorizingHttpTransport } from "./oauth/authorizing-http-transport.js";
+import { CALL_RESULT_AS_SENT, type CallResultAsSent } from "./lenient-results.js";
+import { listAllTools } from "./list-all-tools.js";
+import { checkMcpServerConfig, compileToolNameFilter, type McpServerConfig } from "./mcp-config.js";
 import {
-  authorizationFailure,
-  MAX_AUTHORIZATIONS_PER_CONNECT,
-  pendingAuthorizationOf,
-  resolveMcpAuthProvider,
-} from "./oauth/bridge-auth.js";
+  type McpConnectionEvent,
+  type McpConnectionState,
+  nextMcpConnectionState,
+  reconnectWaitMs,
+} from "./mcp-connection-state.js";
+import { resolveMcpAuthProvider } from "./oauth/bridge-auth.js";
+import {
+  closeMcpClient,
+  type McpClientEvents,
+  type McpEndpoint,
+  type McpProtocolChoice,
+  type OpenMcpClient,
+  type OpenMcpClientOptions,
+  openMcpClient,
+  pidOf,
+} from "./open-mcp-client.js";
 import { type BridgedToolCache, readToolListing, type SkippedMcpTool } from "./read-tool-listing.js";
-import { type ReconnectBackoff, reconnectDelayMs } from "./reconnect.js";
+import type { ReconnectBackoff } from "./reconnect.js";
+import { nextRelistState, type RelistState } from "./relist-state.js";
 
-/** Which MCP protocol era a connection speaks: negotiated, 2025 only, or 2026-07-28 only. */
-export type McpProtocolChoice = "auto" | "2025" | "2026-07-28";
+export type { McpProtocolChoice } from "./open-mcp-client.js";
 
 /** How a connection behaves. Every field is optional. */
 export interface McpConnectOptions {
@@ -114,25 +110,8 @@ export interface McpConnection extends LiveToolSource {
 
 const DEFAULT_TIMEOUT_MS = 60_000;
 const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
-const MAX_LIST_PAGES = 1000;
-/** How long the connect-time `server/discover` probe waits before a stdio server counts as a 2025-era one. */
-const PROBE_TIMEOUT_MS = 3_000;
-/** How long the reachability check of an HTTP server waits for any answer. */
-const REACHABLE_TIMEOUT_MS = 1_000;
-
-interface Live {
-  readonly client: Client;
-  readonly transport: Transport;
-  /** Set when the connection was lost; says why. */
-  lost: McpConnectionError | undefined;
-  closing: boolean;
-  /** A `tools/list_changed` arrived before this connection became current. */
-  listChangedEarly: boolean;
-  /** On a 2026-07-28 connection: the `subscriptions/listen` stream that brings `tools/list_changed`. */
-  subscription: McpSubscription | undefined;
-  /** A reachability check of the HTTP server is under way. */
-  checking: boolean;
-}
+/** One event object for every call that succeeds: no allocation on the hot path. */
+const CALL_SUCCEEDED: McpConnectionEvent<never> = { kind: "call-succeeded" };
 
 /**
  * Connects to an MCP server over stdio (`command`) or Streamable HTTP (`url`), lists all pages of
@@ -146,29 +125,43 @@ export async function connectMcpServer(
   config: McpServerConfig,
   options: McpConnectOptions = {},
 ): Promise<McpConnection> {
-  const checked = checkMcpServerConfig(config, options);
-  const serverId = checked.id;
+  return connectMcpEndpoint(checkMcpServerConfig(config, options), options);
+}
+
+/**
+ * `connectMcpServer` past the config check, over any endpoint: a server config, or a transport the
+ * caller makes for each connect (the tests' in-memory pair). Not part of the public API.
+ *
+ * The composition, in lifecycle order: open a connection, list its tools, bridge them, run their
+ * calls (reconnecting on demand). Where the connection stands is `state` (see `McpConnectionState`),
+ * whether the tools are being re-read is `relist` (see `RelistState`); both change only by their
+ * machines' transitions.
+ */
+export async function connectMcpEndpoint(
+  endpoint: McpEndpoint,
+  options: McpConnectOptions = {},
+): Promise<McpConnection> {
+  const serverId = endpoint.id;
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
-  const protocolChoice = options.protocol ?? "auto";
   const filter = compileToolNameFilter(options.include, options.exclude);
-  const authProvider = "url" in checked ? resolveMcpAuthProvider(serverId, checked, options.authProvider) : undefined;
+  const authProvider = "url" in endpoint ? resolveMcpAuthProvider(serverId, endpoint, options.authProvider) : undefined;
   const listeners = new Set<() => void>();
   let tools: readonly AgentTool[] = [];
   let skipped: SkippedMcpTool[] = [];
   let serverInfo: McpConnection["serverInfo"];
   let protocol: McpConnection["protocol"];
-  let current: Live | undefined;
-  let connecting: Promise<Live> | undefined;
-  let failures = 0;
-  let lastFailureAt = 0;
-  let closed = false;
-  let relisting: Promise<boolean> | undefined;
-  let relistAgain = false;
-  /** The calls running now: the server's log messages go to them. */
-  const running = new Set<ToolCallContext>();
   // Same server name and same definition: the same AgentTool object, so the registry keeps its wrapper.
   let toolCache: BridgedToolCache = new Map();
+  /** The calls running now: the server's log messages go to them. */
+  const running = new Set<ToolCallContext>();
+  let state: McpConnectionState<OpenMcpClient> = { kind: "idle" };
+  let relist: RelistState = { kind: "idle" };
+
+  const move = (event: McpConnectionEvent<OpenMcpClient>) => {
+    state = nextMcpConnectionState(state, event);
+  };
+  const currentLive = () => (state.kind === "connected" ? state.live : undefined);
+  const closedError = () => new McpConnectionError("mcp-closed", serverId, `MCP server ${serverId} is closed`);
 
   const report = (error: McpConnectionError) => {
     try {
@@ -178,121 +171,17 @@ export async function connectMcpServer(
     }
   };
 
-  const recordFailure = () => {
-    failures++;
-    lastFailureAt = performance.now();
-  };
-
-  const onLost = (live: Live, reason: McpConnectionError) => {
-    if (live.lost !== undefined) return;
-    live.lost = reason;
-    if (current === live) {
-      current = undefined;
-      recordFailure();
+  // 1. Open: a connection, and what the bridge does with what it hears.
+  const events: McpClientEvents = {
+    lost(live, reason) {
+      if (live.lost !== undefined) return;
+      live.lost = reason;
+      if (currentLive() !== live) return;
+      move({ kind: "lost", live, reason, at: performance.now() });
       if (!live.closing) report(reason);
-    }
-  };
-
-  /**
-   * Opens a connection. Over HTTP, a request that failed in fetch itself (for example on a pooled
-   * keep-alive socket that a restarted server closed) is retried once on a new connection, and a
-   * server that needs a login gets it (see ./oauth) before connecting starts again.
-   */
-  async function open(): Promise<Live> {
-    for (let authorizations = 0; ; authorizations++) {
-      try {
-        return await openRetryingFetch();
-      } catch (error) {
-        // A login is not bounded by the connect timeout: it waits for the user, then connecting starts again.
-        const pending = pendingAuthorizationOf(error);
-        if (pending === undefined || authorizations >= MAX_AUTHORIZATIONS_PER_CONNECT || closed) throw error;
-        try {
-          await pending.complete();
-        } catch (failure) {
-          throw authorizationFailure(serverId, failure, true) ?? failure;
-        }
-      }
-    }
-  }
-
-  /**
-   * Over HTTP, a request that failed in fetch itself (a pooled socket a restarted server closed) is
-   * retried once. Over stdio, a server that exited during the era probe (some exit on any request
-   * before `initialize`) is started once more and spoken to with the 2025 handshake alone.
-   */
-  async function openRetryingFetch(): Promise<Live> {
-    try {
-      return await openOnce(protocolChoice);
-    } catch (error) {
-      if ("command" in checked) {
-        if (
-          protocolChoice !== "auto" ||
-          !(error instanceof McpConnectionError) ||
-          error.code !== "mcp-connect-failed"
-        ) {
-          throw error;
-        }
-        return openOnce("2025");
-      }
-      if (!isFetchFailure(error)) throw error;
-      return openOnce(protocolChoice);
-    }
-  }
-
-  async function openOnce(protocol: McpProtocolChoice): Promise<Live> {
-    const transport: Transport =
-      "command" in checked
-        ? new ChildProcessTransport({
-            serverId,
-            command: checked.command,
-            args: checked.args,
-            env: checked.env,
-            cwd: checked.cwd,
-            sandbox: serverSandbox(checked),
-            onStderr: options.onStderr,
-          })
-        : new AuthorizingHttpTransport(new URL(String(checked.url)), {
-            requestInit: { headers: { ...checked.headers } },
-            ...(authProvider === undefined ? {} : { authProvider }),
-          });
-    const client = new Client(options.clientInfo ?? { name: "toolwire", version: "0.1.0" }, {
-      capabilities: {},
-      // 2026-07-28 when the server offers it (server/discover), else the 2025 initialize handshake.
-      // Over stdio a silent probe means a 2025-era server, so it waits briefly; over HTTP silence is an outage.
-      versionNegotiation: {
-        mode: protocol === "2025" ? "legacy" : protocol === "auto" ? "auto" : { pin: protocol },
-        probe: { timeoutMs: "command" in checked ? Math.min(PROBE_TIMEOUT_MS, connectTimeoutMs) : connectTimeoutMs },
-      },
-    });
-    const live: Live = {
-      client,
-      transport,
-      lost: undefined,
-      closing: false,
-      listChangedEarly: false,
-      subscription: undefined,
-      checking: false,
-    };
-    client.onclose = () => onLost(live, closeReasonOf(live));
-    client.onerror = (error) => {
-      // The SDK handles a request's last progress notification after its response; that one is no fault.
-      if (error.message.startsWith("Received a progress notification for an unknown token")) return;
-      if (live.lost === undefined && !live.closing) {
-        report(
-          error instanceof McpConnectionError
-            ? error
-            : new McpConnectionError("mcp-protocol-error", serverId, `MCP server ${serverId}: ${error.message}`, {
-                cause: error,
-              }),
-        );
-        // Over HTTP a dropped response stream is retried by the SDK for as long as the call's timeout:
-        // if the server is gone, the calls in flight must fail now, not in a minute.
-        if ("url" in checked && running.size > 0) void checkReachable(live, String(checked.url));
-      }
-    };
-    client.setNotificationHandler("notifications/message", (notification) => {
-      const { level, data, logger } = notification.params;
-      const message = { level, data: data as JsonValue, ...(typeof logger === "string" ? { logger } : {}) };
+    },
+    error: report,
+    log(message) {
       if (running.size === 0) {
         try {
           options.onLog?.(message);
@@ -300,177 +189,63 @@ export async function connectMcpServer(
           // a failing log listener must not break the connection
         }
       }
-      for (const context of running) context.log?.(level, message.data, message.logger);
-    });
-    client.setNotificationHandler("notifications/tools/list_changed", () => {
-      if (current === live) scheduleRelist();
+      for (const context of running) context.log?.(message.level, message.data, message.logger);
+    },
+    listChanged(live) {
+      if (currentLive() === live) void scheduleRelist();
       else live.listChangedEarly = true;
-    });
+    },
+    callsInFlight: () => running.size > 0,
+    closed: () => state.kind === "closed",
+  };
+  const openOptions: OpenMcpClientOptions = {
+    protocol: options.protocol ?? "auto",
+    connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+    clientInfo: options.clientInfo ?? { name: "toolwire", version: "0.1.0" },
+    onStderr: options.onStderr,
+    authProvider,
+    events,
+  };
+
+  /** The connect under way, or a new one: from idle the first, from lost a reconnect after the backoff delay. */
+  function startConnecting(): Promise<OpenMcpClient> {
+    if (state.kind === "connecting" || state.kind === "reconnecting") return state.attempt;
+    if (state.kind === "connected") return Promise.resolve(state.live);
+    if (state.kind === "closed") return Promise.reject(closedError());
+    const waitMs = reconnectWaitMs(state, performance.now(), options.backoff);
+    // Begun from a microtask, so the state holds the attempt before anything in it reads the state.
+    const attempt = Promise.resolve().then(() => connect(waitMs));
+    // Its failure is for the callers waiting on it; one that stopped waiting (aborted) leaves none.
+    attempt.catch(() => undefined);
+    move({ kind: "connect", attempt });
+    return attempt;
+  }
+
+  /** Waits `waitMs`, opens a connection and lists its tools; then it is the current connection. */
+  async function connect(waitMs: number): Promise<OpenMcpClient> {
+    if (waitMs > 0) await new Promise((resolve) => setTimeout(resolve, waitMs));
+    let live: OpenMcpClient | undefined;
+    let listed: unknown[];
     try {
-      await withinDeadline(client.connect(transport, { timeout: connectTimeoutMs }), connectTimeoutMs);
+      if (state.kind === "closed") throw closedError();
+      live = await openMcpClient(endpoint, openOptions);
+      listed = await listAllTools(serverId, live, timeoutMs);
+      move({ kind: "connected", live });
+      if (currentLive() !== live) throw closedError(); // closed while connecting
     } catch (error) {
-      const failure = connectError(live, error);
-      await closeLive(live);
-      throw failure;
+      // The failure counts from now, not from when the connection finished closing.
+      move({ kind: "connect-failed", reason: connectFailure(serverId, error), at: performance.now() });
+      if (live !== undefined) await closeMcpClient(live);
+      throw error;
     }
-    // A 2026-07-28 server sends change notifications only on a listen stream; a 2025 one sends them unasked.
-    if (client.getProtocolEra() === "modern" && client.getServerCapabilities()?.tools?.listChanged === true) {
-      live.subscription = await client
-        .listen({ toolsListChanged: true }, { timeout: connectTimeoutMs })
-        .catch((error: unknown) => {
-          report(
-            new McpConnectionError(
-              "mcp-protocol-error",
-              serverId,
-              `MCP server ${serverId} did not open a stream for tool list changes: ${messageOf(error)}`,
-              { cause: error },
-            ),
-          );
-          return undefined;
-        });
-    }
+    serverInfo = live.client.getServerVersion();
+    protocol = protocolOf(live.client);
+    applyListing(listed);
+    if (live.listChangedEarly) void scheduleRelist();
     return live;
   }
 
-  /**
-   * After a transport error with calls in flight: one quick request to the server's URL. No answer at
-   * all (refused, reset, nothing within a second) means it is gone: the connection is dropped, and its
-   * calls fail at once naming the server. Any HTTP answer means it is up, and the SDK goes on retrying.
-   */
-  async function checkReachable(live: Live, url: string): Promise<void> {
-    if (live.checking) return;
-    live.checking = true;
-    try {
-      await fetch(url, { method: "OPTIONS", signal: AbortSignal.timeout(REACHABLE_TIMEOUT_MS) });
-    } catch (error) {
-      if (live.lost !== undefined || live.closing) return;
-      onLost(
-        live,
-        new McpConnectionError(
-          "mcp-server-exited",
-          serverId,
-          `MCP server ${serverId} could not be reached (${messageOf(error)})`,
-          {
-            cause: error,
-          },
-        ),
-      );
-      void closeLive(live);
-    } finally {
-      live.checking = false;
-    }
-  }
-
-  function closeReasonOf(live: Live): McpConnectionError {
-    if (live.transport instanceof ChildProcessTransport && live.transport.closeReason !== undefined) {
-      return live.transport.closeReason;
-    }
-    return new McpConnectionError("mcp-server-exited", serverId, `MCP server ${serverId} closed the connection`);
-  }
-
-  function connectError(live: Live, error: unknown): McpConnectionError {
-    if (error instanceof McpConnectionError) return error;
-    const unauthorized = authorizationFailure(serverId, error, authProvider !== undefined);
-    if (unauthorized !== undefined) return unauthorized;
-    if (isTimeout(error)) {
-      return new McpConnectionError(
-        "mcp-timeout",
-        serverId,
-        `MCP server ${serverId} did not complete the handshake within ${connectTimeoutMs} ms`,
-        { cause: error },
-      );
-    }
-    // A child process knows why it closed; over HTTP the thrown error says more than "closed", and so does
-    // the SDK's error when it closed the process itself (a refused era, for example).
-    const lost =
-      live.transport instanceof ChildProcessTransport ? (live.transport.closeReason ?? live.lost) : undefined;
-    if (lost !== undefined && lost.code !== "mcp-closed") {
-      const code = lost.code === "mcp-server-exited" ? "mcp-connect-failed" : lost.code;
-      return new McpConnectionError(code, serverId, `${lost.message} before the handshake completed`, {
-        cause: lost,
-      });
-    }
-    return new McpConnectionError(
-      "mcp-connect-failed",
-      serverId,
-      `MCP server ${serverId} could not be connected: ${messageOf(error)}`,
-      { cause: error },
-    );
-  }
-
-  async function closeLive(live: Live) {
-    live.closing = true;
-    await live.subscription?.close().catch(() => undefined);
-    const { transport } = live;
-    if (
-      transport instanceof StreamableHTTPClientTransport &&
-      transport.sessionId !== undefined &&
-      live.lost === undefined
-    ) {
-      // Ends the server's MCP session (an HTTP DELETE); a server that does not answer soon is left to time it out.
-      await Promise.race([
-        transport.terminateSession().catch(() => undefined),
-        new Promise((resolve) => setTimeout(resolve, 1000).unref()),
-      ]);
-    }
-    try {
-      await live.client.close();
-    } catch {
-      // already closed
-    }
-    if (live.transport instanceof ChildProcessTransport) await live.transport.close();
-  }
-
-  async function listAll(live: Live): Promise<unknown[]> {
-    const listed: unknown[] = [];
-    const cursors = new Set<string>();
-    let cursor: string | undefined;
-    for (let page = 0; page < MAX_LIST_PAGES; page++) {
-      let result: Awaited<ReturnType<typeof requestPage>>;
-      try {
-        result = await requestPage(live, cursor);
-      } catch (error) {
-        throw listError(live, error);
-      }
-      listed.push(...(result.tools ?? []));
-      cursor = typeof result.nextCursor === "string" ? result.nextCursor : undefined;
-      if (cursor === undefined) return listed;
-      if (cursors.has(cursor)) break;
-      cursors.add(cursor);
-    }
-    throw new McpConnectionError(
-      "mcp-protocol-error",
-      serverId,
-      `MCP server ${serverId} kept paging tools/list (a repeated cursor or more than ${MAX_LIST_PAGES} pages)`,
-    );
-  }
-
-  function requestPage(live: Live, cursor: string | undefined) {
-    // One page per request: the SDK's own aggregation would hide a cursor that never ends.
-    return live.client.request(
-      { method: "tools/list", params: cursor === undefined ? {} : { cursor } },
-      TOOL_LIST_PAGE,
-      { timeout: timeoutMs, resetTimeoutOnProgress: true },
-    );
-  }
-
-  function listError(live: Live, error: unknown): McpConnectionError {
-    if (live.lost !== undefined) return live.lost;
-    if (isTimeout(error)) {
-      return new McpConnectionError(
-        "mcp-timeout",
-        serverId,
-        `MCP server ${serverId} did not list its tools within ${timeoutMs} ms`,
-        { cause: error },
-      );
-    }
-    return new McpConnectionError(
-      "mcp-protocol-error",
-      serverId,
-      `MCP server ${serverId} could not list its tools: ${messageOf(error)}`,
-      { cause: error },
-    );
-  }
+  // 2. List: the tools from a listing, and listing again when the server says they changed.
 
   /** Builds the tools from a listing; returns whether they changed, and tells the listeners if so. */
   function applyListing(listing: readonly unknown[]): boolean {
@@ -490,9 +265,7 @@ export async function connectMcpServer(
             "mcp-listener-failed",
             serverId,
             `A tools listener of MCP server ${serverId} threw: ${messageOf(error)}`,
-            {
-              cause: error,
-            },
+            { cause: error },
           ),
         );
       }
@@ -500,78 +273,81 @@ export async function connectMcpServer(
     return true;
   }
 
-  function bridgeTool(name: string, tool: McpTool): AgentTool {
-    const toolName = tool.name;
-    const outputSchema = isRecord(tool.outputSchema) ? (tool.outputSchema as JsonObject) : undefined;
-    const checkStructured = outputSchema === undefined ? undefined : structuredContentCheck(outputSchema);
-    return defineTool({
-      name,
-      title: tool.title ?? tool.annotations?.title,
-      description: tool.description ?? tool.title ?? "",
-      inputSchema: tool.inputSchema as JsonObject,
-      outputSchema: tool.outputSchema as JsonObject | undefined,
-      annotations: tool.annotations === undefined ? undefined : (plainCopy(tool.annotations) as JsonObject),
-      icons: Array.isArray(tool.icons) ? (plainCopy(tool.icons.filter(isRecord)) as JsonObject[]) : undefined,
-      _meta: isRecord(tool._meta) ? (plainCopy(tool._meta) as JsonObject) : undefined,
-      owner: { kind: "mcp", serverId },
-      executor: { kind: "mcp", serverId, toolName },
-      execute: (input: JsonObject, context: ToolCallContext) =>
-        callTool(name, toolName, input, context, checkStructured),
-    });
+  /** Starts a relist, or asks the running one for one more pass; resolves to whether the tools changed. */
+  function scheduleRelist(): Promise<boolean> {
+    if (relist.kind === "relisting") {
+      const { done } = relist;
+      relist = nextRelistState(relist, { kind: "changed" });
+      return done;
+    }
+    // Begun from a microtask, so the state holds `done` before the first pass reads the state.
+    const done = Promise.resolve().then(relistPasses);
+    relist = nextRelistState(relist, { kind: "started", done });
+    return done;
   }
 
-  async function callTool(
-    name: string,
-    toolName: string,
-    input: JsonObject,
-    context: ToolCallContext,
-    checkStructured: ((structured: unknown) => string | undefined) | undefined,
-  ): Promise<ToolResult> {
-    const live = current ?? (await acquire(name, context.signal));
-    const { signal, release } = requestSignal(context.signal);
+  /** Lists the tools on the current connection, once more each time a change arrived during a pass. */
+  async function relistPasses(): Promise<boolean> {
+    let changed = false;
+    for (;;) {
+      const live = currentLive();
+      if (live === undefined) {
+        relist = nextRelistState(relist, { kind: "stopped" });
+        return changed;
+      }
+      try {
+        changed = applyListing(await listAllTools(serverId, live, timeoutMs)) || changed;
+      } catch (error) {
+        report(
+          error instanceof McpConnectionError
+            ? error
+            : new McpConnectionError("mcp-protocol-error", serverId, messageOf(error)),
+        );
+      }
+      relist = nextRelistState(relist, { kind: "pass-finished" });
+      if (relist.kind === "idle") return changed;
+    }
+  }
+
+  // 3. Bridge: each listed tool as an AgentTool whose execute is callTool.
+  const bridgeTool = (name: string, tool: McpTool) => bridgeMcpTool(serverId, name, tool, callTool);
+
+  // 4. Calls: on the current connection, or on a new one made for them.
+
+  async function callTool(bridged: BridgedTool, input: JsonObject, context: ToolCallContext): Promise<ToolResult> {
+    const live = state.kind === "connected" ? state.live : await acquire(bridged.name, context.signal);
     running.add(context);
     let result: CallResultAsSent;
     try {
       result = await live.client.request(
-        { method: "tools/call", params: { name: toolName, arguments: input as Record<string, unknown> } },
+        { method: "tools/call", params: { name: bridged.toolName, arguments: input as Record<string, unknown> } },
         CALL_RESULT_AS_SENT,
         {
-          signal,
+          // The call's own signal as it is: the SDK removes its abort listener when the request settles, so
+          // a signal reused for many calls gathers none. No linked signal, no WeakSet of signals per call.
+          signal: context.signal,
           timeout: timeoutMs,
           resetTimeoutOnProgress: true,
           onprogress: (progress) => context.onUpdate(progressUpdate(progress)),
         },
       );
     } catch (error) {
-      throw callError(live, name, toolName, error, context.signal);
+      throw callError(live, bridged, error, context.signal);
     } finally {
-      release?.();
       running.delete(context);
     }
-    failures = 0;
-    const mapped = mapCallToolResult(result, { serverId, toolName });
-    const violation = mapped.isError === true ? undefined : checkStructured?.(result.structuredContent);
-    if (violation === undefined) return mapped;
-    return {
-      content: [
-        {
-          type: "text",
-          text: `MCP server ${serverId} answered the call to ${toolName}, but ${violation}. This is a fault of the server, not of your call.`,
-        },
-      ],
-      isError: true,
-      ...(mapped.details === undefined ? {} : { details: mapped.details }),
-    };
+    move(CALL_SUCCEEDED);
+    return bridgedResult(bridged, result);
   }
 
-  function callError(live: Live, name: string, toolName: string, error: unknown, signal: AbortSignal): ToolCallError {
+  function callError(live: OpenMcpClient, bridged: BridgedTool, error: unknown, signal: AbortSignal): ToolCallError {
     const failure = classifyCallError(
       {
         serverId,
-        name,
-        toolName,
+        name: bridged.name,
+        toolName: bridged.toolName,
         timeoutMs,
-        closed,
+        closed: state.kind === "closed",
         lost: live.lost,
         aborted: signal.aborted,
         authorized: authProvider !== undefined,
@@ -579,27 +355,24 @@ export async function connectMcpServer(
       error,
     );
     if (failure.lost !== undefined) {
-      onLost(live, failure.lost);
-      void closeLive(live);
+      events.lost(live, failure.lost);
+      void closeMcpClient(live);
     }
     return failure.error;
   }
 
   /** The current connection, or a new one after the backoff delay. */
-  async function acquire(name: string, signal: AbortSignal): Promise<Live> {
-    if (closed) {
+  async function acquire(name: string, signal: AbortSignal): Promise<OpenMcpClient> {
+    if (state.kind === "closed") {
       throw new ToolCallError(
         "execution-failed",
         name,
         `MCP server ${serverId} is closed: its connection was shut down`,
       );
     }
-    if (current !== undefined) return current;
-    connecting ??= reconnect().finally(() => {
-      connecting = undefined;
-    });
+    if (state.kind === "connected") return state.live;
     try {
-      return await raceAbort(connecting, signal);
+      return await raceAbort(startConnecting(), signal);
     } catch (error) {
       if (signal.aborted)
         throw new ToolCallError(
@@ -617,75 +390,8 @@ export async function connectMcpServer(
     }
   }
 
-  async function reconnect(): Promise<Live> {
-    const wait = lastFailureAt + reconnectDelayMs(failures, options.backoff) - performance.now();
-    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    if (closed) throw new McpConnectionError("mcp-closed", serverId, `MCP server ${serverId} is closed`);
-    let live: Live;
-    try {
-      live = await open();
-    } catch (error) {
-      recordFailure();
-      throw error;
-    }
-    try {
-      const listed = await listAll(live);
-      if (closed) throw new McpConnectionError("mcp-closed", serverId, `MCP server ${serverId} is closed`);
-      current = live;
-      serverInfo = live.client.getServerVersion();
-      protocol = protocolOf(live.client);
-      applyListing(listed);
-      if (live.listChangedEarly) scheduleRelist();
-      return live;
-    } catch (error) {
-      recordFailure();
-      await closeLive(live);
-      throw error;
-    }
-  }
-
-  function scheduleRelist(): Promise<boolean> {
-    if (relisting !== undefined) {
-      relistAgain = true;
-      return relisting;
-    }
-    relisting = (async () => {
-      let changed = false;
-      do {
-        relistAgain = false;
-        const live = current;
-        if (live === undefined || closed) break;
-        try {
-          changed = applyListing(await listAll(live)) || changed;
-        } catch (error) {
-          report(
-            error instanceof McpConnectionError
-              ? error
-              : new McpConnectionError("mcp-protocol-error", serverId, messageOf(error)),
-          );
-        }
-      } while (relistAgain && !closed);
-      return changed;
-    })().finally(() => {
-      relisting = undefined;
-    });
-    return relisting;
-  }
-
   // The first connection: its failure is the caller's error, with nothing left running.
-  const first = await open();
-  let listed: unknown[];
-  try {
-    listed = await listAll(first);
-  } catch (error) {
-    await closeLive(first);
-    throw error;
-  }
-  current = first;
-  serverInfo = first.client.getServerVersion();
-  protocol = protocolOf(first.client);
-  applyListing(listed);
-  if (first.listChangedEarly) void scheduleRelist();
+  await startConnecting();
 
   return {
     serverId,
@@ -702,11 +408,11 @@ export async function connectMcpServer(
       return protocol;
     },
     get connected() {
-      return current !== undefined;
+      return state.kind === "connected";
     },
     get pid() {
-      const transport = current?.transport;
-      return transport instanceof ChildProcessTransport ? transport.pid : undefined;
+      const live = currentLive();
+      return live === undefined ? undefined : pidOf(live);
     },
     onChange(listener) {
       listeners.add(listener);
@@ -715,31 +421,21 @@ export async function connectMcpServer(
       };
     },
     async refreshTools() {
-      if (current === undefined) {
+      if (state.kind !== "connected") {
         const before = tools;
-        connecting ??= reconnect().finally(() => {
-          connecting = undefined;
-        });
-        await connecting;
+        await startConnecting();
         return before !== tools;
       }
-      if (relisting !== undefined) await relisting;
+      if (relist.kind === "relisting") await relist.done;
       return scheduleRelist();
     },
     async close() {
-      if (closed) return;
-      closed = true;
-      const live = current;
-      current = undefined;
-      if (live !== undefined) await closeLive(live);
-      await connecting?.catch(() => undefined);
+      const before = state;
+      move({ kind: "close" });
+      if (before.kind === "connected") await closeMcpClient(before.live);
+      if (before.kind === "connecting" || before.kind === "reconnecting") await before.attempt.catch(() => undefined);
     },
   };
-}
-
-/** A listed tool's extra, as plain JSON (what the SDK parsed may carry more than JSON). */
-function plainCopy(value: unknown): unknown {
-  return JSON.parse(JSON.stringify(value));
 }
 
 function protocolOf(client: Client): McpConnection["protocol"] {
@@ -748,33 +444,10 @@ function protocolOf(client: Client): McpConnection["protocol"] {
   return version === undefined || era === undefined ? undefined : { version, era };
 }
 
-// Signals already handed to the SDK, which adds an abort listener per request and never removes it.
-const signalsInUse = new WeakSet<AbortSignal>();
-
-/**
- * The signal for one SDK request. A call's own signal (the session makes one per call) is passed as
- * it is; a signal seen before (a caller reusing one) gets a fresh signal linked to it, so listeners
- * do not pile up on it.
- */
-function requestSignal(signal: AbortSignal): { signal: AbortSignal; release?: () => void } {
-  if (!signalsInUse.has(signal)) {
-    signalsInUse.add(signal);
-    return { signal };
-  }
-  const controller = new AbortController();
-  const onAbort = () => controller.abort(signal.reason);
-  if (signal.aborted) onAbort();
-  else signal.addEventListener("abort", onAbort, { once: true });
-  return { signal: controller.signal, release: () => signal.removeEventListener("abort", onAbort) };
-}
-
-function progressUpdate(progress: Progress): ToolResult {
-  const total = progress.total === undefined ? "" : `/${progress.total}`;
-  const message = progress.message === undefined ? "" : `: ${progress.message}`;
-  return {
-    content: [{ type: "text", text: `progress ${progress.progress}${total}${message}` }],
-    details: { progress },
-  };
+/** A failed connect as the lost state's reason. */
+function connectFailure(serverId: string, error: unknown): McpConnectionError {
+  if (error instanceof McpConnectionError) return error;
+  return new McpConnectionError("mcp-connect-failed", serverId, messageOf(error), { cause: error });
 }
 
 function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
@@ -793,21 +466,4 @@ function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
       },
     );
   });
-}
-
-function isFetchFailure(error: unknown): boolean {
-  const cause = error instanceof McpConnectionError ? error.cause : error;
-  return cause instanceof TypeError && cause.message === "fetch failed";
-}
-
-/**
- * The connect, bounded as a whole: the era probe and the handshake together take at most `ms`
- * (each alone would have its own timeout). Rejects with the SDK's timeout error past it.
- */
-function withinDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new SdkError(SdkErrorCode.RequestTimeout, `connect took over ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, expired]).finally(() => clearTimeout(timer));
 }
