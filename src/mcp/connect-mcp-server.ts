@@ -381,10 +381,13 @@ export async function connectMcpEndpoint(
           `The call to ${name} was aborted while reconnecting to MCP server ${serverId}`,
         );
       const reason = error instanceof McpConnectionError ? error.message : messageOf(error);
+      // Closed meanwhile (the await above may have seen close()): no later call will try again.
+      const closedMeanwhile = (state as { readonly kind: string }).kind === "closed";
+      const next = closedMeanwhile ? "the connection is closed" : "a later call will try again";
       throw new ToolCallError(
         "execution-failed",
         name,
-        `${reason}. Reconnecting to MCP server ${serverId} failed; a later call will try again.`,
+        `${reason}. Reconnecting to MCP server ${serverId} failed; ${next}.`,
         { cause: error },
       );
     }
