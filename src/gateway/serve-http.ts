@@ -2,8 +2,13 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { NodeStreamableHTTPServerTransport, toNodeHandler, toWebRequest } from "@modelcontextprotocol/node";
-import { createMcpHandler, isInitializeRequest, isLegacyRequest, type Server } from "@modelcontextprotocol/server";
+import { NodeStreamableHTTPServerTransport, toNodeHandler } from "@modelcontextprotocol/node";
+import {
+  classifyInboundRequest,
+  createMcpHandler,
+  isInitializeRequest,
+  type Server,
+} from "@modelcontextprotocol/server";
 import type { AgentSession } from "../core/dispatch/session.js";
 import { describeThrown } from "../core/errors.js";
 import { McpServeError } from "../mcp/errors.js";
@@ -286,9 +291,7 @@ export async function serveHttp(source: SessionSource, options: ServeMcpHttpOpti
         "Method not allowed: send requests with POST (a 2025 session's GET and DELETE need its mcp-session-id)",
       );
     }
-    if (!(await isLegacyRequest(await toWebRequest(request, body), body))) {
-      return serving.serveModern(request, response, body);
-    }
+    if (!isLegacy(request, body)) return serving.serveModern(request, response, body);
     if (!isInitializeRequest(body)) {
       return sendJsonRpcError(response, 400, -32000, "Bad Request: no valid session id (mcp-session-id)");
     }
@@ -433,6 +436,25 @@ function publicHostOf(publicUrl: string): string {
     throw new McpServeError("invalid-serve-options", `serveMcp needs publicUrl to be http or https, got ${publicUrl}`);
   }
   return parsed.host;
+}
+
+/**
+ * Whether the SDK's handler would take this POST for a 2025-era request: the SDK's own classification, read from
+ * the Node request's headers and the parsed body (not a web Request built for the question, which costs a copy).
+ */
+function isLegacy(request: IncomingMessage, body: unknown): boolean {
+  const header = (name: string) => {
+    const value = request.headers[name];
+    return Array.isArray(value) ? value[0] : value;
+  };
+  const outcome = classifyInboundRequest({
+    httpMethod: "POST",
+    protocolVersionHeader: header("mcp-protocol-version"),
+    mcpMethodHeader: header("mcp-method"),
+    mcpNameHeader: header("mcp-name"),
+    body,
+  });
+  return outcome.kind === "legacy";
 }
 
 /** How many `tools/call` requests a body holds (a 2025-03-26 client may send a batch). */
