@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const SERVER = fileURLToPath(new URL("./gateway/gateway-server.mjs", import.meta.url));
+const FLOOD = fileURLToPath(new URL("./gateway/flood.mjs", import.meta.url));
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
 const SECONDS = Number(process.env.SECONDS ?? 3);
 const CONCURRENCY = [8, 32];
@@ -111,7 +112,7 @@ try {
     );
   }
   // Fairness: one principal making 10 calls a second, alone and while another principal floods the gateway with
-  // 32 clients of back-to-back calls: without a rate limit (the worst case), and with one (1,200 a minute) that the
+  // 32 clients of back-to-back calls from a process of its own: without a rate limit (the worst case), and with one (1,200 a minute) that the
   // flood uses up within about a second, after which it is answered 429.
   for (const [label, server] of [
     ["no rate limit", servers.toolwire],
@@ -121,10 +122,13 @@ try {
     const flooded = [];
     for (let round = 0; round < ROUNDS; round++) {
       alone.push((await load(server.url, 1, SECONDS, TOKEN, 100)).p99);
-      const flood = load(server.url, 32, SECONDS + 2, FLOODER);
+      const flood = spawn(process.execPath, [FLOOD, server.url, FLOODER, String(SECONDS + 2), "32"], {
+        stdio: ["ignore", "pipe", "inherit"],
+      });
+      const floodEnded = new Promise((resolve) => flood.once("exit", resolve));
       await new Promise((resolve) => setTimeout(resolve, 2_000));
       flooded.push((await load(server.url, 1, SECONDS, TOKEN, 100)).p99);
-      await flood;
+      await floodEnded;
     }
     console.log(
       `fairness (${label}): a paced principal's p99 alone ${median(alone).toFixed(2)} ms, while another floods ${median(flooded).toFixed(2)} ms (${(median(flooded) / median(alone)).toFixed(2)}x)`,

@@ -40,5 +40,6 @@ if (kind === "bare") {
     audit: { file: auditFile },
   });
   console.log(handle.url);
-  process.once("SIGTERM", () => void handle.close().then(() => process.exit(0)));
+  for (const signal of ["SIGTERM", "SIGINT"])
+    process.once(signal, () => void handle.close().then(() => process.exit(0)));
 }
