@@ -301,6 +301,69 @@ describe("a session per principal", () => {
   });
 });
 
+describe("approvals per principal", () => {
+  it("refuses one principal's retry of another's paused call: the approval is sealed by its own session", async () => {
+    const runs: string[] = [];
+    const handle = await serveMcp(
+      (principal: Principal) =>
+        createAgentSession({
+          registry: createToolRegistry({
+            custom: [
+              defineTool({
+                name: "deploy",
+                description: "Needs approval",
+                inputSchema: { type: "object", properties: {} },
+                execute: () => {
+                  runs.push(principal.id);
+                  return "deployed";
+                },
+              }),
+            ],
+          }),
+          approvals: { require: ["deploy"] },
+        }),
+      {
+        transport: "http",
+        port: 0,
+        auth: {
+          tokens: [
+            { token: ALICE, principal: "alice" },
+            { token: BOB, principal: "bob" },
+          ],
+        },
+      },
+    );
+    cleanups.push(() => handle.close());
+    // Alice's client, whose retry of the paused call (it carries the requestState) goes out with Bob's token.
+    let calls = 0;
+    const swapping: typeof fetch = (input, init) => {
+      const body = typeof init?.body === "string" ? init.body : "";
+      const headers = new Headers(init?.headers);
+      if (body.includes('"tools/call"') && ++calls === 2) headers.set("authorization", `Bearer ${BOB}`);
+      return fetch(input, { ...init, headers });
+    };
+    const client = new ModernClient({ name: "t", version: "1" }, { ...MODERN, capabilities: { elicitation: {} } });
+    client.setRequestHandler("elicitation/create", async () => ({ action: "accept" }));
+    await client.connect(
+      new ModernHttpTransport(new URL(handle.url as string), {
+        requestInit: { headers: { authorization: `Bearer ${ALICE}` } },
+        fetch: swapping,
+      }),
+    );
+    cleanups.push(() => client.close());
+    const result = await client.callTool({ name: "deploy", arguments: {} });
+    expect(calls).toBe(2);
+    expect(result.isError).toBe(true);
+    expect(text(result)).toContain("not valid");
+    expect(runs).toEqual([]);
+    // Alice's own retry works.
+    calls = 10;
+    const own = await client.callTool({ name: "deploy", arguments: {} });
+    expect(text(own)).toBe("deployed");
+    expect(runs).toEqual(["alice"]);
+  });
+});
+
 describe("session lifecycle and limits", () => {
   it("caps sessions per principal and in all with 429 and Retry-After, and releases one on DELETE", async () => {
     const handle = await serve({ sessions: { maxPerPrincipal: 2, max: 3 } });
