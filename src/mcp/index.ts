@@ -1,5 +1,12 @@
 // toolwire/mcp: bridge MCP servers into a registry (connectMcpServer) and serve a session over MCP (serveMcp).
 
+export type {
+  GatewayAuthOptions,
+  Principal,
+  ServeOAuthConfig,
+  ServeTokenConfig,
+} from "../gateway/authenticate.js";
+export { GatewayError, type GatewayErrorCode } from "../gateway/errors.js";
 export {
   ChildProcessTransport,
   type ChildProcessTransportOptions,
@@ -68,13 +75,6 @@ export {
   reconnectDelayMs,
 } from "./reconnect.js";
 export {
-  type GatewayAuthOptions,
-  type Principal,
-  type ServeOAuthConfig,
-  type ServeTokenConfig,
-} from "../gateway/authenticate.js";
-export { GatewayError, type GatewayErrorCode } from "../gateway/errors.js";
-export {
   type GatewayOptions,
   type McpServerHandle,
   type ServeMcpHttpOptions,
@@ -83,5 +83,5 @@ export {
   type SessionSource,
   serveMcp,
 } from "./serve-mcp.js";
-export { TOOLS_PAGE_SIZE } from "./tool-server.js";
 export { assignMcpToolNames, MAX_TOOL_NAME_LENGTH, sanitizeToolNamePart } from "./tool-names.js";
+export { TOOLS_PAGE_SIZE } from "./tool-server.js";
