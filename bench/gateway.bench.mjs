@@ -7,6 +7,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { noopCallBody, noopCallHeaders } from "./gateway/noop-call.mjs";
 
 const SERVER = fileURLToPath(new URL("./gateway/gateway-server.mjs", import.meta.url));
 const FLOOD = fileURLToPath(new URL("./gateway/flood.mjs", import.meta.url));
@@ -30,36 +31,12 @@ function start(kind, auditFile, callsPerMinute) {
   });
 }
 
-function callBody(id) {
-  return JSON.stringify({
-    jsonrpc: "2.0",
-    id,
-    method: "tools/call",
-    params: {
-      name: "noop",
-      arguments: {},
-      _meta: {
-        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-        "io.modelcontextprotocol/clientCapabilities": {},
-        "io.modelcontextprotocol/clientInfo": { name: "bench", version: "1" },
-      },
-    },
-  });
-}
-
 /**
  * `clients` loops of back-to-back calls for `seconds` (or, with `pace`, one call every `pace` ms per loop); the calls
  * answered 200, and their p99 latency in ms. A 429 (over the rate limit) is counted apart.
  */
 async function load(url, clients, seconds, token = TOKEN, pace = 0) {
-  const headers = {
-    "content-type": "application/json",
-    accept: "application/json, text/event-stream",
-    "mcp-protocol-version": "2026-07-28",
-    "mcp-method": "tools/call",
-    "mcp-name": "noop",
-    authorization: `Bearer ${token}`,
-  };
+  const headers = noopCallHeaders(token);
   const latencies = [];
   const end = performance.now() + seconds * 1000;
   let id = 0;
@@ -67,7 +44,7 @@ async function load(url, clients, seconds, token = TOKEN, pace = 0) {
     Array.from({ length: clients }, async () => {
       while (performance.now() < end) {
         const started = performance.now();
-        const response = await fetch(url, { method: "POST", headers, body: callBody(++id) });
+        const response = await fetch(url, { method: "POST", headers, body: noopCallBody(++id) });
         const text = await response.text();
         if (response.status === 429) continue;
         if (response.status !== 200 || !text.includes('"ok"'))
@@ -93,6 +70,7 @@ const servers = {
 };
 try {
   for (const { url } of [servers.bare, servers.toolwire]) await load(url, 8, 1); // warm-up
+  await load(servers.limited.url, 1, 1, TOKEN, 100); // the paced principal's session, made before it is measured
   console.log(`tools/call of a no-op tool, ${ROUNDS} alternating rounds of ${SECONDS} s, medians`);
   console.log("clients | bare calls/s | toolwire calls/s | ratio | bare p99 ms | toolwire p99 ms | p99 ratio");
   for (const clients of CONCURRENCY) {
