@@ -79,6 +79,7 @@ const MAX_BODY_BYTES = 4 * 1024 * 1024;
 const SSE_RETRY_MS = 1_000;
 const DEFAULT_IDLE_TIMEOUT_MS = 1_800_000;
 const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
+const WILDCARD_HOSTS = new Set(["0.0.0.0", "::", "[::]"]);
 /** Who calls when the server asks for no credentials (loopback only). */
 const LOCAL_PRINCIPAL: Principal = { id: "local", via: "none", policy: [], scopes: [] };
 
@@ -116,6 +117,18 @@ export async function serveHttp(source: SessionSource, options: ServeMcpHttpOpti
     throw new McpServeError(
       "invalid-serve-options",
       `serveMcp on ${host} needs auth: without credentials it serves loopback hosts only (127.0.0.1, ::1, localhost)`,
+    );
+  }
+  const oauth = options.auth?.oauth;
+  if (
+    WILDCARD_HOSTS.has(host) &&
+    options.publicUrl === undefined &&
+    oauth !== undefined &&
+    oauth.audience === undefined
+  ) {
+    throw new McpServeError(
+      "invalid-serve-options",
+      `serveMcp on ${host} with oauth needs publicUrl or oauth.audience: an address that stands for every interface does not say which audience access tokens are for`,
     );
   }
   if (options.allowedOrigins !== undefined) validateAllowedOrigins(options.allowedOrigins);
@@ -207,6 +220,13 @@ export async function serveHttp(source: SessionSource, options: ServeMcpHttpOpti
 
   let port = options.port;
   let authenticator: GatewayAuthenticator | undefined;
+  // Bound to every interface and no publicUrl: the metadata's URLs are told as the client addressed the server
+  // (its Host header, already checked), since 0.0.0.0 is no address a client can use.
+  const wildcard = WILDCARD_HOSTS.has(host);
+  const asSeenBy = (request: IncomingMessage): string | undefined =>
+    wildcard && options.publicUrl === undefined && request.headers.host !== undefined
+      ? `http://${request.headers.host}`
+      : undefined;
   const metadataPaths = new Set<string>();
 
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
@@ -221,13 +241,29 @@ export async function serveHttp(source: SessionSource, options: ServeMcpHttpOpti
       },
     );
     if (refused !== undefined) return sendJsonRpcError(response, 403, -32000, refused);
-    if (authenticator !== undefined && metadataPaths.has(path)) return sendMetadata(request, response, authenticator);
+    if (authenticator !== undefined && metadataPaths.has(path)) {
+      return sendMetadata(request, response, authenticator, asSeenBy(request));
+    }
     if (path !== "/mcp") return sendJsonRpcError(response, 404, -32601, "Not found: the MCP endpoint is /mcp");
 
     let principal = LOCAL_PRINCIPAL;
     if (authenticator !== undefined) {
       const outcome = await authenticator.authenticate(request.headers.authorization);
-      if (!outcome.ok) return sendJsonRpcError(response, outcome.status, -32001, outcome.message, outcome.headers);
+      if (!outcome.ok) {
+        const headers = outcome.headers as Record<string, string>;
+        const challenge = headers["WWW-Authenticate"] ?? headers["www-authenticate"];
+        const seen = asSeenBy(request);
+        const rewritten =
+          challenge === undefined || seen === undefined || authenticator === undefined
+            ? headers
+            : {
+                "www-authenticate": challenge.replace(
+                  authenticator.metadataUrl,
+                  authenticator.metadataUrl.replace(new URL(authenticator.metadataUrl).origin, seen),
+                ),
+              };
+        return sendJsonRpcError(response, outcome.status, -32001, outcome.message, rewritten);
+      }
       principal = outcome.principal;
     }
     let serving: PrincipalServing;
@@ -463,12 +499,23 @@ function countToolCalls(body: unknown): number {
   return typeof body === "object" && body !== null && (body as { method?: unknown }).method === "tools/call" ? 1 : 0;
 }
 
-function sendMetadata(request: IncomingMessage, response: ServerResponse, authenticator: GatewayAuthenticator) {
+function sendMetadata(
+  request: IncomingMessage,
+  response: ServerResponse,
+  authenticator: GatewayAuthenticator,
+  seenAs: string | undefined,
+) {
   if (request.method !== "GET" && request.method !== "HEAD") {
     return sendJsonRpcError(response, 405, -32000, "Method not allowed: the resource metadata is read with GET");
   }
+  const metadata = authenticator.metadata();
+  const resource = metadata.resource;
+  const document =
+    seenAs !== undefined && typeof resource === "string"
+      ? { ...metadata, resource: resource.replace(new URL(resource).origin, seenAs) }
+      : metadata;
   response.writeHead(200, { "content-type": "application/json", "cache-control": "max-age=300" });
-  response.end(request.method === "HEAD" ? undefined : JSON.stringify(authenticator.metadata()));
+  response.end(request.method === "HEAD" ? undefined : JSON.stringify(document));
 }
 
 function readJsonBody(request: IncomingMessage): Promise<unknown> {

@@ -1,7 +1,7 @@
 // The gateway's rules (SPEC section 16) against the real HTTP server: credentials, origins, a session per
 // principal, session caps and expiry, rate limits and the audit log, with 2026-07-28 and 2025 clients.
 import { mkdtemp, readFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { networkInterfaces, tmpdir } from "node:os";
 import { join } from "node:path";
 import {
   Client as ModernClient,
@@ -231,6 +231,29 @@ describe("credentials", () => {
     expect(status).toBe(431);
     const client = await modernClient(handle.url as string, ALICE);
     expect(text(await client.callTool({ name: "echo", arguments: { text: "still" } }))).toBe("still");
+  });
+
+  it("on 0.0.0.0, names the resource metadata at the address the client used", async () => {
+    const external = Object.values(networkInterfaces())
+      .flat()
+      .find((address) => address !== undefined && address.family === "IPv4" && !address.internal)?.address;
+    const handle = await serve({ host: "0.0.0.0" });
+    const hosts = [`127.0.0.1:${handle.port}`, ...(external === undefined ? [] : [`${external}:${handle.port}`])];
+    for (const host of hosts) {
+      const response = await post(`http://${host}/mcp`, {});
+      expect(response.status).toBe(401);
+      const metadataUrl = `http://${host}/.well-known/oauth-protected-resource/mcp`;
+      expect(response.headers.get("www-authenticate")).toContain(`resource_metadata="${metadataUrl}"`);
+      expect(await (await fetch(metadataUrl)).json()).toMatchObject({ resource: `http://${host}/mcp` });
+    }
+    await expect(
+      serveMcp(sessionSource(), {
+        transport: "http",
+        port: 0,
+        host: "0.0.0.0",
+        auth: { oauth: { issuer: "https://issuer.test", jwks: { keys: [] } } },
+      }),
+    ).rejects.toMatchObject({ code: "invalid-serve-options", message: expect.stringContaining("publicUrl") });
   });
 
   it("refuses to serve a host that is not loopback without auth", async () => {
