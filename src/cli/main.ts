@@ -61,7 +61,9 @@ Environment:
   TOOLWIRE_NO_BROWSER                   print MCP login URLs, never open a browser
   NO_COLOR, FORCE_COLOR                 colour off, or on even when piped`,
     )
-    .showHelpAfterError()
+    // One line and a hint, not the whole help: the error stays on the screen. Commander suggests a close command.
+    .showHelpAfterError("(toolwire --help lists the commands; toolwire <command> --help, its options)")
+    .showSuggestionAfterError(true)
     .exitOverride();
 
   const globals = () => program.opts<GlobalOptions>();

@@ -64,12 +64,15 @@ describe.concurrent("toolwire --help", { timeout: 60_000 }, () => {
 });
 
 describe.concurrent("usage errors exit 2", { timeout: 60_000 }, () => {
-  it("an unknown command names it and shows the help", async () => {
+  it("an unknown command names it, suggests the close one, and gives a one-line hint instead of the help", async () => {
     const { code, stdout, stderr } = await run("plam");
     expect(code).toBe(2);
     expect(stdout).toBe("");
     expect(stderr).toContain("unknown command 'plam'");
-    expect(stderr).toContain("Usage: toolwire");
+    expect(stderr).toContain("(Did you mean plan?)");
+    expect(stderr).toContain("toolwire --help lists the commands");
+    expect(stderr).not.toContain("Usage: toolwire");
+    expect(stderr.trim().split("\n")).toHaveLength(3);
   });
 
   it("an unknown option names it", async () => {
