@@ -3,6 +3,7 @@ import { constants, readFileSync, type Stats } from "node:fs";
 import { open, stat } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import { isNear } from "../core/is-near.js";
 import type { JsonObject, JsonPrimitive, PolicyLayer } from "../core/types.js";
 import type { McpProtocolChoice } from "../mcp/connect-mcp-server.js";
 import type { McpServerAuthConfig } from "../mcp/oauth/mcp-auth-config.js";
@@ -484,22 +485,6 @@ function formatPath(pointer: string): string {
 }
 
 /** Same letters ignoring case, or one edit apart: a likely typo. */
-function isNear(a: string, b: string): boolean {
-  const x = a.toLowerCase();
-  const y = b.toLowerCase();
-  if (x === y) return true;
-  if (Math.abs(x.length - y.length) > 1) return false;
-  let i = 0;
-  while (i < x.length && i < y.length && x[i] === y[i]) i++;
-  const rest = (s: string, skip: number) => s.slice(i + skip);
-  return (
-    rest(x, 1) === rest(y, 1) ||
-    rest(x, 1) === rest(y, 0) ||
-    rest(x, 0) === rest(y, 1) ||
-    (x[i] === y[i + 1] && x[i + 1] === y[i] && x.slice(i + 2) === y.slice(i + 2))
-  );
-}
-
 function dedupe(issues: ConfigIssue[]): ConfigIssue[] {
   const seen = new Set<string>();
   return issues.filter((issue) => {

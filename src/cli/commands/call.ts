@@ -50,8 +50,20 @@ export async function runCall(
     if (result.is_error === true) {
       output.error(paint(output, "red", `error${outcome.errorCode === undefined ? "" : ` (${outcome.errorCode})`}`));
     }
+    // Not found, but the registry knows it: say where it went (removed by a layer, hidden by availability).
+    const why = outcome.errorCode === "tool-not-found" ? whyNotActive(runtime, options.tool) : undefined;
+    if (why !== undefined) output.error(why);
   }
   return result.is_error === true ? EXIT_FAILED : EXIT_OK;
+}
+
+/** The registry's explanation of a tool that exists but is not active, or undefined for an unknown name. */
+function whyNotActive(runtime: Runtime, tool: string): string | undefined {
+  const { registry } = runtime;
+  const known =
+    registry.hidden.some((entry) => entry.descriptor.name === tool) ||
+    registry.lastReport.excluded.some((entry) => entry.name === tool);
+  return known ? registry.explain(tool) : undefined;
 }
 
 function cutErrorEchoes(result: ToolResultBlock, tool: string, input: string | undefined): ToolResultBlock {

@@ -1,5 +1,6 @@
 // `toolwire plan`: the visible tools, the hidden ones with their diagnostics, and everything removed, with why.
 import { applyToolPolicy } from "../../core/filter/policy.js";
+import { isNear } from "../../core/is-near.js";
 import type { ToolOwnerRef } from "../../core/types.js";
 import { formatTable, type Output, paint } from "../output.js";
 import type { Runtime } from "../runtime.js";
@@ -33,6 +34,17 @@ export function principalTools(runtime: Runtime): { principal: string; tools: st
     const { kept, removed } = applyToolPolicy(visible, entry.policy ?? []);
     return { principal: entry.principal, tools: kept.map((d) => d.name), removed: removed.map((r) => r.name) };
   });
+}
+
+/** A tool name one slip away from a policy pattern that matched nothing (plain names only, not globs or groups). */
+function nearName(runtime: Runtime, pattern: string): string | undefined {
+  if (/[*:?]/.test(pattern)) return undefined;
+  const names = [
+    ...runtime.registry.tools.keys(),
+    ...runtime.registry.hidden.map((entry) => entry.descriptor.name),
+    ...runtime.registry.lastReport.excluded.map((entry) => entry.name),
+  ];
+  return names.find((name) => isNear(name, pattern));
 }
 
 /** The plan as data, for `--json`. */
@@ -144,7 +156,10 @@ export function printPlan(runtime: Runtime, output: Output): void {
   }
   if (report.unknownPatterns.length > 0) {
     heading("Policy patterns that match no tool");
-    for (const entry of report.unknownPatterns) output.line(`layer "${entry.layer}": ${entry.pattern}`);
+    for (const entry of report.unknownPatterns) {
+      const near = nearName(runtime, entry.pattern);
+      output.line(`layer "${entry.layer}": ${entry.pattern}${near === undefined ? "" : ` (did you mean ${near}?)`}`);
+    }
   }
   if (runtime.problems.length > 0) {
     heading(`Problems (${runtime.problems.length})`);
