@@ -7,6 +7,7 @@ import { describeThrown } from "../core/errors.js";
 import { approveAhead, parseApprovePatterns } from "./approve-ahead.js";
 import { askOnTerminal } from "./ask-on-terminal.js";
 import { CliError, EXIT_CONFIG, EXIT_FAILED, EXIT_OK, EXIT_USAGE } from "./exit-codes.js";
+import { jsonError, versioned } from "./json-output.js";
 import { createOutput, type Output, paint } from "./output.js";
 
 // The commands, the config loader and the providers are imported when a command runs, not at start:
@@ -110,7 +111,7 @@ Environment:
       const { planAsJson, printPlan } = await import("./commands/plan.js");
       const runtime = await open();
       try {
-        if (globals().json === true) output().line(JSON.stringify(planAsJson(runtime), null, 2));
+        if (globals().json === true) output().line(JSON.stringify(versioned(planAsJson(runtime)), null, 2));
         else printPlan(runtime, output());
       } finally {
         await runtime.close();
@@ -318,32 +319,35 @@ export async function run(argv: readonly string[]): Promise<number> {
     },
   );
   const out = () => output ?? createOutput({ color: false });
+  // With --json a program reads stdout: a failure is a JSON line there too (the message for people stays on stderr).
+  const json = () => argv.includes("--json") || program.opts<GlobalOptions>().json === true;
+  const fail = (exitCode: number, code: string, message: string): number => {
+    out().error(paint(out(), "red", `toolwire: ${message}`));
+    if (json()) out().line(jsonError(exitCode, code, message));
+    return exitCode;
+  };
   try {
     await program.parseAsync([...argv], { from: "user" });
     return exitCode;
   } catch (error) {
     if (error instanceof CommanderError) {
-      return error.code === "commander.helpDisplayed" || error.code === "commander.version" || error.exitCode === 0
-        ? EXIT_OK
-        : EXIT_USAGE;
+      if (error.code === "commander.helpDisplayed" || error.code === "commander.version" || error.exitCode === 0) {
+        return EXIT_OK;
+      }
+      // Commander has printed its message already.
+      if (json()) out().line(jsonError(EXIT_USAGE, "usage", error.message.replace(/^error: /, "")));
+      return EXIT_USAGE;
     }
     const { ConfigError } = await import("../config/load-config.js");
     const { ModelError } = await import("../providers/errors.js");
-    if (error instanceof ConfigError) {
-      // The message already names the file and every issue (with line and column for bad JSON).
-      out().error(paint(out(), "red", `toolwire: ${error.message}`));
-      return EXIT_CONFIG;
-    }
-    if (error instanceof CliError) {
-      out().error(paint(out(), "red", `toolwire: ${error.message}`));
-      return error.exitCode;
-    }
-    if (error instanceof ModelError && error.code === "invalid-model-spec") {
-      out().error(paint(out(), "red", `toolwire: ${error.message}`));
-      return EXIT_USAGE;
-    }
-    out().error(paint(out(), "red", `toolwire: ${describeThrown(error)}`));
-    return EXIT_FAILED;
+    // The message already names the file and every issue (with line and column for bad JSON).
+    if (error instanceof ConfigError) return fail(EXIT_CONFIG, error.code, error.message);
+    if (error instanceof CliError)
+      return fail(error.exitCode, error.exitCode === EXIT_USAGE ? "usage" : "cli-error", error.message);
+    if (error instanceof ModelError && error.code === "invalid-model-spec")
+      return fail(EXIT_USAGE, error.code, error.message);
+    const code = (error as { code?: unknown } | null)?.code;
+    return fail(EXIT_FAILED, typeof code === "string" ? code : "failed", describeThrown(error));
   }
 }
 

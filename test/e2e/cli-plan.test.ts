@@ -310,6 +310,7 @@ describe.concurrent("toolwire explain <tool>", { timeout: 60_000 }, () => {
     const visible = await inProject(["explain", "read", "--json"]);
     expect(visible.code).toBe(0);
     expect(JSON.parse(visible.stdout)).toEqual({
+      schemaVersion: 1,
       tool: "read",
       available: true,
       status: "visible",
@@ -319,6 +320,7 @@ describe.concurrent("toolwire explain <tool>", { timeout: 60_000 }, () => {
     const removed = await inProject(["--json", "explain", "bash"]);
     expect(removed.code).toBe(1);
     expect(JSON.parse(removed.stdout)).toEqual({
+      schemaVersion: 1,
       tool: "bash",
       available: false,
       status: "removed",

@@ -2,6 +2,7 @@
 import { contentBlockAsText } from "../../core/tool-result.js";
 import type { ToolResultBlock } from "../../core/types.js";
 import { EXIT_FAILED, EXIT_OK } from "../exit-codes.js";
+import { versioned } from "../json-output.js";
 import { type Output, paint } from "../output.js";
 import type { Runtime } from "../runtime.js";
 import { cutEchoes, longPieces } from "./cut-echoes.js";
@@ -35,12 +36,12 @@ export async function runCall(
   if (options.json) {
     output.line(
       JSON.stringify(
-        {
+        versioned({
           ...result,
           durationMs: outcome.durationMs,
           errorCode: outcome.errorCode,
           details: outcome.result.details,
-        },
+        }),
         null,
         2,
       ),

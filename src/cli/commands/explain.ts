@@ -1,5 +1,6 @@
 // `toolwire explain <tool>`: why a tool is available or not, in words and (with --json) as data.
 import { EXIT_FAILED, EXIT_OK } from "../exit-codes.js";
+import { versioned } from "../json-output.js";
 import type { Output } from "../output.js";
 import type { Runtime } from "../runtime.js";
 
@@ -33,6 +34,6 @@ export function explainAsJson(runtime: Runtime, tool: string) {
 /** Prints why `tool` is or is not available; the exit code is 0 only when the model gets it. */
 export function runExplain(runtime: Runtime, output: Output, options: { tool: string; json: boolean }): number {
   const facts = explainAsJson(runtime, options.tool);
-  output.line(options.json ? JSON.stringify(facts, null, 2) : facts.explanation);
+  output.line(options.json ? JSON.stringify(versioned(facts), null, 2) : facts.explanation);
   return facts.available ? EXIT_OK : EXIT_FAILED;
 }

@@ -1,0 +1,14 @@
+// The shape of everything the CLI prints with --json: a schema version a program can check, and errors as JSON too.
+
+/** The version of the CLI's `--json` output; it changes when a field is renamed or removed (not when one is added). */
+export const JSON_SCHEMA_VERSION = 1;
+
+/** `value` with `schemaVersion` first. */
+export function versioned<T extends object>(value: T): { schemaVersion: number } & T {
+  return { schemaVersion: JSON_SCHEMA_VERSION, ...value };
+}
+
+/** A failed command as `--json` prints it on stdout: its exit code, a stable code, and the message. */
+export function jsonError(exitCode: number, code: string, message: string): string {
+  return JSON.stringify(versioned({ error: { exitCode, code, message } }));
+}
