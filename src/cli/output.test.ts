@@ -45,3 +45,19 @@ describe("formatTable", () => {
     expect(formatTable(["A", "B"], [["x", ""]], { color: false })).toBe("A  B\nx");
   });
 });
+
+describe("formatTable on a terminal", () => {
+  const rows = [["read", "core", "Reads a file with line numbers, from an offset, up to a limit of lines"]];
+
+  it("cuts the last column with … so every line fits the terminal's width", () => {
+    const table = formatTable(["TOOL", "OWNER", "DESCRIPTION"], rows, { color: false, columns: 40 });
+    for (const line of table.split("\n")) expect(line.length).toBeLessThanOrEqual(40);
+    expect(table).toContain("Reads a file with line nu…");
+  });
+
+  it("never cuts piped output, and keeps at least 20 characters on a very narrow terminal", () => {
+    expect(formatTable(["TOOL", "OWNER", "DESCRIPTION"], rows, { color: false })).toContain("up to a limit of lines");
+    const narrow = formatTable(["TOOL", "OWNER", "DESCRIPTION"], rows, { color: false, columns: 10 });
+    expect(narrow.split("\n")[1]).toBe(`read  core   ${rows[0]?.[2]?.slice(0, 19)}…`);
+  });
+});

@@ -5,6 +5,8 @@ import type { WriteStream } from "node:tty";
 export interface Output {
   readonly color: boolean;
   readonly interactive: boolean;
+  /** The terminal's width when stdout is one (tables fit it); undefined when piped. */
+  readonly columns?: number;
   line(text?: string): void;
   error(text: string): void;
   /** Shows `label` with a spinner on stderr while `work` runs longer than a moment (terminals only). */
@@ -62,9 +64,11 @@ export function createOutput(options: { color?: boolean } = {}): Output {
   const stderr = process.stderr as WriteStream;
   const color = colorEnabled(process.env, stdout, options.color);
   const interactive = stderr.isTTY === true && process.env.CI === undefined;
+  const columns = stdout.isTTY === true && stdout.columns > 0 ? stdout.columns : undefined;
   return {
     color,
     interactive,
+    ...(columns === undefined ? {} : { columns }),
     line: (text = "") => {
       stdout.write(`${text}\n`);
     },
@@ -99,17 +103,27 @@ function width(text: string): number {
   return text.replace(/\u001b\[[0-9;]*m/g, "").length;
 }
 
-/** A plain table: columns padded to their widest cell, a header line, no borders. */
+/** The narrowest the last column of a table is cut to, however narrow the terminal. */
+const MIN_LAST_COLUMN = 20;
+
+/**
+ * A plain table: columns padded to their widest cell, a header line, no borders. On a terminal (`columns`) the
+ * last column is cut with `…` so that each line fits; piped output is never cut.
+ */
 export function formatTable(
   header: readonly string[],
   rows: readonly (readonly string[])[],
-  output: Pick<Output, "color">,
+  output: Pick<Output, "color" | "columns">,
 ): string {
   const widths = header.map((title, column) => Math.max(width(title), ...rows.map((row) => width(row[column] ?? ""))));
+  const before = widths.slice(0, -1).reduce((sum, cell) => sum + cell + 2, 0);
+  const room = output.columns === undefined ? undefined : Math.max(MIN_LAST_COLUMN, output.columns - before - 1);
+  const fit = (cell: string) =>
+    room === undefined || width(cell) <= room || cell.includes("\u001b[") ? cell : `${cell.slice(0, room - 1)}…`;
   const render = (cells: readonly string[]) =>
     cells
       .map((cell, column) =>
-        column === cells.length - 1 ? cell : cell + " ".repeat((widths[column] ?? 0) - width(cell)),
+        column === cells.length - 1 ? fit(cell) : cell + " ".repeat((widths[column] ?? 0) - width(cell)),
       )
       .join("  ")
       .trimEnd();
