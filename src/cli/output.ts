@@ -118,12 +118,12 @@ export function formatTable(
   const widths = header.map((title, column) => Math.max(width(title), ...rows.map((row) => width(row[column] ?? ""))));
   const before = widths.slice(0, -1).reduce((sum, cell) => sum + cell + 2, 0);
   const room = output.columns === undefined ? undefined : Math.max(MIN_LAST_COLUMN, output.columns - before - 1);
-  const fit = (cell: string) =>
+  const cutToRoom = (cell: string) =>
     room === undefined || width(cell) <= room || cell.includes("\u001b[") ? cell : `${cell.slice(0, room - 1)}…`;
   const render = (cells: readonly string[]) =>
     cells
       .map((cell, column) =>
-        column === cells.length - 1 ? fit(cell) : cell + " ".repeat((widths[column] ?? 0) - width(cell)),
+        column === cells.length - 1 ? cutToRoom(cell) : cell + " ".repeat((widths[column] ?? 0) - width(cell)),
       )
       .join("  ")
       .trimEnd();
