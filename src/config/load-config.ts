@@ -4,8 +4,7 @@ import { open, stat } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import type { JsonObject, JsonPrimitive, PolicyLayer } from "../core/types.js";
-import type { McpProtocolChoice } from "../mcp/connect-mcp-server.js";
-import type { McpServerAuthConfig } from "../mcp/oauth/mcp-auth-config.js";
+import type { McpProtocolChoice, McpServerAuthConfig } from "../mcp/mcp-config-types.js";
 import type { SandboxOptions } from "../sandbox/sandbox-options.js";
 import { locateJsonError } from "./locate-json-error.js";
 
