@@ -113,6 +113,7 @@ export { isWrappedTool, type ToolOutcome, type WrappedTool, wrapTool } from "./c
 // Wrap
 export { createWriteLock } from "./core/wrap/write-lock.js";
 export { createAgentSession } from "./create-agent-session.js";
+export { MCP_SDK_PACKAGES, MissingPeerDependencyError } from "./load-optional.js";
 // Loop
 export {
   type AgentEvent,

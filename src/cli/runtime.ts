@@ -18,6 +18,7 @@ import { describeThrown } from "../core/errors.js";
 import { createToolRegistry } from "../core/register/registry.js";
 import type { ApprovalOptions, LiveToolSource, PolicyLayer, ToolRegistry } from "../core/types.js";
 import { createAgentSession } from "../create-agent-session.js";
+import { loadMcpModule } from "../load-optional.js";
 import type { McpConnection } from "../mcp/connect-mcp-server.js";
 import { describeSandbox } from "../sandbox/describe-sandbox.js";
 import { detectSandbox, type SandboxSupport } from "../sandbox/detect-sandbox.js";
@@ -124,8 +125,8 @@ export async function openRuntime(options: OpenRuntimeOptions): Promise<Runtime>
   const problems: RuntimeProblem[] = built.problems.map((problem) => ({ ...problem }));
   const connections: McpConnection[] = [];
   if (options.connectMcp !== false && built.mcpServers.length > 0) {
-    const { connectMcpServer } = await import("../mcp/connect-mcp-server.js");
-    const { createMcpAuthProvider } = await import("../mcp/oauth/mcp-auth-config.js");
+    const { connectMcpServer } = await loadMcpModule(() => import("../mcp/connect-mcp-server.js"));
+    const { createMcpAuthProvider } = await loadMcpModule(() => import("../mcp/oauth/mcp-auth-config.js"));
     const progress = options.progress ?? (<T>(_: string, work: Promise<T>) => work);
     const connect = async (plan: (typeof built.mcpServers)[number]) => {
       const { server } = plan;

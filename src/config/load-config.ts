@@ -5,8 +5,7 @@ import { dirname, resolve } from "node:path";
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import { isNear } from "../core/is-near.js";
 import type { JsonObject, JsonPrimitive, PolicyLayer } from "../core/types.js";
-import type { McpProtocolChoice } from "../mcp/connect-mcp-server.js";
-import type { McpServerAuthConfig } from "../mcp/oauth/mcp-auth-config.js";
+import type { McpProtocolChoice, McpServerAuthConfig } from "../mcp/mcp-config-types.js";
 import type { SandboxOptions } from "../sandbox/sandbox-options.js";
 import { locateJsonError } from "./locate-json-error.js";
 

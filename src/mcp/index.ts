@@ -1,45 +1,26 @@
 // toolwire/mcp: bridge MCP servers into a registry (connectMcpServer) and serve a session over MCP (serveMcp).
+// The MCP SDK is an optional peer dependency. Every module of ./api.ts imports it, and a static import of a missing
+// package fails before any code of ours runs; so this entry checks the SDK first and only then loads ./api.js,
+// synchronously (require of an ES module, Node >= 20.19), with no top-level await: `require("toolwire/mcp")`
+// keeps working. The names below are ./api.ts's, one for one (a test keeps them so).
+import { createRequire } from "node:module";
+import { assertPackagesInstalled, MCP_FEATURE, MCP_SDK_PACKAGES } from "../load-optional.js";
+import type * as Api from "./api.js";
 
-export type {
-  GatewayAuthOptions,
-  Principal,
-  ServeOAuthConfig,
-  ServeTokenConfig,
-} from "../gateway/authenticate.js";
-export { GatewayError, type GatewayErrorCode } from "../gateway/errors.js";
-export {
-  ChildProcessTransport,
-  type ChildProcessTransportOptions,
-  minimalEnvironment,
-} from "./child-process-transport.js";
-export {
-  connectMcpServer,
-  type McpConnection,
-  type McpConnectOptions,
-  type McpProtocolChoice,
-} from "./connect-mcp-server.js";
-export { McpConnectionError, type McpErrorCode, McpServeError, type McpServeErrorCode } from "./errors.js";
-export {
-  type McpCallToolResultLike,
-  type McpToolResultDetails,
-  mapCallToolResult,
-  mapContentBlock,
-} from "./map-result.js";
-export {
-  checkMcpServerConfig,
-  compileToolNameFilter,
-  type McpConfigCheckOptions,
-  type McpHttpServerConfig,
-  type McpServerConfig,
-  type McpStdioServerConfig,
-  serverSandbox,
-} from "./mcp-config.js";
-export {
+export type * from "./api.js";
+
+assertPackagesInstalled(MCP_FEATURE, MCP_SDK_PACKAGES);
+const api = createRequire(import.meta.url)("./api.js") as typeof Api;
+
+export const {
   AuthorizationPendingError,
   AuthorizingHttpTransport,
-  type CallbackAuthorization,
-  type CreateMcpAuthProviderOptions,
+  assignMcpToolNames,
+  ChildProcessTransport,
   checkMcpAuthConfig,
+  checkMcpServerConfig,
+  compileToolNameFilter,
+  connectMcpServer,
   createMcpAuthProvider,
   createMcpClientCredentialsProvider,
   createMcpOAuthProvider,
@@ -47,41 +28,32 @@ export {
   createOAuthFileStore,
   DEFAULT_AUTHORIZATION_TIMEOUT_MS,
   defaultOAuthDir,
+  GatewayError,
   isMcpOAuthProvider,
-  type LoopbackAuthorization,
-  type LoopbackRedirect,
-  type LoopbackRedirectOptions,
   listenForRedirect,
-  type McpBearerAuthConfig,
-  type McpClientCredentialsAuthConfig,
-  type McpClientCredentialsOptions,
-  type McpOAuthAuthConfig,
+  MAX_TOOL_NAME_LENGTH,
+  McpConnectionError,
   McpOAuthError,
-  type McpOAuthErrorCode,
-  type McpOAuthProvider,
-  type McpOAuthProviderOptions,
-  type McpServerAuthConfig,
-  type OAuthStore,
-  type OAuthStoreState,
+  McpServeError,
+  mapCallToolResult,
+  mapContentBlock,
+  minimalEnvironment,
   oauthFileName,
   printAuthorizationUrl,
-  type StoredTokens,
-} from "./oauth/index.js";
-export type { SkippedMcpTool } from "./read-tool-listing.js";
-export {
   RECONNECT_INITIAL_DELAY_MS,
   RECONNECT_MAX_DELAY_MS,
-  type ReconnectBackoff,
   reconnectDelayMs,
-} from "./reconnect.js";
-export {
-  type GatewayOptions,
-  type McpServerHandle,
-  type ServeMcpHttpOptions,
-  type ServeMcpOptions,
-  type ServeMcpStdioOptions,
-  type SessionSource,
+  sanitizeToolNamePart,
   serveMcp,
-} from "./serve-mcp.js";
-export { assignMcpToolNames, MAX_TOOL_NAME_LENGTH, sanitizeToolNamePart } from "./tool-names.js";
-export { TOOLS_PAGE_SIZE } from "./tool-server.js";
+  serverSandbox,
+  TOOLS_PAGE_SIZE,
+} = api;
+
+// A class is a value and a type: the destructured constants above carry the values, these the instance types.
+export type AuthorizationPendingError = Api.AuthorizationPendingError;
+export type AuthorizingHttpTransport = Api.AuthorizingHttpTransport;
+export type ChildProcessTransport = Api.ChildProcessTransport;
+export type GatewayError = Api.GatewayError;
+export type McpConnectionError = Api.McpConnectionError;
+export type McpOAuthError = Api.McpOAuthError;
+export type McpServeError = Api.McpServeError;

@@ -14,11 +14,11 @@ import { ChildProcessTransport } from "./child-process-transport.js";
 import { isTimeout, messageOf } from "./classify-call-error.js";
 import { McpConnectionError } from "./errors.js";
 import { type McpServerConfig, serverSandbox } from "./mcp-config.js";
+import type { McpProtocolChoice } from "./mcp-config-types.js";
 import { AuthorizingHttpTransport } from "./oauth/authorizing-http-transport.js";
 import { authorizationFailure, MAX_AUTHORIZATIONS_PER_CONNECT, pendingAuthorizationOf } from "./oauth/bridge-auth.js";
 
-/** Which MCP protocol era a connection speaks: negotiated, 2025 only, or 2026-07-28 only. */
-export type McpProtocolChoice = "auto" | "2025" | "2026-07-28";
+export type { McpProtocolChoice } from "./mcp-config-types.js";
 
 /**
  * Where the bridge connects: a checked server config, or a transport the caller makes anew for each

@@ -16,7 +16,7 @@ import { createToolRegistry } from "../../src/core/register/registry.js";
 import type { PolicyLayer } from "../../src/core/types.js";
 import { createAgentSession } from "../../src/create-agent-session.js";
 import type { Principal } from "../../src/gateway/authenticate.js";
-import { type McpServerHandle, type ServeMcpHttpOptions, serveMcp } from "../../src/mcp/index.js";
+import { type McpServerHandle, type ServeMcpHttpOptions, serveMcp } from "../../src/mcp/api.js";
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {

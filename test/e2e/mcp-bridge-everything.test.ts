@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createToolRegistry } from "../../src/core/register/registry.js";
 import type { AgentTool, ToolCallContext, ToolResult } from "../../src/core/types.js";
 import { createAgentSession } from "../../src/create-agent-session.js";
-import { connectMcpServer, type McpConnection } from "../../src/mcp/index.js";
+import { connectMcpServer, type McpConnection } from "../../src/mcp/api.js";
 import { everythingServer } from "./helpers/mcp-servers.js";
 
 const fixture = JSON.parse(

@@ -5,7 +5,7 @@ import { ToolCallError } from "../../src/core/errors.js";
 import { createToolRegistry } from "../../src/core/register/registry.js";
 import type { AgentTool, RegistryReport, ToolCallContext } from "../../src/core/types.js";
 import { createAgentSession } from "../../src/create-agent-session.js";
-import { connectMcpServer, type McpConnection, McpConnectionError } from "../../src/mcp/index.js";
+import { connectMcpServer, type McpConnection, McpConnectionError } from "../../src/mcp/api.js";
 import {
   EXIT_AT_START_SOURCE,
   type FakeBehaviour,

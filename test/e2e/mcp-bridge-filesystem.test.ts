@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createToolRegistry } from "../../src/core/register/registry.js";
 import { createAgentSession } from "../../src/create-agent-session.js";
 import type { AgentSession, ToolResultBlock } from "../../src/index.js";
-import { connectMcpServer, type McpConnection } from "../../src/mcp/index.js";
+import { connectMcpServer, type McpConnection } from "../../src/mcp/api.js";
 import { filesystemServer, tempFolder } from "./helpers/mcp-servers.js";
 
 let folder: Awaited<ReturnType<typeof tempFolder>>;

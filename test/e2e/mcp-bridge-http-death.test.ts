@@ -4,7 +4,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import type { AgentTool } from "../../src/core/types.js";
-import { connectMcpServer, type McpProtocolChoice } from "../../src/mcp/index.js";
+import { connectMcpServer, type McpProtocolChoice } from "../../src/mcp/api.js";
 import { builtScript } from "./helpers/build.js";
 
 const here = dirname(fileURLToPath(import.meta.url));

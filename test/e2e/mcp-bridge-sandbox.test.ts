@@ -5,7 +5,7 @@ import type { AddressInfo } from "node:net";
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connectMcpServer, McpConnectionError } from "../../src/mcp/index.js";
+import { connectMcpServer, McpConnectionError } from "../../src/mcp/api.js";
 import { BWRAP_VARIABLE, detectSandbox } from "../../src/sandbox/detect-sandbox.js";
 import { scriptServer, tempFolder } from "./helpers/mcp-servers.js";
 

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defineTool } from "../../src/core/register/define-tool.js";
 import { createToolRegistry } from "../../src/core/register/registry.js";
 import { createAgentSession } from "../../src/create-agent-session.js";
-import { connectMcpServer, type McpConnection, type McpServerHandle, serveMcp } from "../../src/mcp/index.js";
+import { connectMcpServer, type McpConnection, type McpServerHandle, serveMcp } from "../../src/mcp/api.js";
 import { everythingServer } from "./helpers/mcp-servers.js";
 
 const WAV = "UklGRiQAAABXQVZFZm10IBAAAAABAAEAQB8AAIA+AAACABAAZGF0YQAAAAA=";

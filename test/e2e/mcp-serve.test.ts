@@ -18,7 +18,7 @@ import {
   McpServeError,
   type McpServerHandle,
   serveMcp,
-} from "../../src/mcp/index.js";
+} from "../../src/mcp/api.js";
 import { CLI } from "./helpers/cli.js";
 import { everythingServer, fakeServerSource, minimalEnv, scriptServer, tempFolder } from "./helpers/mcp-servers.js";
 

@@ -1,4 +1,6 @@
 // `toolwire auth <server-id>`: log in to an MCP server of the config ahead of time, or forget its tokens.
+
+import { loadMcpModule } from "../../load-optional.js";
 import { CliError, EXIT_FAILED, EXIT_OK, EXIT_USAGE } from "../exit-codes.js";
 import type { Output } from "../output.js";
 import type { Runtime } from "../runtime.js";
@@ -32,8 +34,8 @@ export async function runAuth(runtime: Runtime, output: Output, options: RunAuth
       `MCP server ${server.id} has no "auth" in the config: there is nothing to log in to`,
     );
   }
-  const { createMcpAuthProvider } = await import("../../mcp/oauth/mcp-auth-config.js");
-  const { isMcpOAuthProvider } = await import("../../mcp/oauth/authorizing-http-transport.js");
+  const { createMcpAuthProvider } = await loadMcpModule(() => import("../../mcp/oauth/mcp-auth-config.js"));
+  const { isMcpOAuthProvider } = await loadMcpModule(() => import("../../mcp/oauth/authorizing-http-transport.js"));
   const provider = createMcpAuthProvider(
     { id: server.id, url: server.url, auth: server.auth },
     {
@@ -50,7 +52,7 @@ export async function runAuth(runtime: Runtime, output: Output, options: RunAuth
     output.line(`MCP server ${server.id}: forgot the tokens in ${provider.storeLocation}`);
     return EXIT_OK;
   }
-  const { connectMcpServer } = await import("../../mcp/connect-mcp-server.js");
+  const { connectMcpServer } = await loadMcpModule(() => import("../../mcp/connect-mcp-server.js"));
   try {
     const connection = await connectMcpServer(server, { ...plan.options, authProvider: provider });
     await connection.close();

@@ -4,6 +4,7 @@ import { isAbsolute, resolve } from "node:path";
 import type { ServeConfig } from "../../config/load-config.js";
 import { type GatewayAuthOptions, resolveServeTokens, type ServeTokenConfig } from "../../gateway/authenticate.js";
 import type { GatewayOptions } from "../../gateway/serve-http.js";
+import { loadMcpModule } from "../../load-optional.js";
 import { CliError, EXIT_CONFIG, EXIT_USAGE } from "../exit-codes.js";
 import type { Output } from "../output.js";
 import type { Runtime } from "../runtime.js";
@@ -41,7 +42,7 @@ export async function runServe(
   options: ServeCommandOptions,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<number> {
-  const { serveMcp } = await import("../../mcp/serve-mcp.js");
+  const { serveMcp } = await loadMcpModule(() => import("../../mcp/serve-mcp.js"));
   const names = runtime.session.activeToolNames;
   if (options.http === undefined) {
     const handle = await serveMcp(runtime.session, { transport: "stdio" });

@@ -1,6 +1,7 @@
 // What the SDK-backed clients share: client options, lazy loading, and how a failed call becomes a ModelError.
 import { describeThrown } from "../../core/errors.js";
 import { isRecord } from "../../core/json.js";
+import { isPackageNotFound, MissingPeerDependencyError } from "../../load-optional.js";
 import { ModelError } from "../errors.js";
 import type { ModelConnectionOptions } from "./types.js";
 
@@ -30,11 +31,23 @@ export function toModelError(error: unknown, model: string, signal: AbortSignal 
   });
 }
 
-/** Loads an SDK module lazily, so importing toolwire never pays for it; a missing package is a `sdk-missing` error. */
+/**
+ * Loads an SDK module lazily, so importing toolwire never pays for it (the SDKs are optional peer dependencies). A
+ * package that is not installed, or that fails to load, is a `sdk-missing` error naming what to install.
+ */
 export async function loadSdk<T>(load: () => Promise<T>, packageName: string, model: string): Promise<T> {
   try {
     return await load();
   } catch (error) {
+    if (isPackageNotFound(error, packageName)) {
+      const missing = new MissingPeerDependencyError(`Model ${model}`, [packageName], [packageName], { cause: error });
+      throw new ModelError(
+        "sdk-missing",
+        model,
+        `Model ${model} needs ${packageName}, an optional peer dependency of toolwire that is not installed: npm install ${packageName}`,
+        { cause: missing },
+      );
+    }
     throw new ModelError(
       "sdk-missing",
       model,

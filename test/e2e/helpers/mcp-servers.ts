@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import type { McpStdioServerConfig } from "../../../src/mcp/index.js";
+import type { McpStdioServerConfig } from "../../../src/mcp/api.js";
 
 const require = createRequire(import.meta.url);
 

@@ -2,7 +2,7 @@
 // (401 with resource metadata, Bearer check) and an authorization server that approves every request at once.
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import { createAgentSession, createToolRegistry, defineTool } from "../../../src/index.js";
-import { type McpServerHandle, serveMcp } from "../../../src/mcp/index.js";
+import { type McpServerHandle, serveMcp } from "../../../src/mcp/api.js";
 
 export interface ProtectedMcpServer {
   /** The MCP endpoint the bridge connects to. */

@@ -1,0 +1,145 @@
+// toolwire without its optional peer dependencies: the root, toolwire/builtins and the CLI's commands that need no
+// SDK work; toolwire/mcp, MCP servers in a config and a model client without its SDK say what to install.
+import { readFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runToEnd } from "../support/run-to-end.js";
+import { builtScript } from "./helpers/build.js";
+import { CLI, cliEnv, tempWorkspace } from "./helpers/cli.js";
+
+const HIDE = fileURLToPath(new URL("../support/hide-optional-peers.mjs", import.meta.url));
+const PEERS = /^(openai|@anthropic-ai\/sdk|@modelcontextprotocol\/(?:client|server|node))(?:\/|$)/;
+const root = builtScript("dist/index.js");
+const dist = dirname(root);
+
+/** Runs an ES module's text in a child Node with the optional peers hidden; resolves with its stdout as JSON. */
+async function runWithoutPeers(code: string): Promise<Record<string, unknown>> {
+  const run = await runToEnd(process.execPath, ["--import", HIDE, "--input-type=module", "-e", code], {
+    cwd: dist,
+    env: cliEnv(),
+    timeoutMs: 20_000,
+    what: "node without the optional peers",
+  });
+  expect(run.stderr).toBe("");
+  return JSON.parse(run.stdout) as Record<string, unknown>;
+}
+
+let workspace: { path: string; remove(): Promise<void> };
+beforeAll(async () => {
+  workspace = await tempWorkspace({ "a.txt": "hello\n" });
+});
+afterAll(() => workspace.remove());
+
+describe("without the optional peer dependencies", () => {
+  it("the root entry loads and a session dispatches", async () => {
+    const result = await runWithoutPeers(`
+      const { createAgentSession, createToolRegistry, defineTool } = await import("./index.js");
+      const add = defineTool({ name: "add", description: "Adds", execute: async ({ a, b }) => String(a + b),
+        inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } } } });
+      const session = createAgentSession({ registry: createToolRegistry({ custom: [add] }) });
+      console.log(JSON.stringify(await session.dispatch({ id: "t1", name: "add", input: { a: 2, b: 3 } })));`);
+    expect(result).toMatchObject({ tool_use_id: "t1", content: [{ type: "text", text: "5" }] });
+  });
+
+  it("toolwire/builtins loads and its read tool runs through a session", async () => {
+    const result = await runWithoutPeers(`
+      const { createAgentSession, createToolRegistry } = await import("./index.js");
+      const { createBuiltinTools } = await import("./builtins/index.js");
+      const builtins = createBuiltinTools({ root: ${JSON.stringify(workspace.path)} });
+      const session = createAgentSession({ registry: createToolRegistry({ builtins }) });
+      console.log(JSON.stringify(await session.dispatch({ id: "t1", name: "read", input: { path: "a.txt" } })));`);
+    expect(JSON.stringify(result)).toContain("hello");
+    expect(result).not.toHaveProperty("is_error", true);
+  });
+
+  it("toolwire/mcp throws missing-peer-dependency naming the three MCP packages", async () => {
+    const result = await runWithoutPeers(`
+      try { await import("./mcp/index.js"); console.log(JSON.stringify({ loaded: true })); }
+      catch (error) { console.log(JSON.stringify({ name: error.name, code: error.code, packages: error.packages, message: error.message })); }`);
+    expect(result).toMatchObject({
+      name: "MissingPeerDependencyError",
+      code: "missing-peer-dependency",
+      packages: ["@modelcontextprotocol/client", "@modelcontextprotocol/server", "@modelcontextprotocol/node"],
+    });
+    expect(result.message).toContain(
+      "npm install @modelcontextprotocol/client @modelcontextprotocol/server @modelcontextprotocol/node",
+    );
+  });
+
+  it("toolwire plan works, and a config with an MCP server fails naming the MCP packages", async () => {
+    const hidden = (args: string[], cwd: string) =>
+      runToEnd(process.execPath, ["--import", HIDE, CLI, ...args], {
+        cwd,
+        env: cliEnv({ NO_COLOR: "1" }),
+        timeoutMs: 30_000,
+        what: `toolwire ${args.join(" ")} without the optional peers`,
+      });
+    const plain = await hidden(["plan", "--json"], workspace.path);
+    expect(plain.code).toBe(0);
+    expect(plain.stdout).toContain('"read"');
+    const withMcp = await tempWorkspace({
+      "toolwire.config.json": JSON.stringify({ mcpServers: [{ id: "x", command: "node", args: ["-e", ""] }] }),
+    });
+    try {
+      const run = await hidden(["plan"], withMcp.path);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain("toolwire's MCP support needs @modelcontextprotocol/client");
+    } finally {
+      await withMcp.remove();
+    }
+  });
+
+  it("toolwire run with an anthropic model says to install @anthropic-ai/sdk", async () => {
+    const run = await runToEnd(
+      process.execPath,
+      ["--import", HIDE, CLI, "--json", "run", "--model", "anthropic:claude-test", "hi"],
+      { cwd: workspace.path, env: cliEnv({ ANTHROPIC_API_KEY: "test" }), timeoutMs: 30_000, what: "toolwire run" },
+    );
+    expect(run.code).toBe(1);
+    expect(run.stdout + run.stderr).toContain(
+      "needs @anthropic-ai/sdk, an optional peer dependency of toolwire that is not installed: npm install @anthropic-ai/sdk",
+    );
+  });
+});
+
+describe("with the MCP SDK installed", () => {
+  it("toolwire/mcp exports exactly the values of its API module, the same objects", async () => {
+    // In a plain Node child: the entry's require of ./api.js and an import of it share one module instance there.
+    const run = await runToEnd(
+      process.execPath,
+      [
+        "--input-type=module",
+        "-e",
+        `const gate = await import("./mcp/index.js");
+        const api = await import("./mcp/api.js");
+        const differing = Object.keys(api).filter((name) => gate[name] !== api[name]);
+        console.log(JSON.stringify({ gate: Object.keys(gate).sort(), api: Object.keys(api).sort(), differing }));`,
+      ],
+      { cwd: dist, env: cliEnv(), timeoutMs: 20_000, what: "node importing toolwire/mcp" },
+    );
+    const result = JSON.parse(run.stdout) as { gate: string[]; api: string[]; differing: string[] };
+    expect(result.gate).toEqual(result.api);
+    expect(result.differing).toEqual([]);
+  });
+});
+
+describe("the declaration files of the root and toolwire/builtins", () => {
+  it("import no optional peer dependency, however deep", () => {
+    const seen = new Set<string>();
+    const leaks: string[] = [];
+    const visit = (file: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      const text = readFileSync(file, "utf8");
+      for (const [, specifier = ""] of text.matchAll(/(?:from\s+|import\()\s*["']([^"']+)["']/g)) {
+        if (specifier.startsWith(".")) visit(resolve(dirname(file), specifier.replace(/\.js$/, ".d.ts")));
+        else if (PEERS.test(specifier)) leaks.push(`${file.slice(dist.length + 1)} imports ${specifier}`);
+      }
+    };
+    visit(join(dist, "index.d.ts"));
+    visit(join(dist, "builtins", "index.d.ts"));
+    expect(seen.size).toBeGreaterThan(20);
+    expect(leaks).toEqual([]);
+  });
+});

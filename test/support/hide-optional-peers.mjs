@@ -1,0 +1,14 @@
+// `node --import ./hide-optional-peers.mjs`: the optional peer dependencies (the MCP SDK, the provider SDKs) resolve
+// as if not installed, with Node's own error (ERR_MODULE_NOT_FOUND, "Cannot find package 'name' imported from …").
+import { register } from "node:module";
+
+const hook = `
+const HIDDEN = /^(openai|@anthropic-ai\\/sdk|@modelcontextprotocol\\/(?:client|server|node))(?:\\/|$)/;
+export async function resolve(specifier, context, next) {
+  const match = HIDDEN.exec(specifier);
+  if (match === null) return next(specifier, context);
+  const error = new Error("Cannot find package '" + match[1] + "' imported from " + context.parentURL);
+  error.code = "ERR_MODULE_NOT_FOUND";
+  throw error;
+}`;
+register(`data:text/javascript,${encodeURIComponent(hook)}`);
