@@ -47,7 +47,12 @@ export function resumeAgent(options: ResumeAgentOptions): AsyncGenerator<AgentEv
     decided.push({ ...entry, decision: decisions[approvalId] });
   }
   const run: LoopRun = {
-    options: { session, model, ...(options.signal === undefined ? {} : { signal: options.signal }) },
+    options: {
+      session,
+      model,
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+      ...(options.toolsInSystemPrompt === undefined ? {} : { toolsInSystemPrompt: options.toolsInSystemPrompt }),
+    },
     maxTurns: maxTurns ?? state.maxTurns,
     transcript: [...state.transcript],
     total: state.usage,

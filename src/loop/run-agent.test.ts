@@ -179,7 +179,7 @@ describe("runAgent", () => {
     ]);
   });
 
-  it("offers the session's active tools and system prompt on every turn", async () => {
+  it("offers the session's active tools and its base prompt on every turn: the tools are not listed twice", async () => {
     const { session } = await workspace();
     session.setActiveToolsByName(["read_note"]);
     const { model, requests } = modelFrom(async () => ({ text: "ok", toolCalls: [], stopReason: "end" }));
@@ -187,6 +187,15 @@ describe("runAgent", () => {
     expect(requests[0]?.tools.map((tool) => ("descriptor" in tool ? tool.descriptor.name : tool.name))).toEqual([
       "read_note",
     ]);
+    expect(requests[0]?.systemPrompt).toBe(session.baseSystemPrompt);
+    expect(requests[0]?.systemPrompt).not.toContain("- read_note:");
+  });
+
+  it("lists the tools in the system prompt too with toolsInSystemPrompt", async () => {
+    const { session } = await workspace();
+    session.setActiveToolsByName(["read_note"]);
+    const { model, requests } = modelFrom(async () => ({ text: "ok", toolCalls: [], stopReason: "end" }));
+    await drain(runAgent({ session, model, prompt: "hi", toolsInSystemPrompt: true }));
     expect(requests[0]?.systemPrompt).toBe(session.systemPrompt);
     expect(requests[0]?.systemPrompt).toContain("- read_note:");
   });

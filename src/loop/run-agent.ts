@@ -44,7 +44,7 @@ function checkOptions(options: RunAgentOptions): void {
 
 /** A run in progress: what every turn reads and adds to. */
 export interface LoopRun {
-  readonly options: Pick<RunAgentOptions, "session" | "model" | "signal">;
+  readonly options: Pick<RunAgentOptions, "session" | "model" | "signal" | "toolsInSystemPrompt">;
   readonly maxTurns: number;
   readonly transcript: TranscriptMessage[];
   total: ModelUsage;
@@ -256,7 +256,7 @@ async function* requestTurn(
   const outcome: Promise<TurnStep> = Promise.resolve()
     .then(() =>
       model.complete({
-        systemPrompt: session.systemPrompt,
+        systemPrompt: options.toolsInSystemPrompt === true ? session.systemPrompt : session.baseSystemPrompt,
         messages: [...transcript],
         tools: [...session.activeTools.values()],
         onTextDelta,

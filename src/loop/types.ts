@@ -17,6 +17,12 @@ export interface RunAgentOptions {
   readonly maxTurns?: number;
   /** Aborts the model request and the running tool calls; every call already announced still gets a result. */
   readonly signal?: AbortSignal;
+  /**
+   * Also list the active tools in the system prompt (`session.systemPrompt`: the base prompt and a tool section).
+   * Default false: the model gets the prompt as the session was given it (`session.baseSystemPrompt`) and the tools
+   * in the provider's tools payload only, so the list is not sent twice every turn.
+   */
+  readonly toolsInSystemPrompt?: boolean;
 }
 
 /**
@@ -83,4 +89,10 @@ export interface ResumeAgentOptions {
   /** The most model turns of the whole run, counting those before the pause. Default: the paused run's. */
   readonly maxTurns?: number;
   readonly signal?: AbortSignal;
+  /**
+   * Also list the active tools in the system prompt (`session.systemPrompt`: the base prompt and a tool section).
+   * Default false: the model gets the prompt as the session was given it (`session.baseSystemPrompt`) and the tools
+   * in the provider's tools payload only, so the list is not sent twice every turn.
+   */
+  readonly toolsInSystemPrompt?: boolean;
 }

@@ -70,7 +70,10 @@ export interface AgentSession {
   /** The active tools, in order. */
   readonly activeTools: ReadonlyMap<string, AgentTool>;
   readonly activeToolNames: readonly string[];
+  /** The base prompt plus a section listing the active tools (SPEC section 6). */
   readonly systemPrompt: string;
+  /** The prompt as the session was given it, without the tool section (what `runAgent` sends by default). */
+  readonly baseSystemPrompt: string;
   /** Takes the names that exist in the registry, in order; returns them and the missing ones. Never throws. */
   setActiveToolsByName(names: Iterable<string>): { active: string[]; missing: string[] };
   /** Makes every registry tool active again, including ones later refreshes add. */
@@ -197,6 +200,7 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
     get activeToolNames() {
       return activeNames;
     },
+    baseSystemPrompt,
     get systemPrompt() {
       return systemPrompt;
     },
