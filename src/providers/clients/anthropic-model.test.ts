@@ -84,7 +84,7 @@ describe("createAnthropicModel", () => {
     expect(first?.body).toMatchObject({
       model: "claude-test",
       max_tokens: 4096,
-      system: session.systemPrompt,
+      system: session.baseSystemPrompt,
       tools: anthropic.formatTools([...session.activeTools.values()]),
       messages: [{ role: "user", content: "What does my note say?" }],
     });

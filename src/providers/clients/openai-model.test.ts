@@ -86,7 +86,7 @@ describe("createOpenAIModel (Chat Completions)", () => {
     expect(first?.body).toEqual({
       model: "gpt-test",
       messages: [
-        { role: "system", content: session.systemPrompt },
+        { role: "system", content: session.baseSystemPrompt },
         { role: "user", content: "Read my note." },
       ],
       tools: openaiChat.formatTools([...session.activeTools.values()]),
@@ -284,7 +284,7 @@ describe("createOpenAIModel (Responses)", () => {
     const [first, second] = server.requests;
     expect(first?.body).toEqual({
       model: "gpt-test",
-      instructions: session.systemPrompt,
+      instructions: session.baseSystemPrompt,
       input: [{ role: "user", content: "Read my note." }],
       tools: openaiResponses.formatTools([...session.activeTools.values()]),
     });
