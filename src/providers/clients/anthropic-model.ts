@@ -3,7 +3,7 @@ import { isRecord } from "../../core/json.js";
 import { anthropic } from "../anthropic.js";
 import { ModelError } from "../errors.js";
 import { mapTranscript } from "./map-transcript.js";
-import { count, loadSdk, sdkClientOptions, toModelError } from "./sdk-support.js";
+import { baseUrlOf, count, loadSdk, sdkClientOptions, toModelError } from "./sdk-support.js";
 import type {
   ModelClient,
   ModelConnectionOptions,
@@ -43,8 +43,10 @@ export function createAnthropicModel(options: AnthropicModelOptions): ModelClien
     name,
     async complete(request) {
       const { signal } = request;
+      let baseURL: string | undefined;
       try {
         const sdk = await getClient();
+        baseURL = baseUrlOf(sdk);
         const tools = anthropic.formatTools(request.tools);
         const body = {
           model: options.model,
@@ -65,7 +67,7 @@ export function createAnthropicModel(options: AnthropicModelOptions): ModelClien
         if (options.stream !== true && turn.text !== "") request.onTextDelta?.(turn.text);
         return turn;
       } catch (error) {
-        throw toModelError(error, name, signal);
+        throw toModelError(error, name, signal, baseURL);
       }
     },
   };

@@ -191,6 +191,16 @@ describe("createOpenAIModel (Chat Completions)", () => {
     expect(done.error).toMatchObject({ code: "request-failed", status: 503, model: "openai:gpt-test" });
   });
 
+  it("names the server's URL when nothing answers there", async () => {
+    const { session } = await setup({});
+    const closed = await closedPort();
+    const baseURL = `http://127.0.0.1:${closed}/v1`;
+    const model = createOpenAIModel({ apiKey: "k", model: "gpt-test", baseURL, maxRetries: 0 });
+    const { done } = await drain(runAgent({ session, model, prompt: "hi" }));
+    expect(done.error).toMatchObject({ code: "request-failed", model: "openai:gpt-test" });
+    expect((done.error as Error).message).toContain(`(to ${baseURL})`);
+  });
+
   it("reports a body that is not a completion as invalid-response", async () => {
     const { server, session } = await setup({ "/v1/chat/completions": [{ json: { choices: [] } }] });
     const model = createOpenAIModel({ apiKey: "k", model: "gpt-test", baseURL: `${server.url}/v1`, maxRetries: 0 });
@@ -296,3 +306,16 @@ describe("createOpenAIModel (Responses)", () => {
     ]);
   });
 });
+
+/** A loopback port nothing listens on (bound, then closed). */
+async function closedPort(): Promise<number> {
+  const { createServer } = await import("node:net");
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}

@@ -5,7 +5,7 @@ import { chatMessageOf, openaiChat } from "../openai-chat.js";
 import { openaiResponses } from "../openai-responses.js";
 import type { ToolCall } from "../types.js";
 import { mapTranscript } from "./map-transcript.js";
-import { count, loadSdk, sdkClientOptions, toModelError } from "./sdk-support.js";
+import { baseUrlOf, count, loadSdk, sdkClientOptions, toModelError } from "./sdk-support.js";
 import type {
   ModelClient,
   ModelConnectionOptions,
@@ -55,13 +55,16 @@ export function createOpenAIModel(options: OpenAIModelOptions): ModelClient {
   return {
     name,
     async complete(request) {
+      let baseURL: string | undefined;
       try {
-        const turn = await run(await getClient(), options, request, name);
+        const sdk = await getClient();
+        baseURL = baseUrlOf(sdk);
+        const turn = await run(sdk, options, request, name);
         const streamed = options.stream === true && api === "chat";
         if (!streamed && turn.text !== "") request.onTextDelta?.(turn.text);
         return turn;
       } catch (error) {
-        throw toModelError(error, name, request.signal);
+        throw toModelError(error, name, request.signal, baseURL);
       }
     },
   };

@@ -18,13 +18,20 @@ export function sdkClientOptions(options: ModelConnectionOptions, apiKey = optio
 
 /**
  * What a client rejects with when its request failed: the abort reason when the caller aborted, a `ModelError`
- * as it is, else a `ModelError` (`request-failed`) carrying the HTTP status when there was one.
+ * as it is, else a `ModelError` (`request-failed`) carrying the HTTP status when there was one, or naming the
+ * server's URL when there was no answer.
  */
-export function toModelError(error: unknown, model: string, signal: AbortSignal | undefined): unknown {
+export function toModelError(
+  error: unknown,
+  model: string,
+  signal: AbortSignal | undefined,
+  /** The server's base URL, named when the request got no HTTP answer at all (a connection error). */
+  url?: string,
+): unknown {
   if (signal?.aborted) return signal.reason ?? error;
   if (error instanceof ModelError) return error;
   const status = isRecord(error) && typeof error.status === "number" ? error.status : undefined;
-  const where = status === undefined ? "" : ` (HTTP ${status})`;
+  const where = status !== undefined ? ` (HTTP ${status})` : url === undefined ? "" : ` (to ${url})`;
   return new ModelError("request-failed", model, `Model ${model} request failed${where}: ${describeThrown(error)}`, {
     cause: error,
     ...(status === undefined ? {} : { status }),
@@ -62,4 +69,10 @@ export function count(record: unknown, key: string): number {
   if (!isRecord(record)) return 0;
   const value = record[key];
   return typeof value === "number" && Number.isFinite(value) ? value : 0;
+}
+
+/** The base URL an SDK client sends to (both SDKs keep it as `baseURL`), for error messages. */
+export function baseUrlOf(client: unknown): string | undefined {
+  const url = isRecord(client) ? client.baseURL : undefined;
+  return typeof url === "string" && url !== "" ? url : undefined;
 }
