@@ -17,6 +17,7 @@ import type { PolicyLayer } from "../../src/core/types.js";
 import { createAgentSession } from "../../src/create-agent-session.js";
 import type { Principal } from "../../src/gateway/authenticate.js";
 import { type McpServerHandle, type ServeMcpHttpOptions, serveMcp } from "../../src/mcp/api.js";
+import { freePort } from "../support/free-port.js";
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -500,18 +501,6 @@ function initializeRequest() {
     method: "initialize",
     params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
   };
-}
-
-async function freePort(): Promise<number> {
-  const { createServer } = await import("node:net");
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 async function waitFor(condition: () => boolean, ms: number) {

@@ -1,11 +1,13 @@
 // Debian's nginx as a round-robin load balancer on loopback, in front of gateway processes, for tests.
+
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { connect, createServer } from "node:net";
+import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { findExecutable, isExecutable } from "../../src/sandbox/find-executable.js";
+import { freePort } from "./free-port.js";
 
 /** A running nginx balancer. */
 export interface NginxBalancer {
@@ -224,19 +226,6 @@ function killGroup(pid: number, signal: NodeJS.Signals): void {
   } catch {
     // The group is gone already.
   }
-}
-
-/** A port on 127.0.0.1 nothing listens on right now (the kernel's pick for port 0). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Whether a TCP connection to 127.0.0.1:`port` opens. */

@@ -6,6 +6,7 @@ import {
   type FakeProviderServer,
   startFakeProvider,
 } from "../../../test/support/fake-provider-server.js";
+import { freePort } from "../../../test/support/free-port.js";
 import { readProviderFixture } from "../../../test/support/provider-fixtures.js";
 import { runAgent } from "../../loop/run-agent.js";
 import { ModelError } from "../errors.js";
@@ -193,7 +194,7 @@ describe("createOpenAIModel (Chat Completions)", () => {
 
   it("names the server's URL when nothing answers there", async () => {
     const { session } = await setup({});
-    const closed = await closedPort();
+    const closed = await freePort();
     const baseURL = `http://127.0.0.1:${closed}/v1`;
     const model = createOpenAIModel({ apiKey: "k", model: "gpt-test", baseURL, maxRetries: 0 });
     const { done } = await drain(runAgent({ session, model, prompt: "hi" }));
@@ -306,16 +307,3 @@ describe("createOpenAIModel (Responses)", () => {
     ]);
   });
 });
-
-/** A loopback port nothing listens on (bound, then closed). */
-async function closedPort(): Promise<number> {
-  const { createServer } = await import("node:net");
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
