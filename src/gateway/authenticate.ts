@@ -62,8 +62,12 @@ export type AuthOutcome =
 
 export interface GatewayAuthenticator {
   readonly mode: "tokens" | "oauth" | "tokens+oauth";
-  /** The verdict on a request's `Authorization` header value. Never rejects, whatever the header holds. */
-  authenticate(authorization: string | undefined): Promise<AuthOutcome>;
+  /**
+   * The verdict on a request's `Authorization` header value. Never rejects, whatever the header holds. `origin`,
+   * when given, is the origin the client addressed (`http://192.0.2.7:8080`), named in the challenge in place of
+   * the resource URL's (for a server bound to every interface, whose own address no client can use).
+   */
+  authenticate(authorization: string | undefined, origin?: string): Promise<AuthOutcome>;
   /**
    * Where the RFC 9728 protected resource metadata is, named in every challenge: the well-known path inserted
    * before the resource's path (`http://127.0.0.1:8080/.well-known/oauth-protected-resource/mcp`).
@@ -71,8 +75,11 @@ export interface GatewayAuthenticator {
   readonly metadataUrl: string;
   /** The request paths to answer with `metadata()`: the one of `metadataUrl`, then the bare well-known path. */
   readonly metadataPaths: readonly string[];
-  /** The metadata document: `resource`, `authorization_servers` (with oauth), `bearer_methods_supported`, `scopes_supported`. */
-  metadata(): Record<string, unknown>;
+  /**
+   * The metadata document: `resource`, `authorization_servers` (with oauth), `bearer_methods_supported`,
+   * `scopes_supported`; with `origin`, the resource is named at that origin (as in `authenticate`).
+   */
+  metadata(origin?: string): Record<string, unknown>;
 }
 
 /**
@@ -110,19 +117,19 @@ export function createGatewayAuthenticator(
           ...(context.jwksTimeoutMs === undefined ? {} : { jwksTimeoutMs: context.jwksTimeoutMs }),
         });
   const scope = oauth?.scopes?.join(" ");
-  const challenge = (status: 401 | 403, error: Refusal["error"], message: string, withError: boolean) =>
-    refusal(
-      status,
-      error,
-      message,
-      formatBearerChallenge({
-        ...(withError ? { error, description: message } : {}),
-        ...(scope === undefined ? {} : { scope }),
-        resourceMetadata: metadataUrl,
-      }),
-    );
 
-  async function authenticate(authorization: string | undefined): Promise<AuthOutcome> {
+  async function authenticate(authorization: string | undefined, origin: string | undefined): Promise<AuthOutcome> {
+    const challenge = (status: 401 | 403, error: Refusal["error"], message: string, withError: boolean) =>
+      refusal(
+        status,
+        error,
+        message,
+        formatBearerChallenge({
+          ...(withError ? { error, description: message } : {}),
+          ...(scope === undefined ? {} : { scope }),
+          resourceMetadata: atOrigin(metadataUrl, origin),
+        }),
+      );
     const read = readBearerCredential(authorization);
     if (read.kind === "none") {
       const message =
@@ -155,16 +162,26 @@ export function createGatewayAuthenticator(
     mode: tokens.length === 0 ? "oauth" : oauth === undefined ? "tokens" : "tokens+oauth",
     metadataUrl,
     metadataPaths,
-    async authenticate(authorization) {
+    async authenticate(authorization, origin) {
       try {
-        return await authenticate(authorization);
+        return await authenticate(authorization, origin);
       } catch {
         // Not expected: every check above returns its verdict. A refusal is the safe answer to a surprise.
-        return challenge(401, "invalid_token", "the credential could not be checked", true);
+        const description = "the credential could not be checked";
+        return refusal(
+          401,
+          "invalid_token",
+          description,
+          formatBearerChallenge({
+            error: "invalid_token",
+            description,
+            resourceMetadata: atOrigin(metadataUrl, origin),
+          }),
+        );
       }
     },
-    metadata: () => ({
-      resource: context.resourceUrl,
+    metadata: (origin) => ({
+      resource: atOrigin(context.resourceUrl, origin),
       ...(oauth === undefined ? {} : { authorization_servers: [oauth.issuer] }),
       bearer_methods_supported: ["header"],
       ...(oauth?.scopes === undefined || oauth.scopes.length === 0 ? {} : { scopes_supported: [...oauth.scopes] }),
@@ -204,6 +221,13 @@ export function resolveServeTokens(tokens: readonly ServeTokenConfig[], env: Nod
 }
 
 type Refusal = Extract<AuthOutcome, { ok: false }>;
+
+/** `url` with its origin replaced by `origin`, when one is given. */
+function atOrigin(url: string, origin: string | undefined): string {
+  if (origin === undefined) return url;
+  const { pathname, search } = new URL(url);
+  return `${origin}${pathname}${search}`;
+}
 
 function refusal(status: 401 | 403, error: Refusal["error"], description: string, challenge: string): Refusal {
   const prefix = status === 401 ? "Unauthorized" : "Forbidden";

@@ -13,7 +13,7 @@ import type { AgentSession } from "../core/dispatch/session.js";
 import { describeThrown } from "../core/errors.js";
 import { McpServeError } from "../mcp/errors.js";
 import { createMemoryEventStore } from "../mcp/memory-event-store.js";
-import { createToolServer, type ServedCall, type ToolServerOptions } from "../mcp/tool-server.js";
+import { createToolServer, type ServedCall, type ToolServerHooks, type ToolServerOptions } from "../mcp/tool-server.js";
 import { type AuditLog, openAuditLog } from "./audit-log.js";
 import {
   createGatewayAuthenticator,
@@ -89,6 +89,8 @@ interface PrincipalServing {
   readonly session: AgentSession;
   /** Made by the source function for this principal: closed when the principal is released. */
   readonly owned: boolean;
+  /** The hooks of every server instance made for this principal (its audit lines). */
+  readonly hooks: ToolServerHooks;
   readonly modern: ReturnType<typeof createMcpHandler>;
   readonly serveModern: ReturnType<typeof toNodeHandler>;
   readonly legacy: Map<string, Server>;
@@ -119,13 +121,9 @@ export async function serveHttp(source: SessionSource, options: ServeMcpHttpOpti
       `serveMcp on ${host} needs auth: without credentials it serves loopback hosts only (127.0.0.1, ::1, localhost)`,
     );
   }
+  const wildcard = WILDCARD_HOSTS.has(host);
   const oauth = options.auth?.oauth;
-  if (
-    WILDCARD_HOSTS.has(host) &&
-    options.publicUrl === undefined &&
-    oauth !== undefined &&
-    oauth.audience === undefined
-  ) {
+  if (wildcard && options.publicUrl === undefined && oauth !== undefined && oauth.audience === undefined) {
     throw new McpServeError(
       "invalid-serve-options",
       `serveMcp on ${host} with oauth needs publicUrl or oauth.audience: an address that stands for every interface does not say which audience access tokens are for`,
@@ -175,8 +173,7 @@ export async function serveHttp(source: SessionSource, options: ServeMcpHttpOpti
   const openServing = async (principal: Principal): Promise<PrincipalServing> => {
     const owned = typeof source === "function";
     const session = owned ? await source(principal) : source;
-    const onCallEnd = audit === undefined ? undefined : auditCall(audit, principal.id);
-    const hooks = onCallEnd === undefined ? {} : { onCallEnd };
+    const hooks: ToolServerHooks = audit === undefined ? {} : { onCallEnd: auditCall(audit, principal.id) };
     const modern = createMcpHandler(() => createToolServer(session, options, hooks), { legacy: "reject" });
     const legacy = new Map<string, Server>();
     const unsubscribe = session.onActiveToolsChange(() => {
@@ -187,6 +184,7 @@ export async function serveHttp(source: SessionSource, options: ServeMcpHttpOpti
       principal,
       session,
       owned,
+      hooks,
       modern,
       serveModern: toNodeHandler(modern, { maxRequestBodySize: MAX_BODY_BYTES }),
       legacy,
@@ -222,12 +220,10 @@ export async function serveHttp(source: SessionSource, options: ServeMcpHttpOpti
   let authenticator: GatewayAuthenticator | undefined;
   // Bound to every interface and no publicUrl: the metadata's URLs are told as the client addressed the server
   // (its Host header, already checked), since 0.0.0.0 is no address a client can use.
-  const wildcard = WILDCARD_HOSTS.has(host);
   const asSeenBy = (request: IncomingMessage): string | undefined =>
     wildcard && options.publicUrl === undefined && request.headers.host !== undefined
       ? `http://${request.headers.host}`
       : undefined;
-  const metadataPaths = new Set<string>();
 
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
     const path = new URL(request.url ?? "/", "http://localhost").pathname;
@@ -241,29 +237,15 @@ export async function serveHttp(source: SessionSource, options: ServeMcpHttpOpti
       },
     );
     if (refused !== undefined) return sendJsonRpcError(response, 403, -32000, refused);
-    if (authenticator !== undefined && metadataPaths.has(path)) {
-      return sendMetadata(request, response, authenticator, asSeenBy(request));
+    if (authenticator?.metadataPaths.includes(path) === true) {
+      return sendMetadata(request, response, authenticator.metadata(asSeenBy(request)));
     }
     if (path !== "/mcp") return sendJsonRpcError(response, 404, -32601, "Not found: the MCP endpoint is /mcp");
 
     let principal = LOCAL_PRINCIPAL;
     if (authenticator !== undefined) {
-      const outcome = await authenticator.authenticate(request.headers.authorization);
-      if (!outcome.ok) {
-        const headers = outcome.headers as Record<string, string>;
-        const challenge = headers["WWW-Authenticate"] ?? headers["www-authenticate"];
-        const seen = asSeenBy(request);
-        const rewritten =
-          challenge === undefined || seen === undefined || authenticator === undefined
-            ? headers
-            : {
-                "www-authenticate": challenge.replace(
-                  authenticator.metadataUrl,
-                  authenticator.metadataUrl.replace(new URL(authenticator.metadataUrl).origin, seen),
-                ),
-              };
-        return sendJsonRpcError(response, outcome.status, -32001, outcome.message, rewritten);
-      }
+      const outcome = await authenticator.authenticate(request.headers.authorization, asSeenBy(request));
+      if (!outcome.ok) return sendJsonRpcError(response, outcome.status, -32001, outcome.message, outcome.headers);
       principal = outcome.principal;
     }
     let serving: PrincipalServing;
@@ -353,8 +335,7 @@ export async function serveHttp(source: SessionSource, options: ServeMcpHttpOpti
   ) => {
     const { principal } = serving;
     let added = false;
-    const onCallEnd = audit === undefined ? undefined : auditCall(audit, principal.id);
-    const server = createToolServer(serving.session, options, onCallEnd === undefined ? {} : { onCallEnd });
+    const server = createToolServer(serving.session, options, serving.hooks);
     const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       // Resumable streams: a priming event, a retry delay, and the events a dropped client asks for again.
@@ -410,7 +391,6 @@ export async function serveHttp(source: SessionSource, options: ServeMcpHttpOpti
   if (options.auth !== undefined) {
     const resourceUrl = options.publicUrl ?? options.auth.oauth?.audience ?? url;
     authenticator = createGatewayAuthenticator(options.auth, { resourceUrl });
-    for (const path of authenticator.metadataPaths) metadataPaths.add(path);
   }
   let resolveClosed: () => void = () => {};
   const closed = new Promise<void>((resolve) => {
@@ -499,23 +479,12 @@ function countToolCalls(body: unknown): number {
   return typeof body === "object" && body !== null && (body as { method?: unknown }).method === "tools/call" ? 1 : 0;
 }
 
-function sendMetadata(
-  request: IncomingMessage,
-  response: ServerResponse,
-  authenticator: GatewayAuthenticator,
-  seenAs: string | undefined,
-) {
+function sendMetadata(request: IncomingMessage, response: ServerResponse, metadata: Record<string, unknown>) {
   if (request.method !== "GET" && request.method !== "HEAD") {
     return sendJsonRpcError(response, 405, -32000, "Method not allowed: the resource metadata is read with GET");
   }
-  const metadata = authenticator.metadata();
-  const resource = metadata.resource;
-  const document =
-    seenAs !== undefined && typeof resource === "string"
-      ? { ...metadata, resource: resource.replace(new URL(resource).origin, seenAs) }
-      : metadata;
   response.writeHead(200, { "content-type": "application/json", "cache-control": "max-age=300" });
-  response.end(request.method === "HEAD" ? undefined : JSON.stringify(document));
+  response.end(request.method === "HEAD" ? undefined : JSON.stringify(metadata));
 }
 
 function readJsonBody(request: IncomingMessage): Promise<unknown> {
