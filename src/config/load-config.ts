@@ -5,6 +5,7 @@ import { dirname, resolve } from "node:path";
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import { isNear } from "../core/is-near.js";
 import type { JsonObject, JsonPrimitive, PolicyLayer } from "../core/types.js";
+import type { GatewayOptions } from "../gateway/gateway-options.js";
 import type { McpProtocolChoice, McpServerAuthConfig } from "../mcp/mcp-config-types.js";
 import type { SandboxOptions } from "../sandbox/sandbox-options.js";
 import { locateJsonError } from "./locate-json-error.js";
@@ -86,38 +87,11 @@ export interface ApprovalsConfig {
   readonly secretEnv?: string;
 }
 
-/** A bearer token of the gateway: who presents it, and the policy layers that narrow what that principal sees. */
-export interface ServeTokenEntry {
-  /** The token itself, or `env:NAME` to read it from the environment when `toolwire serve` starts. */
-  readonly token: string;
-  readonly principal: string;
-  readonly policy?: readonly PolicyLayer[];
-}
-
-/** The gateway as an OAuth 2.1 resource server: JWT access tokens from this issuer, checked against its keys. */
-export interface ServeOAuthEntry {
-  readonly issuer: string;
-  /** Default: the server's own resource URL (`http://host:port/mcp`). */
-  readonly audience?: string;
-  readonly jwksUri?: string;
-  readonly jwks?: { readonly keys: readonly JsonObject[] };
-  /** Scopes every access token must carry. */
-  readonly scopes?: readonly string[];
-}
-
-/** The `serve` section: how `toolwire serve --http` lets clients in and how much each may do. */
-export interface ServeConfig {
-  readonly auth?: { readonly tokens?: readonly ServeTokenEntry[]; readonly oauth?: ServeOAuthEntry };
-  /** Browser origins (`scheme://host[:port]`) allowed besides the server's own. */
-  readonly allowedOrigins?: readonly string[];
-  /** Host header values (`name` or `name:port`) accepted besides the bound address's. */
-  readonly allowedHosts?: readonly string[];
-  readonly sessions?: { readonly idleTimeoutMs?: number; readonly maxPerPrincipal?: number; readonly max?: number };
-  readonly rateLimit?: { readonly callsPerMinute: number };
-  readonly audit?: { readonly file: string; readonly inputs?: boolean };
-  /** The URL clients reach the server at behind a proxy or balancer: the OAuth resource, the default audience. */
-  readonly publicUrl?: string;
-}
+/**
+ * The `serve` section: how `toolwire serve --http` lets clients in and how much each may do. The same fields as
+ * `serveMcp`'s gateway options; `audit.file` is relative to the config's folder and a token may be `env:NAME`.
+ */
+export type ServeConfig = GatewayOptions;
 
 /** The contents of `toolwire.config.json` once validated. */
 export interface ToolwireConfig {

@@ -23,7 +23,7 @@ export interface ServeOAuthConfig {
   /** Where the issuer publishes its keys (https; plain http only to a loopback host). */
   readonly jwksUri?: string;
   /** Or the key set itself. */
-  readonly jwks?: { keys: object[] };
+  readonly jwks?: { readonly keys: readonly object[] };
   /** Scopes a token must all have. */
   readonly scopes?: readonly string[];
 }

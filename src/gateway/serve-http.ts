@@ -15,37 +15,12 @@ import { McpServeError } from "../mcp/errors.js";
 import { createMemoryEventStore } from "../mcp/memory-event-store.js";
 import { createToolServer, type ServedCall, type ToolServerHooks, type ToolServerOptions } from "../mcp/tool-server.js";
 import { type AuditLog, openAuditLog } from "./audit-log.js";
-import {
-  createGatewayAuthenticator,
-  type GatewayAuthenticator,
-  type GatewayAuthOptions,
-  type Principal,
-} from "./authenticate.js";
+import { createGatewayAuthenticator, type GatewayAuthenticator, type Principal } from "./authenticate.js";
 import { checkRequestOrigin, validateAllowedHosts, validateAllowedOrigins } from "./check-request-origin.js";
+import type { GatewayOptions } from "./gateway-options.js";
 import { primeResumableStreams } from "./prime-resumable-streams.js";
 import { createRateLimiter, type RateLimiter } from "./rate-limiter.js";
 import { createSessionTable, type SessionTable } from "./session-table.js";
-
-/** What the gateway adds to serving over HTTP (SPEC section 16); every field is optional. */
-export interface GatewayOptions {
-  /** Credentials every request must carry. Without it the server is loopback only and asks for none. */
-  readonly auth?: GatewayAuthOptions;
-  /** Browser origins allowed besides the server's own (`scheme://host[:port]`); another Origin gets 403. */
-  readonly allowedOrigins?: readonly string[];
-  /** Host header values (`name` or `name:port`) accepted besides the bound address's; another Host gets 403. */
-  readonly allowedHosts?: readonly string[];
-  /** 2025-era MCP sessions: idle expiry (default 30 minutes) and caps per principal and in all (then 429). */
-  readonly sessions?: { readonly idleTimeoutMs?: number; readonly maxPerPrincipal?: number; readonly max?: number };
-  /** Tool calls per principal per minute (then 429 with `Retry-After`). */
-  readonly rateLimit?: { readonly callsPerMinute: number };
-  /** Append one JSON line per call to `file`; `inputs: true` also writes each call's input. */
-  readonly audit?: { readonly file: string; readonly inputs?: boolean };
-  /**
-   * The URL clients use when the server sits behind a proxy or balancer (`https://tools.example.com/mcp`): the
-   * `resource` of its protected resource metadata and the default audience of access tokens; its host is allowed.
-   */
-  readonly publicUrl?: string;
-}
 
 /** The session every principal shares, or a function that makes each principal its own (called once per principal). */
 export type SessionSource = AgentSession | ((principal: Principal) => AgentSession | Promise<AgentSession>);

@@ -8,7 +8,8 @@ import { type ServeMcpHttpOptions, type SessionSource, serveHttp } from "../gate
 import { McpServeError } from "./errors.js";
 import { createToolServer, type ToolServerOptions } from "./tool-server.js";
 
-export type { GatewayOptions, ServeMcpHttpOptions, SessionSource } from "../gateway/serve-http.js";
+export type { GatewayOptions } from "../gateway/gateway-options.js";
+export type { ServeMcpHttpOptions, SessionSource } from "../gateway/serve-http.js";
 
 /** Serve over the process's stdin and stdout (or the given streams). */
 export interface ServeMcpStdioOptions extends ToolServerOptions {

@@ -1,9 +1,9 @@
 // `toolwire serve`: an MCP gateway over the built-ins, the plugins and the upstream MCP servers of the config.
 import { randomBytes } from "node:crypto";
-import { isAbsolute, resolve } from "node:path";
+import { resolve } from "node:path";
 import type { ServeConfig } from "../../config/load-config.js";
 import { type GatewayAuthOptions, resolveServeTokens, type ServeTokenConfig } from "../../gateway/authenticate.js";
-import type { GatewayOptions } from "../../gateway/serve-http.js";
+import type { GatewayOptions } from "../../gateway/gateway-options.js";
 import { loadMcpModule } from "../../load-optional.js";
 import { CliError, EXIT_CONFIG, EXIT_USAGE } from "../exit-codes.js";
 import type { Output } from "../output.js";
@@ -104,28 +104,17 @@ function gatewayAuth(
   ];
   const options: GatewayAuthOptions = {
     ...(tokens.length === 0 ? {} : { tokens }),
-    ...(oauth === undefined ? {} : { oauth: oauth as GatewayAuthOptions["oauth"] & object }),
+    ...(oauth === undefined ? {} : { oauth }),
   };
   return { options, describe: parts.join("; "), ...(generated === undefined ? {} : { generated }) };
 }
 
-/** Origins, hosts, sessions, limits and the audit file (relative to the config's folder). */
+/** The section's other options as they are, the audit file resolved against the config's folder. */
 function gatewayOptions(runtime: Runtime, config: ServeConfig): GatewayOptions {
-  const audit = config.audit;
+  const { auth: _auth, audit, ...rest } = config;
   return {
-    ...(config.allowedOrigins === undefined ? {} : { allowedOrigins: config.allowedOrigins }),
-    ...(config.allowedHosts === undefined ? {} : { allowedHosts: config.allowedHosts }),
-    ...(config.sessions === undefined ? {} : { sessions: config.sessions }),
-    ...(config.rateLimit === undefined ? {} : { rateLimit: config.rateLimit }),
-    ...(config.publicUrl === undefined ? {} : { publicUrl: config.publicUrl }),
-    ...(audit === undefined
-      ? {}
-      : {
-          audit: {
-            file: isAbsolute(audit.file) ? audit.file : resolve(runtime.loaded.dir, audit.file),
-            ...(audit.inputs === undefined ? {} : { inputs: audit.inputs }),
-          },
-        }),
+    ...rest,
+    ...(audit === undefined ? {} : { audit: { ...audit, file: resolve(runtime.loaded.dir, audit.file) } }),
   };
 }
 
