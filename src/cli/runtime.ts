@@ -55,7 +55,7 @@ export interface Runtime {
   readonly sandbox: readonly SandboxReport[];
   /**
    * A session of its own for one principal of the gateway: a registry over the same sources whose policy is
-   * the config's and then `layers` (which only narrow). Closing it stops its registry; `close()` closes all.
+   * the config's and then `layers` (which only narrow). Closing it closes its registry too (the gateway closes the sessions it made).
    */
   sessionFor(principal: string, layers: readonly PolicyLayer[]): AgentSession;
   close(): Promise<void>;
@@ -158,7 +158,7 @@ export async function openRuntime(options: OpenRuntimeOptions): Promise<Runtime>
   const basePrompt = options.systemPrompt ?? "";
   const systemPrompt = [basePrompt, built.session.skillsPrompt].filter((part) => part.trim() !== "").join("\n\n");
   /** A registry over the config's sources and a session over it; `layers` narrow the config's policy. */
-  const openSession = (layers: readonly PolicyLayer[], approvalsSecret: string | undefined) => {
+  const openSession = (layers: readonly PolicyLayer[], approvalsSecret: string | undefined, closeRegistry = false) => {
     const registry = createToolRegistry({
       ...configured,
       ...(layers.length === 0 ? {} : { policy: [...(configured.policy ?? []), ...layers] }),
@@ -169,6 +169,7 @@ export async function openRuntime(options: OpenRuntimeOptions): Promise<Runtime>
       beforeToolCall: built.session.beforeToolCall,
       afterToolCall: built.session.afterToolCall,
       systemPrompt,
+      closeRegistry,
       ...(approvals === undefined
         ? {}
         : {
@@ -183,7 +184,6 @@ export async function openRuntime(options: OpenRuntimeOptions): Promise<Runtime>
     return { registry, session };
   };
   const { registry, session } = openSession([], secret);
-  const principalSessions = new Set<AgentSession>();
   return {
     loaded,
     fromFile,
@@ -199,21 +199,9 @@ export async function openRuntime(options: OpenRuntimeOptions): Promise<Runtime>
       // use to another, while every replica that shares approvals.secretEnv derives the same one.
       const derived =
         secret === undefined ? undefined : createHmac("sha256", secret).update(`principal:${principal}`).digest("hex");
-      const opened = openSession(layers, derived);
-      const owned: AgentSession = Object.create(opened.session, {
-        close: {
-          value: () => {
-            principalSessions.delete(owned);
-            opened.session.close();
-            opened.registry.close();
-          },
-        },
-      });
-      principalSessions.add(owned);
-      return owned;
+      return openSession(layers, derived, true).session;
     },
     async close() {
-      for (const opened of [...principalSessions]) opened.close();
       session.close();
       registry.close();
       await Promise.allSettled(connections.map((connection) => connection.close()));

@@ -427,3 +427,33 @@ describe("context.log", () => {
     expect(errors).toEqual(["listener-failed", "listener-failed"]);
   });
 });
+
+describe("close", () => {
+  /** A live source that counts who follows it. */
+  function followedSource() {
+    const listeners = new Set<() => void>();
+    return {
+      source: {
+        tools: [echoTool()],
+        onChange(listener: () => void) {
+          listeners.add(listener);
+          return () => listeners.delete(listener);
+        },
+      },
+      followers: () => listeners.size,
+    };
+  }
+
+  it("leaves the registry following its sources, unless closeRegistry says the registry is the session's own", () => {
+    for (const closeRegistry of [false, true]) {
+      const { source, followers } = followedSource();
+      const session = createAgentSession({
+        registry: createToolRegistry({ extensions: [source] }),
+        closeRegistry,
+      });
+      expect(followers()).toBe(1);
+      session.close();
+      expect(followers()).toBe(closeRegistry ? 0 : 1);
+    }
+  });
+});

@@ -62,6 +62,8 @@ export interface AgentSessionOptions {
   readonly approvals?: ApprovalOptions;
   /** Compiles a validator per schema. The root export supplies ajv; the core needs one injected. */
   readonly validator?: InputValidatorFactory;
+  /** Also close the registry when the session is closed: for a registry made for this session alone. Default false. */
+  readonly closeRegistry?: boolean;
 }
 
 /** A session over a registry. `dispatch` and `dispatchAll` never reject. */
@@ -238,6 +240,7 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
     close() {
       unsubscribeRefresh();
       unsubscribeRefreshError();
+      if (options.closeRegistry === true) options.registry.close();
     },
     approvals:
       approvals === undefined
