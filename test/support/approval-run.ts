@@ -1,5 +1,5 @@
 // A run that pauses for approval: a counted `danger` tool, a harmless `echo`, and sessions sharing a secret.
-import type { AgentSessionOptions } from "../../src/core/dispatch/session.js";
+import type { AgentSession, AgentSessionOptions } from "../../src/core/dispatch/session.js";
 import { defineTool } from "../../src/core/register/define-tool.js";
 import type { ApprovalRequest, ApprovalResolvedEvent, ToolExecutionEndEvent } from "../../src/core/types.js";
 import type { AgentEvent } from "../../src/loop/types.js";
@@ -30,13 +30,18 @@ export function pausingSession(options: Omit<AgentSessionOptions, "registry"> = 
     ...options,
     approvals: { require: ["danger"], secret: SECRET, ...options.approvals },
   });
+  return { session, runs: danger.runs, ...recordApprovalEvents(session) };
+}
+
+/** The session's approval requests, their resolutions and the calls' ends, as they happen. */
+export function recordApprovalEvents(session: AgentSession) {
   const requested: ApprovalRequest[] = [];
   const resolved: ApprovalResolvedEvent[] = [];
   const ends: ToolExecutionEndEvent[] = [];
   session.on("approval_requested", (event) => requested.push(event));
   session.on("approval_resolved", (event) => resolved.push(event));
   session.on("tool_execution_end", (event) => ends.push(event));
-  return { session, runs: danger.runs, requested, resolved, ends };
+  return { requested, resolved, ends };
 }
 
 /** A scripted model: the given turn of calls, then a closing text turn (more turns can follow). */

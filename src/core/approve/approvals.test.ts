@@ -1,20 +1,10 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { dangerTool } from "../../../test/support/approval-run.js";
+import { dangerTool, recordApprovalEvents } from "../../../test/support/approval-run.js";
 import { deferred, echoTool, sessionWith, textOf } from "../../../test/support/session.js";
-import type { ApprovalDecision, ApprovalRequest, ApprovalResolvedEvent, ToolExecutionEndEvent } from "../types.js";
+import type { ApprovalDecision } from "../types.js";
 import { createMemoryApprovalStore } from "./approvals.js";
 import { canonicalJson, inputDigest } from "./input-digest.js";
-
-function recordEvents(session: ReturnType<typeof sessionWith>) {
-  const requested: ApprovalRequest[] = [];
-  const resolved: ApprovalResolvedEvent[] = [];
-  const ends: ToolExecutionEndEvent[] = [];
-  session.on("approval_requested", (event) => requested.push(event));
-  session.on("approval_resolved", (event) => resolved.push(event));
-  session.on("tool_execution_end", (event) => ends.push(event));
-  return { requested, resolved, ends };
-}
 
 describe("approvals", () => {
   it("asks after the before hooks, for the input they left, and runs exactly that input once approved", async () => {
@@ -30,7 +20,7 @@ describe("approvals", () => {
         },
       },
     });
-    const events = recordEvents(session);
+    const events = recordApprovalEvents(session);
     const before = Date.now();
     const result = await session.dispatch({ id: "c1", name: "danger", input: { command: "original" } });
     expect(textOf(result)).toBe('ran {"command":"rewritten"}');
@@ -52,7 +42,7 @@ describe("approvals", () => {
     const session = sessionWith([tool], {
       approvals: { require: ["danger"], approver: () => answers.shift() as ApprovalDecision },
     });
-    const events = recordEvents(session);
+    const events = recordApprovalEvents(session);
     expect(textOf(await session.dispatch({ id: "1", name: "danger", input: {} }))).toBe(
       "Tool call declined: not today",
     );
@@ -79,7 +69,7 @@ describe("approvals", () => {
   it("pauseForApproval leaves the call pending for dispatchDetailed, while dispatch still answers approval-required", async () => {
     const { tool, runs } = dangerTool();
     const session = sessionWith([tool], { approvals: { require: ["danger"] } });
-    const events = recordEvents(session);
+    const events = recordApprovalEvents(session);
     const paused = await session.dispatchDetailed(
       { id: "p1", name: "danger", input: { command: "x" } },
       { pauseForApproval: true },
@@ -111,7 +101,7 @@ describe("approvals", () => {
         },
       },
     });
-    const events = recordEvents(session);
+    const events = recordApprovalEvents(session);
     const outcome = await session.dispatchDetailed({ id: "1", name: "danger", input: {} });
     expect(outcome.errorCode).toBe("approval-expired");
     expect(approverSignal?.aborted).toBe(true);
@@ -126,7 +116,7 @@ describe("approvals", () => {
       toolTimeoutMs: 30,
       approvals: { require: ["danger"], approver: () => answer.promise },
     });
-    const events = recordEvents(session);
+    const events = recordApprovalEvents(session);
     const batch = session.dispatchAll([
       { id: "a", name: "danger", input: { command: "x" } },
       { id: "b", name: "echo", input: { text: "meanwhile" } },
