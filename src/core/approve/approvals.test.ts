@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { dangerTool, recordApprovalEvents } from "../../../test/support/approval-run.js";
 import { deferred, echoTool, sessionWith, textOf } from "../../../test/support/session.js";
-import type { ApprovalDecision } from "../types.js";
+import type { ApprovalDecision, ApprovalRequest } from "../types.js";
 import { createMemoryApprovalStore } from "./approvals.js";
 import { canonicalJson, inputDigest } from "./input-digest.js";
 
