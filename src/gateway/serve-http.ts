@@ -1,4 +1,5 @@
 // serveHttp: the gateway over Streamable HTTP: checks, credentials, a session per principal, limits, audit, then MCP.
+
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -18,6 +19,7 @@ import { type AuditLog, openAuditLog } from "./audit-log.js";
 import { createGatewayAuthenticator, type GatewayAuthenticator, type Principal } from "./authenticate.js";
 import { checkRequestOrigin, validateAllowedHosts, validateAllowedOrigins } from "./check-request-origin.js";
 import type { GatewayOptions } from "./gateway-options.js";
+import { isLoopbackHost } from "./is-loopback-host.js";
 import { primeResumableStreams } from "./prime-resumable-streams.js";
 import { createRateLimiter, type RateLimiter } from "./rate-limiter.js";
 import { createSessionTable, type SessionTable } from "./session-table.js";
@@ -53,7 +55,6 @@ const MAX_BODY_BYTES = 4 * 1024 * 1024;
 /** How long a 2025 client waits before it reconnects a dropped stream (the SSE `retry` field). */
 const SSE_RETRY_MS = 1_000;
 const DEFAULT_IDLE_TIMEOUT_MS = 1_800_000;
-const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
 const WILDCARD_HOSTS = new Set(["0.0.0.0", "::", "[::]"]);
 /** Who calls when the server asks for no credentials (loopback only). */
 const LOCAL_PRINCIPAL: Principal = { id: "local", via: "none", policy: [], scopes: [] };
@@ -89,7 +90,7 @@ interface LegacySession {
  */
 export async function serveHttp(source: SessionSource, options: ServeMcpHttpOptions): Promise<HttpServerHandle> {
   const host = options.host ?? "127.0.0.1";
-  const loopback = LOOPBACK_HOSTS.has(host);
+  const loopback = isLoopbackHost(host);
   if (!loopback && options.auth === undefined) {
     throw new McpServeError(
       "invalid-serve-options",

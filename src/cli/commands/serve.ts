@@ -1,9 +1,11 @@
 // `toolwire serve`: an MCP gateway over the built-ins, the plugins and the upstream MCP servers of the config.
+
 import { randomBytes } from "node:crypto";
 import { resolve } from "node:path";
 import type { ServeConfig } from "../../config/load-config.js";
 import { type GatewayAuthOptions, resolveServeTokens, type ServeTokenConfig } from "../../gateway/authenticate.js";
 import type { GatewayOptions } from "../../gateway/gateway-options.js";
+import { isLoopbackHost } from "../../gateway/is-loopback-host.js";
 import { loadMcpModule } from "../../load-optional.js";
 import { CliError, EXIT_CONFIG, EXIT_USAGE } from "../exit-codes.js";
 import type { Output } from "../output.js";
@@ -11,7 +13,6 @@ import type { Runtime } from "../runtime.js";
 
 /** The environment variable with a token every client may present (principal `default`). */
 export const SERVE_TOKEN_ENV = "TOOLWIRE_SERVE_TOKEN";
-const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
 
 export interface ServeCommandOptions {
   /** Serve Streamable HTTP on this port; stdio when absent. */
@@ -24,7 +25,7 @@ export interface ServeCommandOptions {
 /** `--no-auth` on a host other people can reach is refused: anyone there could run the tools as this user. */
 export function checkServeAuthFlag(options: { readonly host?: string; readonly auth?: boolean }): void {
   const host = options.host ?? "127.0.0.1";
-  if (options.auth === false && !LOOPBACK_HOSTS.has(host)) {
+  if (options.auth === false && !isLoopbackHost(host)) {
     throw new CliError(
       EXIT_USAGE,
       `--no-auth is refused on ${host}: without credentials anyone who reaches it could run the tools; serve on 127.0.0.1, or configure serve.auth`,
