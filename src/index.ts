@@ -1,70 +1,29 @@
-// toolwire's public API, grouped by stage: the vocabulary, register, filter, wrap, dispatch.
+// toolwire's public API: a curated list of named exports, grouped by stage (a test pins the names).
+// Internals (hook wrapping, policy-pattern compiling, limits) are not exported; docs/reference.md lists every name.
 
-// Approve
-export { createMemoryApprovalStore, DEFAULT_APPROVAL_TTL_MS } from "./core/approve/approvals.js";
-export { inputDigest } from "./core/approve/input-digest.js";
-export type { StateSeal } from "./core/approve/state-seal.js";
-export { MAX_JSON_DEPTH, MAX_JSON_NODES } from "./core/copy-json.js";
-export { normalizeToolResult } from "./core/tool-result.js";
-// Dispatch
-export {
-  type AgentSession,
-  type AgentSessionOptions,
-  DEFAULT_TOOL_TIMEOUT_MS,
-  type SessionApprovals,
-} from "./core/dispatch/session.js";
-export { buildSystemPrompt } from "./core/dispatch/system-prompt.js";
-export type { InputValidator, InputValidatorFactory, ValidationIssue } from "./core/dispatch/validate.js";
-export {
-  ApprovalError,
-  type ApprovalErrorCode,
-  describeThrown,
-  MAX_DESCRIBED_CHARS,
-  SessionError,
-  ToolCallError,
-  ToolDefinitionError,
-  type ToolDefinitionErrorCode,
-  ToolPlanContractError,
-  type ToolPlanContractErrorCode,
-} from "./core/errors.js";
-// Filter
-export { evaluateToolAvailability, MAX_AVAILABILITY_DEPTH } from "./core/filter/availability.js";
-export { formatToolExecutorRef, TOOL_NAME_PATTERN, toToolProtocolDescriptors } from "./core/filter/descriptor.js";
-export { buildToolPlan, compareDescriptors } from "./core/filter/planner.js";
-export { applyToolPolicy, compilePolicyPattern, POLICY_GROUPS } from "./core/filter/policy.js";
-// Register
-export { defaultExecutorRef, defineTool, type ToolDefinition } from "./core/register/define-tool.js";
-export { createToolRegistry } from "./core/register/registry.js";
-export type {
-  InferJsonSchema,
-  InferToolInput,
-  StandardSchemaV1,
-  ToolSchemaInput,
-} from "./core/register/schema-types.js";
-export { isLiveToolSource } from "./core/register/sources.js";
-// The vocabulary
+// The vocabulary: descriptors, tools, plans, results, hooks, approvals, events.
 export type {
   AfterToolCall,
   AfterToolCallEvent,
   AfterToolCallPatch,
+  AgentSessionEvents,
+  AgentTool,
   ApprovalDecision,
   ApprovalOptions,
   ApprovalRequest,
   ApprovalResolvedEvent,
   ApprovalResumption,
   ApprovalStore,
-  AgentSessionEvents,
-  AgentTool,
+  AudioContent,
   BeforeToolCall,
   BeforeToolCallDecision,
   BeforeToolCallEvent,
-  AudioContent,
   ContentAnnotations,
   ContentBlock,
   ContentExtras,
+  DispatchOptions,
   EmbeddedResource,
   EmbeddedResourceContent,
-  DispatchOptions,
   ExclusionReason,
   HiddenToolPlanEntry,
   ImageContent,
@@ -86,15 +45,15 @@ export type {
   ToolAvailabilitySignal,
   ToolCallContext,
   ToolCallErrorCode,
-  ToolDescriptor,
   ToolCallOutcome,
+  ToolDescriptor,
   ToolExecutionEndEvent,
   ToolExecutionMode,
   ToolExecutionStartEvent,
   ToolExecutionUpdateEvent,
+  ToolExecutorRef,
   ToolLogEvent,
   ToolLogLevel,
-  ToolExecutorRef,
   ToolOwnerRef,
   ToolPlan,
   ToolPlanEntry,
@@ -109,12 +68,61 @@ export type {
   ToolUse,
   WriteLock,
 } from "./core/types.js";
-export { isWrappedTool, type ToolOutcome, type WrappedTool, wrapTool } from "./core/wrap/wrap-tool.js";
-// Wrap
+
+// Errors: one family, each class with a stable `code` (docs/errors.md lists them all).
+export {
+  ApprovalError,
+  type ApprovalErrorCode,
+  isToolwireError,
+  SessionError,
+  ToolCallError,
+  ToolDefinitionError,
+  type ToolDefinitionErrorCode,
+  ToolPlanContractError,
+  type ToolPlanContractErrorCode,
+  ToolwireError,
+} from "./core/errors.js";
+export { MissingPeerDependencyError } from "./load-optional.js";
+
+// Register: define tools and gather them from their sources into one registry.
+export { defineTool, type ToolDefinition } from "./core/register/define-tool.js";
+export { createToolRegistry } from "./core/register/registry.js";
+export type {
+  InferJsonSchema,
+  InferToolInput,
+  StandardSchemaV1,
+  ToolSchemaInput,
+} from "./core/register/schema-types.js";
+
+// Filter: availability, allow/deny policy, and the plan of visible and hidden tools.
+export { evaluateToolAvailability } from "./core/filter/availability.js";
+export { formatToolExecutorRef, TOOL_NAME_PATTERN, toToolProtocolDescriptors } from "./core/filter/descriptor.js";
+export { buildToolPlan } from "./core/filter/planner.js";
+export { applyToolPolicy, POLICY_GROUPS } from "./core/filter/policy.js";
+export {
+  resolveSkillDispatchTools,
+  type SkillDispatchRequest,
+} from "./core/filter/resolve-skill-dispatch-tools.js";
+
+// Wrap: the session's write lock (hooks are given to the session and to plugins).
 export { createWriteLock } from "./core/wrap/write-lock.js";
+
+// Dispatch: the session that validates, wraps and runs every call.
+export {
+  type AgentSession,
+  type AgentSessionOptions,
+  DEFAULT_TOOL_TIMEOUT_MS,
+  type SessionApprovals,
+} from "./core/dispatch/session.js";
+export type { InputValidator, InputValidatorFactory, ValidationIssue } from "./core/dispatch/validate.js";
 export { createAgentSession } from "./create-agent-session.js";
-export { MCP_SDK_PACKAGES, MissingPeerDependencyError } from "./load-optional.js";
-// Loop
+export { createAjvValidator } from "./validation/ajv-validator.js";
+
+// Approve: calls that wait for a person.
+export { createMemoryApprovalStore, DEFAULT_APPROVAL_TTL_MS } from "./core/approve/approvals.js";
+export { inputDigest } from "./core/approve/input-digest.js";
+
+// Loop: the agent loop over any model client.
 export {
   type AgentEvent,
   AgentLoopError,
@@ -127,7 +135,8 @@ export {
   resumeAgent,
   runAgent,
 } from "./loop/index.js";
-// Providers
+
+// Providers: the four wire-format adapters and the model clients.
 export {
   type AnthropicModelOptions,
   anthropic,
@@ -161,27 +170,10 @@ export {
   type ToolCall,
   type TranscriptMessage,
 } from "./providers/index.js";
-export { createAjvValidator } from "./validation/ajv-validator.js";
 
-// Policy and skills (SPEC 7)
-export {
-  resolveSkillDispatchTools,
-  type SkillDispatchRequest,
-} from "./core/filter/resolve-skill-dispatch-tools.js";
-export { type FormatSkillsPromptOptions, formatSkillsPrompt } from "./skills/format-skills-prompt.js";
-export {
-  type LoadedSkills,
-  loadSkills,
-  MAX_SKILL_FILE_BYTES,
-  SKILL_FILE_NAME,
-  type Skill,
-  type SkillProblem,
-} from "./skills/load-skills.js";
-
-// Plugins (SPEC 8)
+// Plugins.
 export {
   definePlugin,
-  isPlugin,
   PLUGIN_ID_PATTERN,
   type Plugin,
   type PluginContext,
@@ -199,7 +191,11 @@ export {
   type PluginProblem,
 } from "./plugins/plugin-host.js";
 
-// The config file
+// Skills.
+export { type FormatSkillsPromptOptions, formatSkillsPrompt } from "./skills/format-skills-prompt.js";
+export { type LoadedSkills, loadSkills, SKILL_FILE_NAME, type Skill, type SkillProblem } from "./skills/load-skills.js";
+
+// The config file.
 export {
   type BuildFromConfigOptions,
   type BuiltConfig,

@@ -1,4 +1,5 @@
 // The optional peer dependencies (the MCP SDK, the provider SDKs): found or not, and one clear error when not.
+import { ToolwireError } from "./core/errors.js";
 
 /** The three packages of the MCP SDK that `toolwire/mcp`, `toolwire serve` and MCP servers in a config need. */
 export const MCP_SDK_PACKAGES = [
@@ -11,7 +12,7 @@ export const MCP_SDK_PACKAGES = [
  * A feature needs optional peer dependencies of toolwire that are not installed. `packages` are the ones the
  * feature needs (install them all, at compatible versions), `missing` the ones not found. Code `missing-peer-dependency`.
  */
-export class MissingPeerDependencyError extends Error {
+export class MissingPeerDependencyError extends ToolwireError {
   override readonly name = "MissingPeerDependencyError";
   readonly code = "missing-peer-dependency";
   constructor(

@@ -1,12 +1,14 @@
 // loadConfig: reads toolwire.config.json, reports malformed JSON with line and column, and validates it against the shipped schema.
+
 import { constants, readFileSync, type Stats } from "node:fs";
 import { open, stat } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import { ToolwireError } from "../core/errors.js";
 import { isNear } from "../core/is-near.js";
 import type { JsonObject, JsonPrimitive, PolicyLayer } from "../core/types.js";
 import type { GatewayOptions } from "../gateway/gateway-options.js";
-import type { McpProtocolChoice, McpServerAuthConfig } from "../mcp/mcp-config-types.js";
+import type { McpServerConfig } from "../mcp/mcp-config-types.js";
 import type { SandboxOptions } from "../sandbox/sandbox-options.js";
 import { locateJsonError } from "./locate-json-error.js";
 
@@ -22,36 +24,7 @@ export interface PluginConfig {
   readonly loadTimeoutMs?: number;
 }
 
-interface McpServerCommon {
-  readonly id: string;
-  /** Default true. */
-  readonly enabled?: boolean;
-  readonly include?: readonly string[];
-  readonly exclude?: readonly string[];
-  /** Each request (listing, each call); also the handshake's limit when below 30 000 ms. */
-  readonly timeoutMs?: number;
-  /** Starting the server and the handshake. Default: `timeoutMs` when below 30 000 ms, else 30 000 ms. */
-  readonly connectTimeoutMs?: number;
-  /** Which protocol era to speak (see `McpConnectOptions.protocol`). Default `auto`. */
-  readonly protocol?: McpProtocolChoice;
-}
-/** An MCP server started as a child process and spoken to over stdio. */
-export interface McpStdioServerConfig extends McpServerCommon {
-  readonly command: string;
-  readonly args?: readonly string[];
-  readonly env?: Readonly<Record<string, string>>;
-  readonly cwd?: string;
-  /** Opt-in: run the server in bubblewrap, its `cwd` (or the config's folder) as the writable root. Default off. */
-  readonly sandbox?: "off" | SandboxOptions;
-}
-/** An MCP server reached over Streamable HTTP. */
-export interface McpHttpServerConfig extends McpServerCommon {
-  readonly url: string;
-  readonly headers?: Readonly<Record<string, string>>;
-  /** How to authorize: `{ type: "oauth", ... }` (a login), `client_credentials` or `bearer`; see docs/config.md. */
-  readonly auth?: McpServerAuthConfig;
-}
-export type McpServerConfig = McpStdioServerConfig | McpHttpServerConfig;
+export type { McpHttpServerConfig, McpServerConfig, McpStdioServerConfig } from "../mcp/mcp-config-types.js";
 
 /** The environment of the built-in `bash` tool, as the config file states it. */
 export interface BuiltinsEnvConfig {
@@ -135,7 +108,7 @@ export type ConfigErrorCode =
   | "invalid-config";
 
 /** A config file that cannot be used. Nothing was changed; `issues` lists every problem found. */
-export class ConfigError extends Error {
+export class ConfigError extends ToolwireError {
   override readonly name = "ConfigError";
   constructor(
     readonly code: ConfigErrorCode,

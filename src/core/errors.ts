@@ -1,10 +1,39 @@
-// One error class per family, each with a stable kebab-case `code` a program can switch on.
+// One error family: a `ToolwireError` base, and one class per kind of trouble, each with a stable kebab-case `code`.
 import type { SessionErrorCode, ToolCallErrorCode } from "./types.js";
+
+/** The mark every toolwire error carries, shared by every copy of the package loaded in one process. */
+const TOOLWIRE_ERROR = Symbol.for("toolwire.error");
+
+/**
+ * The base of every error toolwire throws or hands to a listener. `code` is a stable kebab-case string a program
+ * can switch on (every code is listed in docs/errors.md); `message` is written for a person and a model.
+ *
+ * `instanceof` also recognises errors made by another copy of toolwire in the same process (a plugin loaded by
+ * path may bring its own): `error instanceof ToolwireError` holds for any toolwire error, and
+ * `error instanceof ModelError` for any copy's `ModelError`. `isToolwireError` is the same test as a function.
+ */
+export abstract class ToolwireError extends Error {
+  abstract readonly code: string;
+
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    if (Function.prototype[Symbol.hasInstance].call(this, value)) return true;
+    // Another copy's class: the same family mark, and for a subclass the same class name.
+    return isToolwireError(value) && (this === ToolwireError || value.name === this.name);
+  }
+}
+Object.defineProperty(ToolwireError.prototype, TOOLWIRE_ERROR, { value: true });
+
+/** Whether `value` is an error of toolwire's family, made by this copy of the package or any other. */
+export function isToolwireError(value: unknown): value is ToolwireError {
+  return (
+    typeof value === "object" && value !== null && (value as { [TOOLWIRE_ERROR]?: unknown })[TOOLWIRE_ERROR] === true
+  );
+}
 
 export type ToolPlanContractErrorCode = "duplicate-tool-name" | "missing-executor" | "invalid-descriptor";
 
 /** A descriptor set that breaks the planner's contract. Thrown, never turned into a hidden entry. */
-export class ToolPlanContractError extends Error {
+export class ToolPlanContractError extends ToolwireError {
   override readonly name = "ToolPlanContractError";
   constructor(
     readonly code: ToolPlanContractErrorCode,
@@ -18,7 +47,7 @@ export class ToolPlanContractError extends Error {
 export type ToolDefinitionErrorCode = "invalid-tool-definition" | "invalid-schema";
 
 /** A tool defined wrongly: a bad name, a schema that is not an object schema, a missing `execute`. */
-export class ToolDefinitionError extends Error {
+export class ToolDefinitionError extends ToolwireError {
   override readonly name = "ToolDefinitionError";
   constructor(
     readonly code: ToolDefinitionErrorCode,
@@ -33,7 +62,7 @@ export class ToolDefinitionError extends Error {
  * Why one tool call failed. Never escapes `dispatch`: it becomes an error result whose text is
  * this message, written for the model (what was wrong, what was expected, what to do next).
  */
-export class ToolCallError extends Error {
+export class ToolCallError extends ToolwireError {
   override readonly name = "ToolCallError";
   constructor(
     readonly code: ToolCallErrorCode,
@@ -60,7 +89,7 @@ export function toolCallRefusal(code: ToolCallErrorCode, toolName: string, messa
 }
 
 /** Trouble that did not stop a call (an after hook threw, a listener threw), sent to `error` listeners. */
-export class SessionError extends Error {
+export class SessionError extends ToolwireError {
   override readonly name = "SessionError";
   constructor(
     readonly code: SessionErrorCode,
@@ -78,7 +107,7 @@ export type ApprovalErrorCode = "approval-state-invalid" | "approval-unknown" | 
  * (`approval-state-invalid`), a decision names no pending approval (`approval-unknown`), or an approval
  * was already decided, here or in another process (`approval-used`). Nothing of the state ran.
  */
-export class ApprovalError extends Error {
+export class ApprovalError extends ToolwireError {
   override readonly name = "ApprovalError";
   constructor(
     readonly code: ApprovalErrorCode,

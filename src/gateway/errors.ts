@@ -1,4 +1,5 @@
 // GatewayError: why the HTTP gateway's authentication or request rules cannot be used as given, with a stable code.
+import { ToolwireError } from "../core/errors.js";
 
 /**
  * Why the gateway's options were refused. One line each:
@@ -12,7 +13,7 @@
 export type GatewayErrorCode = "invalid-serve-auth" | "serve-token-unset" | "invalid-serve-options";
 
 /** The gateway cannot start with these options; the message says what to change and never holds a credential. */
-export class GatewayError extends Error {
+export class GatewayError extends ToolwireError {
   override readonly name = "GatewayError";
   constructor(
     readonly code: GatewayErrorCode,

@@ -1,10 +1,11 @@
 // The loop's contract error: options that cannot start a run.
+import { ToolwireError } from "../core/errors.js";
 
 /** Codes of `AgentLoopError`. */
 export type AgentLoopErrorCode = "invalid-options";
 
 /** `runAgent` was called wrongly (no session, no model, a bad `maxTurns`...). Thrown at once, before any turn. */
-export class AgentLoopError extends Error {
+export class AgentLoopError extends ToolwireError {
   override readonly name = "AgentLoopError";
   constructor(
     readonly code: AgentLoopErrorCode,

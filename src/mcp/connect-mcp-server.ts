@@ -125,7 +125,28 @@ export async function connectMcpServer(
   config: McpServerConfig,
   options: McpConnectOptions = {},
 ): Promise<McpConnection> {
-  return connectMcpEndpoint(checkMcpServerConfig(config, options), options);
+  const merged = withConfigOptions(config, options);
+  return connectMcpEndpoint(checkMcpServerConfig(config, merged), merged);
+}
+
+/**
+ * The options with the config's own `include`, `exclude`, `timeoutMs`, `connectTimeoutMs` and `protocol` as
+ * defaults, so a config file's entry can be passed as it is. A short `timeoutMs` of the config also bounds the
+ * handshake, as in the config file: a server that never answers must not hold 30 s.
+ */
+function withConfigOptions(config: McpServerConfig, options: McpConnectOptions): McpConnectOptions {
+  if (typeof config !== "object" || config === null) return options;
+  const { include, exclude, timeoutMs, connectTimeoutMs, protocol } = config;
+  const connect =
+    connectTimeoutMs ?? (timeoutMs !== undefined && timeoutMs < DEFAULT_CONNECT_TIMEOUT_MS ? timeoutMs : undefined);
+  return {
+    ...(include === undefined ? {} : { include }),
+    ...(exclude === undefined ? {} : { exclude }),
+    ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    ...(connect === undefined ? {} : { connectTimeoutMs: connect }),
+    ...(protocol === undefined ? {} : { protocol }),
+    ...options,
+  };
 }
 
 /**

@@ -1,4 +1,5 @@
 // McpConnectionError: why an MCP server could not be reached or used, with a stable kebab-case code.
+import { ToolwireError } from "../core/errors.js";
 
 /**
  * Why a bridged MCP server failed. One line each:
@@ -23,7 +24,7 @@ export type McpErrorCode =
   | "mcp-unauthorized";
 
 /** A fault of one MCP server; the message names the server id and what happened. */
-export class McpConnectionError extends Error {
+export class McpConnectionError extends ToolwireError {
   override readonly name = "McpConnectionError";
   constructor(
     readonly code: McpErrorCode,
@@ -43,7 +44,7 @@ export class McpConnectionError extends Error {
 export type McpServeErrorCode = "invalid-serve-options" | "serve-failed";
 
 /** `serveMcp` could not start; the message says what to change. */
-export class McpServeError extends Error {
+export class McpServeError extends ToolwireError {
   override readonly name = "McpServeError";
   constructor(
     readonly code: McpServeErrorCode,

@@ -2,36 +2,12 @@
 import { SandboxError } from "../sandbox/sandbox-error.js";
 import { type ResolvedSandbox, resolveSandboxOptions, type SandboxOptions } from "../sandbox/sandbox-options.js";
 import { McpConnectionError } from "./errors.js";
-import { checkMcpAuthConfig, type McpServerAuthConfig } from "./oauth/mcp-auth-config.js";
+import type { McpServerConfig, McpStdioServerConfig } from "./mcp-config-types.js";
+import { checkMcpAuthConfig } from "./oauth/mcp-auth-config.js";
+
+export type { McpHttpServerConfig, McpServerConfig, McpStdioServerConfig } from "./mcp-config-types.js";
 
 const MAX_TIMER_MS = 2_147_483_647;
-
-/** A server started as a child process, spoken to over stdin/stdout. */
-export interface McpStdioServerConfig {
-  /** The server id: the `serverId` of its tools' owner and executor refs, and the prefix of their names. */
-  readonly id: string;
-  readonly command: string;
-  readonly args?: readonly string[];
-  /** Added to a minimal environment (PATH, HOME, USER, LOGNAME, SHELL, TERM); the parent's is never passed whole. */
-  readonly env?: Readonly<Record<string, string>>;
-  readonly cwd?: string;
-  /**
-   * Opt-in (default off): start the server in bubblewrap (docs/sandbox.md), with `cwd` (or this process's
-   * current folder) as the one writable folder besides a private /tmp, no network unless `network` says so.
-   */
-  readonly sandbox?: "off" | SandboxOptions;
-}
-
-/** A server reached over Streamable HTTP. */
-export interface McpHttpServerConfig {
-  readonly id: string;
-  readonly url: string | URL;
-  readonly headers?: Readonly<Record<string, string>>;
-  /** How to authorize with the server (OAuth, client credentials, a bearer token from the environment). */
-  readonly auth?: McpServerAuthConfig;
-}
-
-export type McpServerConfig = McpStdioServerConfig | McpHttpServerConfig;
 
 /** What `checkMcpServerConfig` checks besides the config: the connect options it validates too. */
 export interface McpConfigCheckOptions {

@@ -1,4 +1,5 @@
 // definePlugin: a plugin's tools (bound to the plugin as owner, executor and availability) and its hooks.
+import { ToolwireError } from "../core/errors.js";
 import { describeDescriptorProblem } from "../core/filter/descriptor.js";
 import type { defineTool } from "../core/register/define-tool.js";
 import type {
@@ -55,7 +56,7 @@ export interface Plugin {
 export type PluginErrorCode = "invalid-plugin" | "unknown-plugin";
 
 /** A plugin defined or used wrongly: a bad id, a tool that is not a tool, an unknown plugin id. */
-export class PluginError extends Error {
+export class PluginError extends ToolwireError {
   override readonly name = "PluginError";
   constructor(
     readonly code: PluginErrorCode,

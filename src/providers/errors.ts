@@ -1,10 +1,11 @@
 // Errors of the provider layer: a misuse of an adapter, and a model turn that failed.
+import { ToolwireError } from "../core/errors.js";
 
 /** Codes of `ProviderFormatError`. */
 export type ProviderFormatErrorCode = "unmatched-tool-result";
 
 /** An adapter was given something it cannot put on the wire (a provider would answer it with HTTP 400). */
-export class ProviderFormatError extends Error {
+export class ProviderFormatError extends ToolwireError {
   override readonly name = "ProviderFormatError";
   constructor(
     readonly code: ProviderFormatErrorCode,
@@ -36,7 +37,7 @@ export type ModelErrorCode =
   | "invalid-model-spec";
 
 /** A model turn that could not be had. `status` is the HTTP status when the provider sent one. */
-export class ModelError extends Error {
+export class ModelError extends ToolwireError {
   override readonly name = "ModelError";
   readonly status?: number;
   constructor(

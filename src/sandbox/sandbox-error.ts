@@ -1,4 +1,5 @@
 // SandboxError: why the sandbox of SPEC 15 could not be set up or started, with a stable kebab-case code.
+import { ToolwireError } from "../core/errors.js";
 
 /**
  * Why a sandbox failed. One line each:
@@ -9,7 +10,7 @@
 export type SandboxErrorCode = "invalid-sandbox-option" | "sandbox-unavailable" | "sandbox-failed";
 
 /** A sandbox that could not be set up or started; the message says what happened and what to change. */
-export class SandboxError extends Error {
+export class SandboxError extends ToolwireError {
   override readonly name = "SandboxError";
   constructor(
     readonly code: SandboxErrorCode,

@@ -164,6 +164,17 @@ describe("connectMcpServer with server-everything (own connections)", () => {
     expect(connection.tools.map((tool) => tool.descriptor.name)).toContain("everything__echo");
   });
 
+  it("takes a config entry's own include and exclude, and an option given to connectMcpServer wins over them", async () => {
+    const entry = { ...everythingServer(), include: ["echo", "get-sum"], exclude: ["get-sum"] };
+    const fromEntry = await connect(entry);
+    expect(fromEntry.tools.map((tool) => tool.descriptor.name)).toEqual(["everything__echo"]);
+    const overridden = await connect(entry, { exclude: [] });
+    expect(overridden.tools.map((tool) => tool.descriptor.name).sort()).toEqual([
+      "everything__echo",
+      "everything__get-sum",
+    ]);
+  });
+
   it("resets the timeout on progress, so a slow call that reports progress finishes", async () => {
     const connection = await connect(everythingServer(), { timeoutMs: 400 });
     const result = await run(toolNamed(connection, "everything__trigger-long-running-operation"), {

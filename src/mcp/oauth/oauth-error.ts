@@ -1,4 +1,5 @@
 // McpOAuthError: why the bridge could not obtain or keep an OAuth authorization, with a stable kebab-case code.
+import { ToolwireError } from "../../core/errors.js";
 
 /**
  * Why an OAuth step failed. One line each:
@@ -18,7 +19,7 @@ export type McpOAuthErrorCode =
   | "authorization-failed";
 
 /** An OAuth fault; the message says what happened and what to do. */
-export class McpOAuthError extends Error {
+export class McpOAuthError extends ToolwireError {
   override readonly name = "McpOAuthError";
   constructor(
     readonly code: McpOAuthErrorCode,
