@@ -100,6 +100,7 @@ export interface ConfigIssue {
   readonly column?: number;
 }
 
+/** Codes of `ConfigError` (docs/errors.md says what each means). */
 export type ConfigErrorCode =
   | "config-not-found"
   | "config-not-a-file"

@@ -16,9 +16,12 @@ export abstract class ToolwireError extends Error {
   abstract readonly code: string;
 
   static override [Symbol.hasInstance](value: unknown): boolean {
-    if (Function.prototype[Symbol.hasInstance].call(this, value)) return true;
+    // `this` is the class on the right of `instanceof`: the base or one of its subclasses.
+    // biome-ignore lint/complexity/noThisInStatic lint/complexity/noUselessThisAlias: it is the tested class, not ToolwireError
+    const tested = this;
+    if (Function.prototype[Symbol.hasInstance].call(tested, value)) return true;
     // Another copy's class: the same family mark, and for a subclass the same class name.
-    return isToolwireError(value) && (this === ToolwireError || value.name === this.name);
+    return isToolwireError(value) && (tested === ToolwireError || value.name === tested.name);
   }
 }
 Object.defineProperty(ToolwireError.prototype, TOOLWIRE_ERROR, { value: true });
@@ -30,6 +33,7 @@ export function isToolwireError(value: unknown): value is ToolwireError {
   );
 }
 
+/** Codes of `ToolPlanContractError` (docs/errors.md says what each means). */
 export type ToolPlanContractErrorCode = "duplicate-tool-name" | "missing-executor" | "invalid-descriptor";
 
 /** A descriptor set that breaks the planner's contract. Thrown, never turned into a hidden entry. */
@@ -44,6 +48,7 @@ export class ToolPlanContractError extends ToolwireError {
   }
 }
 
+/** Codes of `ToolDefinitionError`: a bad name or definition, or a schema that is not an object schema. */
 export type ToolDefinitionErrorCode = "invalid-tool-definition" | "invalid-schema";
 
 /** A tool defined wrongly: a bad name, a schema that is not an object schema, a missing `execute`. */
@@ -100,6 +105,7 @@ export class SessionError extends ToolwireError {
   }
 }
 
+/** Codes of `ApprovalError` (see the class). */
 export type ApprovalErrorCode = "approval-state-invalid" | "approval-unknown" | "approval-used";
 
 /**

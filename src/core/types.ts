@@ -93,6 +93,7 @@ export interface ToolAvailabilityContext {
   readonly capabilities?: ReadonlySet<string>;
 }
 
+/** Why availability hid a tool: the kind of signal that failed (each diagnostic carries one). */
 export type ToolUnavailableReason =
   | "auth-missing"
   | "capability-missing"
@@ -111,14 +112,17 @@ export interface ToolAvailabilityDiagnostic {
 
 // ---------------------------------------------------------------- plan (SPEC 3)
 
+/** A visible tool of a plan, with the executor that will run it. */
 export interface ToolPlanEntry {
   readonly descriptor: ToolDescriptor;
   readonly executor: ToolExecutorRef;
 }
+/** A tool the plan hides, with every diagnostic that says why. */
 export interface HiddenToolPlanEntry {
   readonly descriptor: ToolDescriptor;
   readonly diagnostics: readonly ToolAvailabilityDiagnostic[];
 }
+/** What `buildToolPlan` gives: the tools a model may see, and the ones hidden with their reasons. */
 export interface ToolPlan {
   readonly visible: readonly ToolPlanEntry[];
   readonly hidden: readonly HiddenToolPlanEntry[];
@@ -141,16 +145,19 @@ export interface ContentAnnotations {
   readonly lastModified?: string;
   readonly [key: string]: JsonValue | undefined;
 }
+/** Text for the model. */
 export interface TextContent extends ContentExtras {
   readonly type: "text";
   readonly text: string;
 }
+/** An image, base64 encoded, with its MIME type. */
 export interface ImageContent extends ContentExtras {
   readonly type: "image";
   /** Base64, without a `data:` prefix. */
   readonly data: string;
   readonly mimeType: string;
 }
+/** Audio, base64 encoded, with its MIME type. */
 export interface AudioContent extends ContentExtras {
   readonly type: "audio";
   /** Base64, without a `data:` prefix. */
@@ -219,6 +226,7 @@ export interface ToolLogEvent {
   readonly logger?: string;
 }
 
+/** How `dispatchAll` runs a tool: beside the others (`parallel`, the default) or alone (`sequential`). */
 export type ToolExecutionMode = "parallel" | "sequential";
 
 /** A tool the session can run. `execute` may return a string (one text block) and signals failure by throwing. */
@@ -244,12 +252,14 @@ export interface PolicyLayer {
   readonly allow?: readonly string[];
   readonly deny?: readonly string[];
 }
+/** A tool a policy layer removed: which layer, and which pattern. */
 export interface PolicyRemoval {
   readonly name: string;
   readonly layer: string;
   /** The deny pattern that matched, or `null` when the layer's allow list did not match the tool. */
   readonly pattern: string | null;
 }
+/** What `applyToolPolicy` gives: the tools kept, those removed and why, and patterns that matched no tool. */
 export interface PolicyResult {
   readonly kept: ToolDescriptor[];
   readonly removed: PolicyRemoval[];
@@ -258,10 +268,12 @@ export interface PolicyResult {
 
 // ---------------------------------------------------------------- registry (SPEC 4)
 
+/** The registry source a tool came from: built-ins first, then extensions (plugins, MCP), then custom tools. */
 export type ToolSource = "builtin" | "extension" | "custom";
 /** One registry source: tools, live sources, or a mix. */
 export type ToolSourceInput = readonly (AgentTool | LiveToolSource)[];
 
+/** Everything `createToolRegistry` takes: the three sources, and the filters applied on every refresh. */
 export interface ToolRegistryOptions {
   readonly builtins?: ToolSourceInput;
   readonly extensions?: ToolSourceInput;
@@ -272,6 +284,7 @@ export interface ToolRegistryOptions {
   readonly availability?: ToolAvailabilityContext;
 }
 
+/** Why a refresh left a tool out of the Map: built-ins turned off, not in `allowedToolNames`, or a policy layer. */
 export type ExclusionReason = "builtins-disabled" | "not-in-allowlist" | "policy";
 
 /** What one refresh did; nothing is dropped without a line here. */
@@ -325,18 +338,21 @@ export interface ToolRegistry {
 
 // ---------------------------------------------------------------- hooks (SPEC 5)
 
+/** What a before hook sees: the call, its validated input, and the tool's descriptor. */
 export interface BeforeToolCallEvent {
   readonly toolName: string;
   readonly toolCallId: string;
   readonly input: JsonObject;
   readonly descriptor: ToolDescriptor;
 }
+/** A before hook's answer: allow (`undefined`), run with another input, or block with a reason for the model. */
 export type BeforeToolCallDecision = undefined | { input: JsonObject } | { block: true; reason?: string };
 /** Runs before the executor: allow (`undefined`), rewrite (`{ input }`, validated again) or block (`{ block: true }` or a throw). */
 export type BeforeToolCall = (
   event: BeforeToolCallEvent,
 ) => BeforeToolCallDecision | void | Promise<BeforeToolCallDecision | void>;
 
+/** What an after hook sees: the call, its input, its result, and how long it took. */
 export interface AfterToolCallEvent {
   readonly toolName: string;
   readonly toolCallId: string;
@@ -345,6 +361,7 @@ export interface AfterToolCallEvent {
   readonly isError: boolean;
   readonly durationMs: number;
 }
+/** An after hook's answer: the fields of the result to replace, or `undefined` to keep it as it is. */
 export type AfterToolCallPatch = undefined | { content?: ContentBlock[]; details?: unknown; isError?: boolean };
 /** Runs after the executor: each returned field replaces the result's. A throw leaves the result as it was. */
 export type AfterToolCall = (
@@ -371,6 +388,7 @@ export interface ToolResultBlock {
   is_error?: boolean;
 }
 
+/** Options of one `dispatch` (or `dispatchAll`) call. */
 export interface DispatchOptions {
   readonly signal?: AbortSignal;
   /** This call's progress (`context.onUpdate` of its executor), as `tool_execution_update` events carry it. Must not throw. */
@@ -411,16 +429,19 @@ export interface ToolCallOutcome {
   readonly pendingApproval?: ApprovalRequest;
 }
 
+/** `tool_execution_start`: a dispatched call began (refused calls included). */
 export interface ToolExecutionStartEvent {
   readonly toolCallId: string;
   readonly toolName: string;
   readonly input: unknown;
 }
+/** `tool_execution_update`: a running call reported progress. */
 export interface ToolExecutionUpdateEvent {
   readonly toolCallId: string;
   readonly toolName: string;
   readonly partial: ToolResult;
 }
+/** `tool_execution_end`: a call ended, with its result and how long it took. */
 export interface ToolExecutionEndEvent {
   readonly toolCallId: string;
   readonly toolName: string;
@@ -431,6 +452,7 @@ export interface ToolExecutionEndEvent {
   /** The final result, `details` included. */
   readonly result: ToolResult;
 }
+/** `error`: trouble that did not stop a call (a hook or a listener threw), with the call it happened in. */
 export interface SessionErrorEvent {
   readonly code: SessionErrorCode;
   readonly error: Error;
@@ -494,6 +516,7 @@ export interface ApprovalResumption {
   readonly decision: ApprovalDecision;
 }
 
+/** `approval_resolved`: a request was approved, declined or expired. */
 export interface ApprovalResolvedEvent {
   readonly approvalId: string;
   readonly toolCallId: string;
@@ -501,6 +524,7 @@ export interface ApprovalResolvedEvent {
   readonly outcome: "approved" | "declined" | "expired";
 }
 
+/** The session's events by name, with the payload each listener gets (`session.on(name, listener)`). */
 export interface AgentSessionEvents {
   tool_execution_start: ToolExecutionStartEvent;
   tool_execution_update: ToolExecutionUpdateEvent;

@@ -28,6 +28,7 @@ export interface ServeOAuthConfig {
   readonly scopes?: readonly string[];
 }
 
+/** Who may use the HTTP gateway: static bearer tokens, OAuth access tokens (JWTs), or both. */
 export interface GatewayAuthOptions {
   readonly tokens?: readonly ServeTokenConfig[];
   readonly oauth?: ServeOAuthConfig;

@@ -1,17 +1,16 @@
 // The public API of toolwire/mcp, loaded by ./index.ts once the MCP SDK is known to be installed.
+// A curated list: connecting, serving, authorizing, and their errors; the plumbing under them stays internal.
 
+// Serve: a session as an MCP server, and the HTTP gateway's options.
 export type {
   GatewayAuthOptions,
   Principal,
   ServeOAuthConfig,
   ServeTokenConfig,
 } from "../gateway/authenticate.js";
+// Errors.
 export { GatewayError, type GatewayErrorCode } from "../gateway/errors.js";
-export {
-  ChildProcessTransport,
-  type ChildProcessTransportOptions,
-  minimalEnvironment,
-} from "./child-process-transport.js";
+// Bridge: an MCP server as a live tool source.
 export {
   connectMcpServer,
   type McpConnection,
@@ -19,27 +18,18 @@ export {
   type McpProtocolChoice,
 } from "./connect-mcp-server.js";
 export { McpConnectionError, type McpErrorCode, McpServeError, type McpServeErrorCode } from "./errors.js";
-export {
-  type McpCallToolResultLike,
-  type McpToolResultDetails,
-  mapCallToolResult,
-  mapContentBlock,
-} from "./map-result.js";
-export {
-  checkMcpServerConfig,
-  compileToolNameFilter,
-  type McpConfigCheckOptions,
-  type McpHttpServerConfig,
-  type McpServerConfig,
-  type McpStdioServerConfig,
-  serverSandbox,
-} from "./mcp-config.js";
+export type { McpToolResultDetails } from "./map-result.js";
+export type {
+  McpHttpServerConfig,
+  McpServerConfig,
+  McpServerOptions,
+  McpStdioServerConfig,
+} from "./mcp-config-types.js";
+// Authorizing with HTTP servers: OAuth logins, client credentials, tokens and where they are kept.
 export {
   AuthorizationPendingError,
-  AuthorizingHttpTransport,
   type CallbackAuthorization,
   type CreateMcpAuthProviderOptions,
-  checkMcpAuthConfig,
   createMcpAuthProvider,
   createMcpClientCredentialsProvider,
   createMcpOAuthProvider,
@@ -47,11 +37,7 @@ export {
   createOAuthFileStore,
   DEFAULT_AUTHORIZATION_TIMEOUT_MS,
   defaultOAuthDir,
-  isMcpOAuthProvider,
   type LoopbackAuthorization,
-  type LoopbackRedirect,
-  type LoopbackRedirectOptions,
-  listenForRedirect,
   type McpBearerAuthConfig,
   type McpClientCredentialsAuthConfig,
   type McpClientCredentialsOptions,
@@ -63,17 +49,10 @@ export {
   type McpServerAuthConfig,
   type OAuthStore,
   type OAuthStoreState,
-  oauthFileName,
-  printAuthorizationUrl,
   type StoredTokens,
 } from "./oauth/index.js";
 export type { SkippedMcpTool } from "./read-tool-listing.js";
-export {
-  RECONNECT_INITIAL_DELAY_MS,
-  RECONNECT_MAX_DELAY_MS,
-  type ReconnectBackoff,
-  reconnectDelayMs,
-} from "./reconnect.js";
+export type { ReconnectBackoff } from "./reconnect.js";
 export {
   type GatewayOptions,
   type McpServerHandle,
@@ -83,5 +62,3 @@ export {
   type SessionSource,
   serveMcp,
 } from "./serve-mcp.js";
-export { assignMcpToolNames, MAX_TOOL_NAME_LENGTH, sanitizeToolNamePart } from "./tool-names.js";
-export { TOOLS_PAGE_SIZE } from "./tool-server.js";

@@ -14,12 +14,6 @@ const api = createRequire(import.meta.url)("./api.js") as typeof Api;
 
 export const {
   AuthorizationPendingError,
-  AuthorizingHttpTransport,
-  assignMcpToolNames,
-  ChildProcessTransport,
-  checkMcpAuthConfig,
-  checkMcpServerConfig,
-  compileToolNameFilter,
   connectMcpServer,
   createMcpAuthProvider,
   createMcpClientCredentialsProvider,
@@ -29,30 +23,14 @@ export const {
   DEFAULT_AUTHORIZATION_TIMEOUT_MS,
   defaultOAuthDir,
   GatewayError,
-  isMcpOAuthProvider,
-  listenForRedirect,
-  MAX_TOOL_NAME_LENGTH,
   McpConnectionError,
   McpOAuthError,
   McpServeError,
-  mapCallToolResult,
-  mapContentBlock,
-  minimalEnvironment,
-  oauthFileName,
-  printAuthorizationUrl,
-  RECONNECT_INITIAL_DELAY_MS,
-  RECONNECT_MAX_DELAY_MS,
-  reconnectDelayMs,
-  sanitizeToolNamePart,
   serveMcp,
-  serverSandbox,
-  TOOLS_PAGE_SIZE,
 } = api;
 
 // A class is a value and a type: the destructured constants above carry the values, these the instance types.
 export type AuthorizationPendingError = Api.AuthorizationPendingError;
-export type AuthorizingHttpTransport = Api.AuthorizingHttpTransport;
-export type ChildProcessTransport = Api.ChildProcessTransport;
 export type GatewayError = Api.GatewayError;
 export type McpConnectionError = Api.McpConnectionError;
 export type McpOAuthError = Api.McpOAuthError;

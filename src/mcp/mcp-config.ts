@@ -1,6 +1,6 @@
 // MCP server configs: their shapes, their validation, and the include/exclude filter of server tool names.
 import { SandboxError } from "../sandbox/sandbox-error.js";
-import { type ResolvedSandbox, resolveSandboxOptions, type SandboxOptions } from "../sandbox/sandbox-options.js";
+import { type ResolvedSandbox, resolveSandboxOptions } from "../sandbox/sandbox-options.js";
 import { McpConnectionError } from "./errors.js";
 import type { McpServerConfig, McpStdioServerConfig } from "./mcp-config-types.js";
 import { checkMcpAuthConfig } from "./oauth/mcp-auth-config.js";

@@ -18,6 +18,7 @@ export interface ServeMcpStdioOptions extends ToolServerOptions {
   readonly stdout?: Writable;
 }
 
+/** `serveMcp`'s options: over stdio, or over Streamable HTTP with the gateway's options. */
 export type ServeMcpOptions = ServeMcpStdioOptions | ServeMcpHttpOptions;
 
 /** A running MCP server. */

@@ -53,6 +53,7 @@ export interface Plugin {
   createTools(context: PluginContext): Promise<AgentTool[]>;
 }
 
+/** Codes of `PluginError`: a plugin that is not well formed, or an id no loaded plugin has. */
 export type PluginErrorCode = "invalid-plugin" | "unknown-plugin";
 
 /** A plugin defined or used wrongly: a bad id, a tool that is not a tool, an unknown plugin id. */
