@@ -27,7 +27,7 @@ import { createSessionTable, type SessionTable } from "./session-table.js";
 /** The session every principal shares, or a function that makes each principal its own (called once per principal). */
 export type SessionSource = AgentSession | ((principal: Principal) => AgentSession | Promise<AgentSession>);
 
-/** Serve over Streamable HTTP at `http://<host>:<port>/mcp`. */
+/** Serve over Streamable HTTP: the MCP endpoint is the path `/mcp` on `host` and `port`. */
 export interface ServeMcpHttpOptions extends ToolServerOptions, GatewayOptions {
   readonly transport: "http";
   /** Default `127.0.0.1` (loopback only). A host that is not loopback needs `auth`. */
