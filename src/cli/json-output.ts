@@ -12,3 +12,8 @@ export function versioned<T extends object>(value: T): { schemaVersion: number }
 export function jsonError(exitCode: number, code: string, message: string): string {
   return JSON.stringify(versioned({ error: { exitCode, code, message } }));
 }
+
+/** A duration as `--json` prints it: milliseconds to two decimals (a timer's last digits are noise, not data). */
+export function roundMs(ms: number): number {
+  return Math.round(ms * 100) / 100;
+}

@@ -23,14 +23,20 @@ const version = (
   JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }
 ).version;
 
-/** An abort signal tied to Ctrl-C: the first one stops the work cleanly, a second one exits at once. */
+/** Aborts when the output pipe closes (`toolwire demo | head`): the work stops and cleans up, as on Ctrl-C. */
+const outputClosed = new AbortController();
+
+/**
+ * An abort signal tied to Ctrl-C and to the output pipe closing: the first Ctrl-C stops the work cleanly, a second
+ * one exits at once.
+ */
 function interruptSignal(): AbortSignal {
   const controller = new AbortController();
   process.once("SIGINT", () => {
     controller.abort(new Error("interrupted (Ctrl-C)"));
     process.once("SIGINT", () => process.exit(130));
   });
-  return controller.signal;
+  return AbortSignal.any([controller.signal, outputClosed.signal]);
 }
 
 /** Builds the program; `run(argv)` below parses and maps every failure to an exit code. */
@@ -351,11 +357,15 @@ export async function run(argv: readonly string[]): Promise<number> {
   }
 }
 
-// `toolwire plan | head` closes the pipe early: stop quietly instead of crashing on EPIPE with a stack trace.
+// `toolwire demo | head` closes the pipe early: no crash on EPIPE with a stack trace, and no exit on the spot either
+// (the demo's temporary workspace and a run's tools would be left behind). The work is aborted, later writes go
+// nowhere, and the command ends once it has cleaned up, or after 5 s at the latest.
 for (const stream of [process.stdout, process.stderr]) {
   stream.on("error", (error: NodeJS.ErrnoException) => {
-    if (error.code !== "EPIPE") throw error;
-    process.exit(process.exitCode ?? EXIT_OK);
+    if (error.code !== "EPIPE" && error.code !== "ERR_STREAM_DESTROYED") throw error;
+    if (outputClosed.signal.aborted) return;
+    outputClosed.abort(new Error("the output pipe closed"));
+    setTimeout(() => process.exit(process.exitCode ?? EXIT_OK), 5_000).unref();
   });
 }
 

@@ -81,6 +81,7 @@ describe.concurrent("toolwire call", { timeout: 60_000 }, () => {
     });
     expect(result.is_error).toBeUndefined();
     expect(result.durationMs).toBeTypeOf("number");
+    expect(Math.round(result.durationMs * 100) / 100).toBe(result.durationMs); // rounded to two decimals
 
     const refused = await runCli(["--json", "call", "read", '{"path":"../outside.txt"}'], { cwd: workspace });
     expect(refused.code).toBe(1);

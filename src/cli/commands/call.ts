@@ -2,7 +2,7 @@
 import { contentBlockAsText } from "../../core/tool-result.js";
 import type { ToolResultBlock } from "../../core/types.js";
 import { EXIT_FAILED, EXIT_OK } from "../exit-codes.js";
-import { versioned } from "../json-output.js";
+import { roundMs, versioned } from "../json-output.js";
 import { type Output, paint } from "../output.js";
 import type { Runtime } from "../runtime.js";
 import { cutEchoes, longPieces } from "./cut-echoes.js";
@@ -38,7 +38,7 @@ export async function runCall(
       JSON.stringify(
         versioned({
           ...result,
-          durationMs: outcome.durationMs,
+          durationMs: roundMs(outcome.durationMs),
           errorCode: outcome.errorCode,
           details: outcome.result.details,
         }),

@@ -5,6 +5,7 @@ import { runAgent } from "../../loop/run-agent.js";
 import type { AgentEvent } from "../../loop/types.js";
 import type { ModelClient } from "../../providers/clients/types.js";
 import { EXIT_FAILED, EXIT_OK } from "../exit-codes.js";
+import { roundMs } from "../json-output.js";
 import { type Output, paint } from "../output.js";
 import type { Runtime } from "../runtime.js";
 
@@ -64,6 +65,8 @@ function errorAsJson(error: Error): Record<string, unknown> {
 /** One event as a JSON line: the transcript left out of `done` (it repeats the run), errors with their message. */
 export function eventAsJson(event: AgentEvent): unknown {
   if (event.type === "error") return { ...event, error: errorAsJson(event.error) };
+  if (event.type === "tool_result" && event.durationMs !== undefined)
+    return { ...event, durationMs: roundMs(event.durationMs) };
   if (event.type === "done")
     return {
       ...event,
