@@ -82,7 +82,15 @@ export function createBuiltinTools(options: BuiltinToolsOptions): AgentTool[] {
     createLsTool(context),
     createGrepTool(context),
     createFindTool(context),
-  ];
+  ].map(exemptFromResultBudget);
+}
+
+/**
+ * Each built-in cuts its own output (2000 lines or 50 KB, with a note on how to read on), so the session's result
+ * budget would only save the cut text to a file again: the built-ins have no budget of their own.
+ */
+function exemptFromResultBudget(tool: AgentTool): AgentTool {
+  return Object.freeze({ ...tool, maxResultChars: Number.POSITIVE_INFINITY });
 }
 
 /** The sandbox for `bash`, its credential folders looked up in this user's home and in the home `bash` is given. */

@@ -170,6 +170,8 @@ export async function openRuntime(options: OpenRuntimeOptions): Promise<Runtime>
       afterToolCall: built.session.afterToolCall,
       systemPrompt,
       closeRegistry,
+      workspace: built.session.workspace,
+      ...(built.session.maxResultChars === undefined ? {} : { maxResultChars: built.session.maxResultChars }),
       ...(approvals === undefined
         ? {}
         : {

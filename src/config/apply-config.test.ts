@@ -162,6 +162,16 @@ describe("buildFromConfig", () => {
     expect(seen).toEqual([join(dir, "ws"), { env }]);
   });
 
+  it("gives the session the workspace, where large results are saved, and the config's maxResultChars", async () => {
+    await mkdir(join(dir, "ws"));
+    const built = await buildFromConfig(await loadConfig(await configFile({ workspace: "ws", maxResultChars: 1234 })), {
+      builtins,
+    });
+    expect(built.session.workspace).toBe(join(dir, "ws"));
+    expect(built.session.maxResultChars).toBe(1234);
+    await expect(loadConfig(await configFile({ maxResultChars: 0 }))).rejects.toMatchObject({ code: "invalid-config" });
+  });
+
   it("a workspace that is missing or not a folder is a ConfigError at workspace, before any plugin loads", async () => {
     const marker = join(dir, "loaded.txt");
     await writeFile(

@@ -74,6 +74,10 @@ export interface BuiltConfig {
     readonly beforeToolCall: readonly BeforeToolCall[];
     readonly afterToolCall: readonly AfterToolCall[];
     readonly skillsPrompt: string;
+    /** The workspace root, where results over the budget are saved (`.toolwire/results/`). */
+    readonly workspace: string;
+    /** The config's `maxResultChars`, when it sets one. */
+    readonly maxResultChars?: number;
   };
   /** Plugins that failed to load, plugin tool name conflicts, and malformed skills. */
   readonly problems: readonly ConfigProblem[];
@@ -134,6 +138,8 @@ export async function buildFromConfig(
       beforeToolCall: pluginHost.beforeToolCall,
       afterToolCall: pluginHost.afterToolCall,
       skillsPrompt: formatSkillsPrompt(skills.skills, { relativeTo: workspaceRoot }),
+      workspace: workspaceRoot,
+      ...(config.maxResultChars === undefined ? {} : { maxResultChars: config.maxResultChars }),
     },
     problems,
   };

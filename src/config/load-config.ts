@@ -70,6 +70,8 @@ export type ServeConfig = GatewayOptions;
 export interface ToolwireConfig {
   readonly $schema?: string;
   readonly workspace?: string;
+  /** The most characters of text a tool result may hold before it is saved to a file and previewed. Default 50 000. */
+  readonly maxResultChars?: number;
   readonly builtins?: BuiltinsConfig;
   readonly allowedTools?: readonly string[];
   readonly policy?: readonly PolicyLayer[];

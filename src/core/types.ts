@@ -234,6 +234,11 @@ export interface AgentTool<TInput = JsonObject> {
   readonly descriptor: ToolDescriptor;
   readonly executionMode?: ToolExecutionMode;
   readonly timeoutMs?: number;
+  /**
+   * The most characters of text its results may hold before they are saved to a file and the model gets a preview
+   * (SPEC 19). Wins over an MCP tool's `_meta["anthropic/maxResultSizeChars"]` and the session's `maxResultChars`.
+   */
+  readonly maxResultChars?: number;
   execute(input: TInput, context: ToolCallContext): Promise<ToolResult | string>;
 }
 

@@ -36,6 +36,7 @@ import type { Deadline, DeadlineClock } from "./deadline-clock.js";
 import type { SessionEmitter } from "./events.js";
 import { guardAbortListeners } from "./guard-abort-listeners.js";
 import { parseToolInput } from "./parse-input.js";
+import { applyResultBudget, type ResultBudget } from "./result-budget.js";
 import { dropNullOptionals } from "./strip-nulls.js";
 import { type InputValidator, invalidInputError } from "./validate.js";
 
@@ -53,6 +54,8 @@ export interface CallRuntime {
   readonly deadlines: DeadlineClock;
   readonly hookTimeoutMs: number;
   readonly emitter: SessionEmitter;
+  /** How much text a result may hold, and where a larger one is saved. */
+  readonly budget: ResultBudget;
 }
 
 /** A call as it arrived. */
@@ -479,7 +482,10 @@ export type CallEnding<T> = (
   pending?: ApprovalRequest,
 ) => T;
 
-/** Runs the after hooks inside the lock (only for calls that reached the executor) and ends the call. */
+/**
+ * Runs the after hooks inside the lock (only for calls that reached the executor), keeps the result within its
+ * budget (a larger one is saved to a file and previewed), and ends the call.
+ */
 export function finalizeExecutedToolCall<T>(
   runtime: CallRuntime,
   call: Extract<PreparedCall, { kind: "ready" }>,
@@ -487,8 +493,12 @@ export function finalizeExecutedToolCall<T>(
   ending: CallEnding<T>,
 ): T | Promise<T> {
   const { info } = call;
-  const end = (result: ToolResult) =>
+  const finish = (result: ToolResult) =>
     ending(runtime, info, result, result.isError === true ? outcome.errorCode : undefined);
+  const end = (result: ToolResult) => {
+    const budgeted = applyResultBudget(runtime.budget, call.tool, info.id, result);
+    return budgeted instanceof Promise ? budgeted.then(finish) : finish(budgeted);
+  };
   if (runtime.afterHooks.length === 0) return end(outcome.result);
   const result = runLocked(runtime.lock, () =>
     runAfterHooks(

@@ -4,6 +4,7 @@ import { type Approvals, createApprovals } from "../approve/approvals.js";
 import type { StateSeal } from "../approve/state-seal.js";
 import { ApprovalError, describeThrown, SessionError } from "../errors.js";
 import { isRecord } from "../json.js";
+import { isResultLimit } from "../register/define-tool.js";
 import type {
   AfterToolCall,
   AgentSessionEvents,
@@ -31,6 +32,7 @@ import {
 } from "./call.js";
 import { createDeadlineClock } from "./deadline-clock.js";
 import { createSessionEmitter } from "./events.js";
+import { createResultBudget } from "./result-budget.js";
 import {
   completeInParallel,
   completeInSequence,
@@ -64,6 +66,17 @@ export interface AgentSessionOptions {
   readonly validator?: InputValidatorFactory;
   /** Also close the registry when the session is closed: for a registry made for this session alone. Default false. */
   readonly closeRegistry?: boolean;
+  /**
+   * The most characters of text a result may hold before it is saved whole to a file and the model gets a
+   * preview of its head and tail with the file's path (a tool's own `maxResultChars` wins). Default
+   * `DEFAULT_MAX_RESULT_CHARS` (50 000); `Infinity` turns it off.
+   */
+  readonly maxResultChars?: number;
+  /**
+   * The workspace: results over the budget are saved under its `.toolwire/results/` (as `<tool call id>.txt`),
+   * where the built-in `read` can open them. Default: a temporary folder made on the first large result.
+   */
+  readonly workspace?: string;
 }
 
 /** A session over a registry. `dispatch` and `dispatchAll` never reject. */
@@ -126,6 +139,14 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
       `createAgentSession: toolTimeoutMs must be a positive number of milliseconds (or Infinity for none), got ${String(toolTimeoutMs)}`,
     );
   }
+  if (options.maxResultChars !== undefined && !isResultLimit(options.maxResultChars)) {
+    throw new TypeError(
+      `createAgentSession: maxResultChars must be a positive number of characters (or Infinity for none), got ${String(options.maxResultChars)}`,
+    );
+  }
+  if (options.workspace !== undefined && (typeof options.workspace !== "string" || options.workspace === "")) {
+    throw new TypeError(`createAgentSession: workspace must be a folder's path, got ${String(options.workspace)}`);
+  }
   const emitter = createSessionEmitter();
   const baseSystemPrompt = options.systemPrompt ?? "";
   let explicit: string[] | undefined;
@@ -181,6 +202,7 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
     deadlines: createDeadlineClock(),
     hookTimeoutMs: options.hookTimeoutMs ?? 30_000,
     emitter,
+    budget: createResultBudget(options.maxResultChars, options.workspace),
   };
   const sequential = options.toolExecution === "sequential";
   const runBatch = <T>(

@@ -36,8 +36,15 @@ export interface ToolDefinition<S extends ToolSchemaInput> {
   readonly sortKey?: string;
   readonly executionMode?: ToolExecutionMode;
   readonly timeoutMs?: number;
+  /** Results with more characters of text than this are saved to a file and previewed. Default: the session's. */
+  readonly maxResultChars?: number;
   /** Runs the tool. Return a string (one text block) or a `ToolResult`; throw to fail. */
   execute(input: InferToolInput<S>, context: ToolCallContext): Promise<ToolResult | string> | ToolResult | string;
+}
+
+/** Whether a value can be a result limit: a positive number of characters, or `Infinity` for none. */
+export function isResultLimit(value: unknown): value is number {
+  return typeof value === "number" && value > 0;
 }
 
 /** The executor ref a tool gets when its definition names none. */
@@ -74,7 +81,7 @@ export function defineTool<const S extends ToolSchemaInput>(definition: ToolDefi
   if (typeof definition.description !== "string") fail("invalid-tool-definition", `Tool ${name} needs a description`);
   if (typeof definition.execute !== "function")
     fail("invalid-tool-definition", `Tool ${name} needs an execute function`);
-  const { executionMode, timeoutMs } = definition;
+  const { executionMode, timeoutMs, maxResultChars } = definition;
   if (executionMode !== undefined && executionMode !== "parallel" && executionMode !== "sequential") {
     fail(
       "invalid-tool-definition",
@@ -108,7 +115,13 @@ export function defineTool<const S extends ToolSchemaInput>(definition: ToolDefi
     standard === undefined
       ? (input: JsonObject, context: ToolCallContext) => run(input, context)
       : async (input: JsonObject, context: ToolCallContext) => run(await parseStandard(name, standard, input), context);
-  return Object.freeze(dropUndefined({ descriptor, executionMode, timeoutMs, execute })) as AgentTool;
+  if (maxResultChars !== undefined && !isResultLimit(maxResultChars)) {
+    fail(
+      "invalid-tool-definition",
+      `Tool ${name} has maxResultChars ${String(maxResultChars)}, expected a positive number (or Infinity for no limit)`,
+    );
+  }
+  return Object.freeze(dropUndefined({ descriptor, executionMode, timeoutMs, maxResultChars, execute })) as AgentTool;
 }
 
 function asStandardSchema(schema: unknown): StandardSchemaV1 | undefined {

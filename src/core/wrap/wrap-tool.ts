@@ -74,6 +74,7 @@ export function wrapTool(tool: AgentTool): WrappedTool {
     descriptor: tool.descriptor,
     executionMode: tool.executionMode,
     timeoutMs: tool.timeoutMs,
+    maxResultChars: tool.maxResultChars,
     unwrapped: tool,
     run,
     start,
