@@ -100,7 +100,7 @@ describe("gemini", () => {
         },
       ],
       [{ id: "c1", name: "fetch", input: {} }],
-    ) as { parts: { functionResponse: unknown }[] };
+    );
     expect(formatted.parts[0]?.functionResponse).toEqual({
       id: "c1",
       name: "fetch",
