@@ -2,16 +2,18 @@
 import type { JsonObject } from "../core/types.js";
 
 /**
- * One function declaration (the SDK's `FunctionDeclaration`). `parameters` is Gemini's schema subset as JSON, the
- * way the REST API reads it (lowercase `type` names); absent for a tool without properties. Frozen.
+ * One function declaration (the SDK's `FunctionDeclaration`), a fresh object on every `formatTools` call (the SDK
+ * rewrites it in place). `parameters` is Gemini's schema subset as JSON, the way the REST API reads it (lowercase
+ * `type` names, which the SDK also takes); absent for a tool without properties. The schema object is cached, the
+ * same one every turn: do not change it.
  */
 export interface GeminiFunctionDeclaration {
-  readonly name: string;
-  readonly description: string;
-  readonly parameters?: JsonObject;
+  name: string;
+  description: string;
+  parameters?: JsonObject;
 }
 
-/** The one entry of a request's `tools` that `gemini.formatTools` gives (the SDK's `Tool`). */
+/** The one entry of a request's `tools` that `gemini.formatTools` gives (the SDK's `Tool`); fresh on every call. */
 export interface GeminiTool {
   functionDeclarations: GeminiFunctionDeclaration[];
 }

@@ -12,7 +12,7 @@ import type {
   GeminiTool,
 } from "./gemini-wire.js";
 import { adaptSchema } from "./schema-adapt.js";
-import { blockAsText, cachedToolEntry, descriptorOf, pairResultsWithCalls, stringField } from "./shared.js";
+import { blockAsText, descriptorOf, pairResultsWithCalls, stringField } from "./shared.js";
 import type { ProviderAdapter, ToolCall } from "./types.js";
 
 /** The prefix of the ids made up for calls Gemini sent without one; such ids are never echoed back. */
@@ -31,14 +31,14 @@ export const gemini: ProviderAdapter<GeminiTool, GeminiFunctionResponseContent, 
   formatTools(tools) {
     const list = Array.isArray(tools) ? (tools as readonly (ToolDescriptor | AgentTool)[]) : Array.from(tools);
     if (list.length === 0) return [];
-    const functionDeclarations = list.map((tool) => {
+    // Fresh declarations around the cached schemas, not frozen entries: @google/genai rewrites each declaration's
+    // `parameters` in place (and throws on a frozen one). The schema objects themselves are reused, never changed.
+    const functionDeclarations = list.map((tool): GeminiFunctionDeclaration => {
       const descriptor = descriptorOf(tool);
-      return cachedToolEntry(descriptor, "gemini", (): GeminiFunctionDeclaration => {
-        const parameters = adaptSchema(descriptor.inputSchema, "gemini");
-        return parameters === undefined
-          ? { name: descriptor.name, description: descriptor.description }
-          : { name: descriptor.name, description: descriptor.description, parameters };
-      });
+      const parameters = adaptSchema(descriptor.inputSchema, "gemini");
+      return parameters === undefined
+        ? { name: descriptor.name, description: descriptor.description }
+        : { name: descriptor.name, description: descriptor.description, parameters };
     });
     return [{ functionDeclarations }];
   },
