@@ -171,6 +171,36 @@ export {
   type ToolCall,
   type TranscriptMessage,
 } from "./providers/index.js";
+// The adapters' wire types: structural, assignable to the provider SDKs' own request and response types.
+export type {
+  AnthropicContentBlockLike,
+  AnthropicImageMediaType,
+  AnthropicInputSchema,
+  AnthropicMessageLike,
+  AnthropicResultContent,
+  AnthropicTool,
+  AnthropicToolResult,
+  AnthropicToolResultMessage,
+  GeminiContentLike,
+  GeminiFunctionDeclaration,
+  GeminiFunctionResponseContent,
+  GeminiFunctionResponsePart,
+  GeminiInlineData,
+  GeminiPartLike,
+  GeminiResponseLike,
+  GeminiTool,
+  OpenAIChatCompletionLike,
+  OpenAIChatFunction,
+  OpenAIChatMessageLike,
+  OpenAIChatTool,
+  OpenAIChatToolCallLike,
+  OpenAIChatToolMessage,
+  OpenAIResponseLike,
+  OpenAIResponsesFunctionTool,
+  OpenAIResponsesItemLike,
+  OpenAIResponsesOutputPart,
+  OpenAIResponsesToolOutput,
+} from "./providers/index.js";
 
 // Plugins.
 export {

@@ -34,6 +34,8 @@ interface AdapterCase {
   response(calls: readonly WireCall[]): unknown;
   /** The tool entries inside `formatTools`' output. */
   entries(tools: unknown[]): { name: string; description: string }[];
+  /** What of an entry `formatTools` builds once and reuses on every call; the entry itself unless given. */
+  cached?(entry: unknown): unknown;
   /** The formatted results read back, in order. */
   read(formatted: unknown): ReadResult[];
   /** Behaviours that do not apply to this provider, with the reason. */
@@ -177,6 +179,8 @@ const CASES: readonly AdapterCase[] = [
       ],
     }),
     entries: (tools) => (tools.length === 0 ? [] : (tools as Any)[0].functionDeclarations),
+    // Declarations are fresh objects (@google/genai rewrites them in place); the converted schema is what is reused.
+    cached: (entry: Any) => entry.parameters,
     read: (formatted: Any) => {
       expect(formatted.role).toBe("user");
       return formatted.parts.map(({ functionResponse }: Any) => {
@@ -280,12 +284,15 @@ describe("every provider adapter", () => {
     expect(c.adapter.formatTools([])).toEqual([]);
   });
 
-  each("formatTools gives the same bytes and the same entry objects every time", (c) => {
+  each("formatTools gives the same bytes every time and converts nothing twice", (c) => {
+    const cached = c.cached ?? ((entry: unknown) => entry);
     for (const strict of [false, true]) {
       const first = c.adapter.formatTools([weather, fail], { strict });
       const second = c.adapter.formatTools([weather.descriptor, fail.descriptor], { strict });
       expect(JSON.stringify(second)).toBe(JSON.stringify(first));
-      expect(c.entries(second)[0]).toBe(c.entries(first)[0]); // cached: no conversion on the second call
+      const reused = cached(c.entries(first)[0]);
+      expect(reused).toBeTypeOf("object");
+      expect(cached(c.entries(second)[0])).toBe(reused); // no conversion on the second call
     }
   });
 

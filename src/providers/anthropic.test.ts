@@ -63,7 +63,7 @@ describe("anthropic", () => {
         },
       ],
       [{ id: "toolu_1", name: "fetch", input: {} }],
-    ) as { content: { content: unknown[] }[] };
+    );
     expect(formatted.content[0]?.content).toEqual([
       {
         type: "document",
@@ -71,6 +71,32 @@ describe("anthropic", () => {
         title: "file:///r.pdf",
       },
       { type: "image", source: { type: "base64", media_type: "image/png", data: "AAAA" } },
+    ]);
+  });
+
+  it("describes an image of a type Anthropic does not read in text, instead of a block the API would refuse", () => {
+    const formatted = anthropic.formatToolResults(
+      [
+        {
+          type: "tool_result",
+          tool_use_id: "toolu_1",
+          content: [
+            { type: "image", data: "AAAA", mimeType: "image/svg+xml" },
+            { type: "resource", resource: { uri: "file:///c.bmp", mimeType: "image/bmp", blob: "AAAA" } },
+          ],
+        },
+      ],
+      [{ id: "toolu_1", name: "shot", input: {} }],
+    );
+    expect(formatted.content[0]?.content).toEqual([
+      {
+        type: "text",
+        text: "[image: image/svg+xml, about 3 bytes; this provider cannot show tool images to the model]",
+      },
+      {
+        type: "text",
+        text: "[resource file:///c.bmp (image/bmp), about 3 bytes of binary data; this provider cannot show it to the model]",
+      },
     ]);
   });
 });

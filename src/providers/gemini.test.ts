@@ -1,5 +1,6 @@
 // Gemini: made-up ids, ids echoed only when the model gave them, { output } / { error }, calls without args.
 import { describe, expect, it } from "vitest";
+import { defineTool } from "../core/register/define-tool.js";
 import { ProviderFormatError } from "./errors.js";
 import { GEMINI_MADE_UP_ID_PREFIX, gemini } from "./gemini.js";
 
@@ -100,7 +101,7 @@ describe("gemini", () => {
         },
       ],
       [{ id: "c1", name: "fetch", input: {} }],
-    ) as { parts: { functionResponse: unknown }[] };
+    );
     expect(formatted.parts[0]?.functionResponse).toEqual({
       id: "c1",
       name: "fetch",
@@ -114,5 +115,20 @@ describe("gemini", () => {
         { inlineData: { mimeType: "application/pdf", data: "JVBERi0=", displayName: "document-2" } },
       ],
     });
+  });
+
+  it("gives fresh declarations each call, so one rewritten in place (as @google/genai does) changes no later turn", () => {
+    const read = defineTool({
+      name: "read",
+      description: "Read a file.",
+      inputSchema: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
+      execute: () => "",
+    });
+    const [first] = gemini.formatTools([read]);
+    const before = JSON.stringify(first);
+    const declaration = first?.functionDeclarations[0];
+    if (declaration === undefined) throw new Error("no declaration");
+    declaration.parameters = { type: "OBJECT" };
+    expect(JSON.stringify(gemini.formatTools([read])[0])).toBe(before);
   });
 });

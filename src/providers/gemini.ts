@@ -3,20 +3,17 @@ import { randomUUID } from "node:crypto";
 import { isRecord } from "../core/json.js";
 import type { AgentTool, ContentBlock, ToolDescriptor } from "../core/types.js";
 import { ProviderFormatError } from "./errors.js";
+import type {
+  GeminiFunctionDeclaration,
+  GeminiFunctionResponseContent,
+  GeminiFunctionResponsePart,
+  GeminiInlineData,
+  GeminiResponseLike,
+  GeminiTool,
+} from "./gemini-wire.js";
 import { adaptSchema } from "./schema-adapt.js";
-import { blockAsText, cachedToolEntry, descriptorOf, pairResultsWithCalls, stringField } from "./shared.js";
+import { blockAsText, descriptorOf, pairResultsWithCalls, stringField } from "./shared.js";
 import type { ProviderAdapter, ToolCall } from "./types.js";
-
-/** A functionResponse part as Gemini reads it. */
-export interface GeminiFunctionResponsePart {
-  functionResponse: {
-    id?: string;
-    name: string;
-    response: { output: string } | { error: string };
-    /** Images and PDFs of the result, as inline data (Gemini 3 models read them; the text names each one). */
-    parts?: { inlineData: { mimeType: string; data: string; displayName: string } }[];
-  };
-}
 
 /** The prefix of the ids made up for calls Gemini sent without one; such ids are never echoed back. */
 export const GEMINI_MADE_UP_ID_PREFIX = "toolwire-gemini-";
@@ -29,23 +26,23 @@ export const GEMINI_MADE_UP_ID_PREFIX = "toolwire-gemini-";
  * data, each named in the text by its `displayName`; a text resource is its text; audio, other blobs and resource
  * links are described in the text.
  */
-export const gemini: ProviderAdapter = {
+export const gemini: ProviderAdapter<GeminiTool, GeminiFunctionResponseContent, GeminiResponseLike> = {
   name: "gemini",
   formatTools(tools) {
     const list = Array.isArray(tools) ? (tools as readonly (ToolDescriptor | AgentTool)[]) : Array.from(tools);
     if (list.length === 0) return [];
-    const functionDeclarations = list.map((tool) => {
+    // Fresh declarations around the cached schemas, not frozen entries: @google/genai rewrites each declaration's
+    // `parameters` in place (and throws on a frozen one). The schema objects themselves are reused, never changed.
+    const functionDeclarations = list.map((tool): GeminiFunctionDeclaration => {
       const descriptor = descriptorOf(tool);
-      return cachedToolEntry(descriptor, "gemini", () => {
-        const parameters = adaptSchema(descriptor.inputSchema, "gemini");
-        return parameters === undefined
-          ? { name: descriptor.name, description: descriptor.description }
-          : { name: descriptor.name, description: descriptor.description, parameters };
-      });
+      const parameters = adaptSchema(descriptor.inputSchema, "gemini");
+      return parameters === undefined
+        ? { name: descriptor.name, description: descriptor.description }
+        : { name: descriptor.name, description: descriptor.description, parameters };
     });
     return [{ functionDeclarations }];
   },
-  parseToolCalls(response) {
+  parseToolCalls(response: unknown) {
     const parts = geminiPartsOf(response);
     const calls: ToolCall[] = [];
     const given = new Set<string>();
@@ -69,7 +66,7 @@ export const gemini: ProviderAdapter = {
     }
     return calls;
   },
-  formatToolResults(results, calls): { role: "user"; parts: GeminiFunctionResponsePart[] } {
+  formatToolResults(results, calls) {
     const parts = pairResultsWithCalls(results, calls).map(({ call, result }) => {
       if (call === undefined) {
         throw new ProviderFormatError(
@@ -90,9 +87,18 @@ export const gemini: ProviderAdapter = {
 };
 
 /** The inline data types Gemini takes in a function response. */
-const GEMINI_INLINE_TYPES = new Set(["image/png", "image/jpeg", "image/webp", "application/pdf"]);
+const GEMINI_INLINE_TYPES: ReadonlySet<string> = new Set<GeminiInlineData["mimeType"]>([
+  "image/png",
+  "image/jpeg",
+  "image/webp",
+  "application/pdf",
+]);
 
-type InlinePart = NonNullable<GeminiFunctionResponsePart["functionResponse"]["parts"]>[number];
+function isInlineType(mimeType: string): mimeType is GeminiInlineData["mimeType"] {
+  return GEMINI_INLINE_TYPES.has(mimeType);
+}
+
+type InlinePart = { inlineData: GeminiInlineData };
 
 /** The result's text, with each image or PDF Gemini can take moved to an inline part and named in its place. */
 function splitContent(content: readonly ContentBlock[]): { text: string; attached: InlinePart[] } {
@@ -104,9 +110,10 @@ function splitContent(content: readonly ContentBlock[]): { text: string; attache
         : block.type === "resource" && block.resource.blob !== undefined && block.resource.mimeType !== undefined
           ? { mimeType: block.resource.mimeType, data: block.resource.blob }
           : undefined;
-    if (inline === undefined || !GEMINI_INLINE_TYPES.has(inline.mimeType)) return blockAsText(block);
-    const displayName = `${inline.mimeType === "application/pdf" ? "document" : "image"}-${attached.length + 1}`;
-    attached.push({ inlineData: { ...inline, displayName } });
+    if (inline === undefined || !isInlineType(inline.mimeType)) return blockAsText(block);
+    const { mimeType, data } = inline;
+    const displayName = `${mimeType === "application/pdf" ? "document" : "image"}-${attached.length + 1}`;
+    attached.push({ inlineData: { mimeType, data, displayName } });
     const what = block.type === "resource" ? `resource ${block.resource.uri} (${inline.mimeType})` : inline.mimeType;
     return `[${what}: attached as ${displayName}]`;
   });

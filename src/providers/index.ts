@@ -1,5 +1,15 @@
 // The provider layer's public API: the four wire-format adapters, schema adaptation, and the model clients.
-export { type AnthropicResultContent, type AnthropicToolResult, anthropic } from "./anthropic.js";
+export { anthropic } from "./anthropic.js";
+export type {
+  AnthropicContentBlockLike,
+  AnthropicImageMediaType,
+  AnthropicInputSchema,
+  AnthropicMessageLike,
+  AnthropicResultContent,
+  AnthropicTool,
+  AnthropicToolResult,
+  AnthropicToolResultMessage,
+} from "./anthropic-wire.js";
 export { type AnthropicModelOptions, createAnthropicModel } from "./clients/anthropic-model.js";
 export { createModelFromSpec, MODEL_SPEC_FORMS, type ModelSpecOptions } from "./clients/model-from-spec.js";
 export { createOpenAIModel, type OpenAIModelOptions } from "./clients/openai-model.js";
@@ -26,12 +36,33 @@ export {
   ProviderFormatError,
   type ProviderFormatErrorCode,
 } from "./errors.js";
-export { GEMINI_MADE_UP_ID_PREFIX, type GeminiFunctionResponsePart, gemini } from "./gemini.js";
-export { type OpenAIChatToolMessage, openaiChat } from "./openai-chat.js";
-export {
-  type OpenAIResponsesOutputPart,
-  type OpenAIResponsesToolOutput,
-  openaiResponses,
-} from "./openai-responses.js";
+export { GEMINI_MADE_UP_ID_PREFIX, gemini } from "./gemini.js";
+export type {
+  GeminiContentLike,
+  GeminiFunctionDeclaration,
+  GeminiFunctionResponseContent,
+  GeminiFunctionResponsePart,
+  GeminiInlineData,
+  GeminiPartLike,
+  GeminiResponseLike,
+  GeminiTool,
+} from "./gemini-wire.js";
+export { openaiChat } from "./openai-chat.js";
+export type {
+  OpenAIChatCompletionLike,
+  OpenAIChatFunction,
+  OpenAIChatMessageLike,
+  OpenAIChatTool,
+  OpenAIChatToolCallLike,
+  OpenAIChatToolMessage,
+} from "./openai-chat-wire.js";
+export { openaiResponses } from "./openai-responses.js";
+export type {
+  OpenAIResponseLike,
+  OpenAIResponsesFunctionTool,
+  OpenAIResponsesItemLike,
+  OpenAIResponsesOutputPart,
+  OpenAIResponsesToolOutput,
+} from "./openai-responses-wire.js";
 export { adaptSchema, type SchemaVariant, toGeminiSchema, toStrictSchema } from "./schema-adapt.js";
 export type { FormatToolsOptions, ProviderAdapter, ProviderName, ToolCall } from "./types.js";

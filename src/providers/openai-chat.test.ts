@@ -87,14 +87,14 @@ describe("openaiChat", () => {
   });
 
   it("sends strict tools with the adapted schema and plain tools with the schema as it is", () => {
-    const [plain] = openaiChat.formatTools([search]) as { function: Record<string, unknown> }[];
+    const [plain] = openaiChat.formatTools([search]);
     expect(plain?.function).toEqual({
       name: "search",
       description: "Search the notes.",
       parameters: search.descriptor.inputSchema,
     });
     expect(plain?.function.parameters).toBe(search.descriptor.inputSchema);
-    const [strict] = openaiChat.formatTools([search], { strict: true }) as { function: Record<string, unknown> }[];
+    const [strict] = openaiChat.formatTools([search], { strict: true });
     expect(strict?.function.strict).toBe(true);
     expect(strict?.function.parameters).toEqual({
       type: "object",

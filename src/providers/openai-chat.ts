@@ -1,5 +1,6 @@
 // OpenAI Chat Completions: { type: "function", function } tools, message.tool_calls in, role "tool" messages out.
 import { isRecord } from "../core/json.js";
+import type { OpenAIChatCompletionLike, OpenAIChatTool, OpenAIChatToolMessage } from "./openai-chat-wire.js";
 import { adaptSchema } from "./schema-adapt.js";
 import {
   cachedToolEntry,
@@ -12,38 +13,35 @@ import {
 } from "./shared.js";
 import type { ProviderAdapter, ToolCall } from "./types.js";
 
-/** A tool message as Chat Completions reads it. */
-export interface OpenAIChatToolMessage {
-  role: "tool";
-  tool_call_id: string;
-  content: string;
-}
-
 /**
  * The OpenAI Chat Completions adapter (also what Ollama, vLLM and llama.cpp serve). `arguments` text is parsed
  * (raw text kept when invalid, `{}` when blank); results are `role: "tool"` messages of text, errors prefixed
  * `Error: `, images described in words. `strict: true` sets `strict` and sends the strict-mode schema.
  */
-export const openaiChat: ProviderAdapter = {
+export const openaiChat: ProviderAdapter<OpenAIChatTool, OpenAIChatToolMessage[], OpenAIChatCompletionLike> = {
   name: "openai-chat",
   formatTools(tools, options) {
     const strict = options?.strict === true;
     return Array.from(tools, (tool) => {
       const descriptor = descriptorOf(tool);
-      return cachedToolEntry(descriptor, strict ? "openai-chat-strict" : "openai-chat", () => ({
-        type: "function",
-        function: strict
-          ? {
-              name: descriptor.name,
-              description: descriptor.description,
-              parameters: adaptSchema(descriptor.inputSchema, "openai-strict"),
-              strict: true,
-            }
-          : { name: descriptor.name, description: descriptor.description, parameters: descriptor.inputSchema },
-      }));
+      return cachedToolEntry(
+        descriptor,
+        strict ? "openai-chat-strict" : "openai-chat",
+        (): OpenAIChatTool => ({
+          type: "function",
+          function: strict
+            ? {
+                name: descriptor.name,
+                description: descriptor.description,
+                parameters: adaptSchema(descriptor.inputSchema, "openai-strict"),
+                strict: true,
+              }
+            : { name: descriptor.name, description: descriptor.description, parameters: descriptor.inputSchema },
+        }),
+      );
     });
   },
-  parseToolCalls(response) {
+  parseToolCalls(response: unknown) {
     const message = chatMessageOf(response);
     if (message === undefined || !Array.isArray(message.tool_calls)) return [];
     const calls: ToolCall[] = [];
@@ -57,7 +55,7 @@ export const openaiChat: ProviderAdapter = {
     }
     return calls;
   },
-  formatToolResults(results, calls): OpenAIChatToolMessage[] {
+  formatToolResults(results, calls) {
     return pairResultsWithCalls(results, calls).map(({ result }) => ({
       role: "tool",
       tool_call_id: result.tool_use_id,

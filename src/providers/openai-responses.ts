@@ -1,6 +1,12 @@
 // OpenAI Responses: flat function tools, function_call output items in, function_call_output items out.
 import { isRecord } from "../core/json.js";
 import type { ContentBlock, ToolResultBlock } from "../core/types.js";
+import type {
+  OpenAIResponseLike,
+  OpenAIResponsesFunctionTool,
+  OpenAIResponsesOutputPart,
+  OpenAIResponsesToolOutput,
+} from "./openai-responses-wire.js";
 import { adaptSchema } from "./schema-adapt.js";
 import {
   blockAsText,
@@ -13,18 +19,6 @@ import {
 } from "./shared.js";
 import type { ProviderAdapter, ToolCall } from "./types.js";
 
-/** A function_call_output item as the Responses API reads it. */
-export interface OpenAIResponsesToolOutput {
-  type: "function_call_output";
-  call_id: string;
-  output: string | OpenAIResponsesOutputPart[];
-}
-/** One part of a function_call_output's `output` list. */
-export type OpenAIResponsesOutputPart =
-  | { type: "input_text"; text: string }
-  | { type: "input_image"; image_url: string; detail: "auto" }
-  | { type: "input_file"; file_data: string; filename: string };
-
 /**
  * The OpenAI Responses adapter. Tools are flat and carry `strict: false` unless `strict: true` (then the
  * strict-mode schema); calls are answered by `call_id`; output is text (errors prefixed `Error: `) when every
@@ -32,22 +26,30 @@ export type OpenAIResponsesOutputPart =
  * as `input_image` data URLs, an embedded PDF as an `input_file` named after its URI, everything else as
  * `input_text` (audio, other blobs and resource links described).
  */
-export const openaiResponses: ProviderAdapter = {
+export const openaiResponses: ProviderAdapter<
+  OpenAIResponsesFunctionTool,
+  OpenAIResponsesToolOutput[],
+  OpenAIResponseLike
+> = {
   name: "openai-responses",
   formatTools(tools, options) {
     const strict = options?.strict === true;
     return Array.from(tools, (tool) => {
       const descriptor = descriptorOf(tool);
-      return cachedToolEntry(descriptor, strict ? "openai-responses-strict" : "openai-responses", () => ({
-        type: "function",
-        name: descriptor.name,
-        description: descriptor.description,
-        parameters: strict ? adaptSchema(descriptor.inputSchema, "openai-strict") : descriptor.inputSchema,
-        strict,
-      }));
+      return cachedToolEntry(
+        descriptor,
+        strict ? "openai-responses-strict" : "openai-responses",
+        (): OpenAIResponsesFunctionTool => ({
+          type: "function",
+          name: descriptor.name,
+          description: descriptor.description,
+          parameters: strict ? adaptSchema(descriptor.inputSchema, "openai-strict") : descriptor.inputSchema,
+          strict,
+        }),
+      );
     });
   },
-  parseToolCalls(response) {
+  parseToolCalls(response: unknown) {
     const items = Array.isArray(response) ? response : isRecord(response) ? response.output : undefined;
     if (!Array.isArray(items)) return [];
     const calls: ToolCall[] = [];
@@ -61,7 +63,7 @@ export const openaiResponses: ProviderAdapter = {
     }
     return calls;
   },
-  formatToolResults(results, calls): OpenAIResponsesToolOutput[] {
+  formatToolResults(results, calls) {
     return pairResultsWithCalls(results, calls).map(({ result }) => ({
       type: "function_call_output",
       call_id: result.tool_use_id,

@@ -12,6 +12,8 @@ const cache = new WeakMap<object, Map<SchemaVariant, JsonObject | undefined>>();
  * immutable: `defineTool` freezes them), so a tool's bytes never change from turn to turn. Gemini's result is
  * `undefined` for a schema without properties (Gemini wants `parameters` left out then).
  */
+export function adaptSchema(schema: JsonObject, variant: "openai-strict"): JsonObject;
+export function adaptSchema(schema: JsonObject, variant: SchemaVariant): JsonObject | undefined;
 export function adaptSchema(schema: JsonObject, variant: SchemaVariant): JsonObject | undefined {
   let byVariant = cache.get(schema);
   if (byVariant === undefined) {

@@ -17,19 +17,27 @@ export interface FormatToolsOptions {
 /** The name a provider adapter goes by. */
 export type ProviderName = "anthropic" | "openai-chat" | "openai-responses" | "gemini";
 
-/** One provider's tool wire format. Every method is pure and never does I/O. */
-export interface ProviderAdapter {
+/**
+ * One provider's tool wire format. Every method is pure and never does I/O. The type parameters are the wire
+ * shapes: `TTool` one entry of the request's `tools`, `TResults` what `formatToolResults` gives, `TResponse` the
+ * response shape `parseToolCalls` reads. Each is a small structural type of toolwire's own that the provider's
+ * official SDK accepts (and, for `TResponse`, whose response type fits), so no cast is needed either way.
+ * `ProviderAdapter` alone (every parameter `unknown`) is any adapter.
+ */
+export interface ProviderAdapter<TTool = unknown, TResults = unknown, TResponse = unknown> {
   readonly name: ProviderName;
   /**
    * The request's `tools` (Gemini: `[{ functionDeclarations }]`), in the order given. The same tools give the
-   * same bytes every time: converted schemas and tool entries are cached per schema and descriptor.
+   * same bytes every time: converted schemas and tool entries are cached per schema and descriptor (and frozen).
    */
-  formatTools(tools: Iterable<ToolDescriptor | AgentTool>, options?: FormatToolsOptions): unknown[];
+  formatTools(tools: Iterable<ToolDescriptor | AgentTool>, options?: FormatToolsOptions): TTool[];
   /** The tool calls of a whole response body, in order; `[]` when there are none or the body is not a response. */
+  parseToolCalls(response: TResponse): ToolCall[];
+  /** Any value: what is not a response gives `[]`. */
   parseToolCalls(response: unknown): ToolCall[];
   /**
    * The results in the provider's format, one per call in the calls' order. A call without a result gets an
    * error result saying so; a result whose `tool_use_id` matches no call throws `ProviderFormatError`.
    */
-  formatToolResults(results: readonly ToolResultBlock[], calls: readonly ToolCall[]): unknown;
+  formatToolResults(results: readonly ToolResultBlock[], calls: readonly ToolCall[]): TResults;
 }

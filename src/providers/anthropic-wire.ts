@@ -1,0 +1,48 @@
+// Anthropic Messages wire shapes the adapter writes and reads, structural so that no one needs the SDK to use them.
+import type { JsonObject } from "../core/types.js";
+
+/** A tool's input schema as Anthropic takes it: a JSON Schema of `type: "object"` (what `defineTool` enforces). */
+export type AnthropicInputSchema = JsonObject & { readonly type: "object" };
+
+/** One entry of a Messages request's `tools` (the SDK's `Tool`). Frozen: the same object every turn. */
+export interface AnthropicTool {
+  readonly name: string;
+  readonly description: string;
+  readonly input_schema: AnthropicInputSchema;
+}
+
+/** The image types Anthropic reads. */
+export type AnthropicImageMediaType = "image/jpeg" | "image/png" | "image/gif" | "image/webp";
+
+/** The content of an Anthropic tool_result: text, a base64 image, or a base64 PDF document. */
+export type AnthropicResultContent =
+  | { type: "text"; text: string }
+  | { type: "image"; source: { type: "base64"; media_type: AnthropicImageMediaType; data: string } }
+  | { type: "document"; source: { type: "base64"; media_type: "application/pdf"; data: string }; title: string };
+
+/** A tool_result block as Anthropic reads it (the SDK's `ToolResultBlockParam`). */
+export interface AnthropicToolResult {
+  type: "tool_result";
+  tool_use_id: string;
+  content?: AnthropicResultContent[];
+  is_error?: true;
+}
+
+/** What `anthropic.formatToolResults` gives: one user message (the SDK's `MessageParam`) of tool_result blocks. */
+export interface AnthropicToolResultMessage {
+  role: "user";
+  content: AnthropicToolResult[];
+}
+
+/** A content block as `anthropic.parseToolCalls` reads it: a `tool_use` block's `id`, `name` and `input`. */
+export interface AnthropicContentBlockLike {
+  readonly type: string;
+  readonly id?: string;
+  readonly name?: string;
+  readonly input?: unknown;
+}
+
+/** What `anthropic.parseToolCalls` reads: a Messages response (the SDK's `Message`) or an assistant `MessageParam`. */
+export interface AnthropicMessageLike {
+  readonly content: string | readonly AnthropicContentBlockLike[];
+}
