@@ -132,10 +132,12 @@ export {
   type AnthropicModelOptions,
   anthropic,
   createAnthropicModel,
+  createGeminiModel,
   createModelFromSpec,
   createOpenAIModel,
   createScriptedModel,
   type FormatToolsOptions,
+  type GeminiModelOptions,
   gemini,
   loadScriptedModel,
   type ModelClient,
@@ -159,6 +161,7 @@ export {
   type ScriptedScript,
   type ScriptedTurn,
   type ToolCall,
+  type ToolCallDelta,
   type TranscriptMessage,
 } from "./providers/index.js";
 export { createAjvValidator } from "./validation/ajv-validator.js";

@@ -1,6 +1,7 @@
 // The provider layer's public API: the four wire-format adapters, schema adaptation, and the model clients.
 export { type AnthropicResultContent, type AnthropicToolResult, anthropic } from "./anthropic.js";
 export { type AnthropicModelOptions, createAnthropicModel } from "./clients/anthropic-model.js";
+export { createGeminiModel, GEMINI_BASE_URL, type GeminiModelOptions } from "./clients/gemini-model.js";
 export { createModelFromSpec, MODEL_SPEC_FORMS, type ModelSpecOptions } from "./clients/model-from-spec.js";
 export { createOpenAIModel, type OpenAIModelOptions } from "./clients/openai-model.js";
 export {
@@ -18,6 +19,7 @@ export type {
   ModelTurn,
   ModelUsage,
   ProviderMessage,
+  ToolCallDelta,
   TranscriptMessage,
 } from "./clients/types.js";
 export {
