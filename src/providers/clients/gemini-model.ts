@@ -92,7 +92,7 @@ export function createGeminiModel(options: GeminiModelOptions): ModelClient {
 }
 
 /** A generateContent request body: the system prompt, the transcript as contents, the tools. */
-export function geminiRequestBody(request: ModelRequest, maxTokens?: number): Record<string, unknown> {
+function geminiRequestBody(request: ModelRequest, maxTokens?: number): Record<string, unknown> {
   const tools = gemini.formatTools(request.tools);
   return {
     ...(request.systemPrompt === "" ? {} : { systemInstruction: { parts: [{ text: request.systemPrompt }] } }),

@@ -51,6 +51,8 @@ interface WireFormat {
   readonly eventsThroughFirstText: number;
   /** An error body with this message, as the API sends one. */
   errorBody(status: number, message: string): unknown;
+  /** The event a stream that began well sends when the server fails, with this message. */
+  streamError(message: string): FakeEvent;
   /** The assistant message the next request echoes, read from that request's body. */
   echoed(request: Any): unknown;
   /** What that echo must be for the reply that was sent. */
@@ -99,6 +101,10 @@ const FORMATS: readonly WireFormat[] = [
     events: anthropicMessageEvents,
     eventsThroughFirstText: 3,
     errorBody: (_status, message) => ({ type: "error", error: { type: "invalid_request_error", message } }),
+    streamError: (message) => ({
+      event: "error",
+      data: { type: "error", error: { type: "overloaded_error", message } },
+    }),
     echoed: (request) => request.messages[1],
     expectedEcho: (reply) => ({ role: "assistant", content: reply.content }),
     results: (request) =>
@@ -148,6 +154,7 @@ const FORMATS: readonly WireFormat[] = [
     events: chatCompletionChunks,
     eventsThroughFirstText: 2,
     errorBody: (_status, message) => ({ error: { message, type: "invalid_request_error", param: null, code: null } }),
+    streamError: (message) => ({ data: { error: { message, type: "server_error", param: null, code: null } } }),
     echoed: (request) => request.messages[2],
     expectedEcho: (reply) => {
       const { content, tool_calls } = reply.choices[0].message;
@@ -206,6 +213,10 @@ const FORMATS: readonly WireFormat[] = [
     events: responsesEvents,
     eventsThroughFirstText: 4,
     errorBody: (_status, message) => ({ error: { message, type: "invalid_request_error", param: null, code: null } }),
+    streamError: (message) => ({
+      event: "error",
+      data: { type: "error", code: "server_error", message, param: null, sequence_number: 1 },
+    }),
     echoed: (request) => request.input.slice(1, -2),
     expectedEcho: (reply) => reply.output,
     results: (request) =>
@@ -250,6 +261,7 @@ const FORMATS: readonly WireFormat[] = [
     events: geminiStreamChunks,
     eventsThroughFirstText: 1,
     errorBody: (status, message) => ({ error: { code: status, message, status: "INVALID_ARGUMENT" } }),
+    streamError: (message) => ({ data: { error: { code: 500, message, status: "INTERNAL" } } }),
     echoed: (request) => request.contents[1],
     expectedEcho: (reply) => reply.candidates[0].content,
     results: (request) =>
@@ -268,6 +280,8 @@ type Step =
   | { readonly kind: "hang" }
   /** Part of a streamed turn, then nothing more. */
   | { readonly kind: "hang-mid-stream"; readonly turn: WireTurn }
+  /** Part of a streamed turn, then the server's error event. */
+  | { readonly kind: "error-mid-stream"; readonly turn: WireTurn; readonly message: string }
   /** A reply (or, streamed, an event) that is not JSON. */
   | { readonly kind: "not-json" }
   /** A JSON reply (or events) in no provider's shape. */
@@ -308,6 +322,13 @@ function reply(format: WireFormat, stream: boolean, step: Step): FakeReply {
       return { hang: true };
     case "hang-mid-stream":
       return { sse: format.events(format.body(step.turn)).slice(0, format.eventsThroughFirstText), hang: true };
+    case "error-mid-stream":
+      return {
+        sse: [
+          ...format.events(format.body(step.turn)).slice(0, format.eventsThroughFirstText),
+          format.streamError(step.message),
+        ],
+      };
     case "not-json":
       return stream ? { sse: [{ event: "message_start", data: "{not json" }] } : { text: "{not json" };
     case "wrong-shape":
@@ -337,6 +358,7 @@ function httpCase(format: WireFormat, streaming: boolean): ClientCase {
           "streams text and tool-call deltas as events, before model_text": "not streamed",
           "a streamed turn equals the same turn not streamed": "not streamed",
           "aborting a stream midway rejects with the signal's reason": "not streamed",
+          "an error the server sends inside a stream is request-failed with its message": "not streamed",
         },
   };
 }
@@ -374,6 +396,8 @@ const scriptedCase: ClientCase = {
     "streams text and tool-call deltas as events, before model_text": "the scripted model does not stream",
     "a streamed turn equals the same turn not streamed": "the scripted model does not stream",
     "aborting a stream midway rejects with the signal's reason": "the scripted model does not stream",
+    "an error the server sends inside a stream is request-failed with its message":
+      "the scripted model does not stream",
     "an HTTP 400 is request-failed with its status and message, and is not retried": NO_HTTP,
     "an HTTP 503 is retried, and the next answer is used": NO_HTTP,
     "an HTTP 503 that stays is request-failed with its status once the retries are spent": NO_HTTP,
@@ -593,6 +617,17 @@ describe("every model client", { timeout: 20_000 }, () => {
       await server?.hungUp(1);
     });
     expect(unhandled).toEqual([]);
+  });
+
+  each("an error the server sends inside a stream is request-failed with its message", async (c) => {
+    const turn = ROUND_TRIP[0] as WireTurn;
+    const { model } = await c.open([{ kind: "error-mid-stream", turn, message: "The server is overloaded." }], {
+      maxRetries: 0,
+    });
+    const error = await rejection(model.complete(request()));
+    expect(error).toBeInstanceOf(ModelError);
+    expect(error).toMatchObject({ code: "request-failed", model: model.name });
+    expect((error as Error).message).toContain("The server is overloaded.");
   });
 
   each("a body that is not JSON is invalid-response", async (c) => {

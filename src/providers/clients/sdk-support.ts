@@ -19,8 +19,9 @@ export function sdkClientOptions(options: ModelConnectionOptions, apiKey = optio
 /**
  * What a client rejects with when its request failed: the abort reason when the caller aborted, a `ModelError`
  * as it is, else a `ModelError`: `request-failed` carrying the HTTP status when there was one, or naming the
- * server's URL when there was no answer; `invalid-response` when the answer was not JSON, or (`answered`) when a
- * stream that had begun broke down for any reason but the connection.
+ * server's URL when there was no answer, or the server's own error sent inside a stream; `invalid-response` when
+ * the answer was not JSON, or (`answered`) when a stream that had begun broke down for any other reason than the
+ * connection.
  */
 export function toModelError(
   error: unknown,
@@ -34,7 +35,13 @@ export function toModelError(
   if (signal?.aborted) return signal.reason ?? error;
   if (error instanceof ModelError) return error;
   const status = isRecord(error) && typeof error.status === "number" ? error.status : undefined;
-  if (status === undefined && (causes(error).some((cause) => cause instanceof SyntaxError) || answered)) {
+  // An SDK error that carries the server's own error body (an `error` event inside a stream) is the server's answer.
+  const serverSaid = isRecord(error) && isRecord(error.error);
+  if (
+    status === undefined &&
+    !serverSaid &&
+    (causes(error).some((cause) => cause instanceof SyntaxError) || answered)
+  ) {
     if (!isConnectionFault(error)) {
       return new ModelError(
         "invalid-response",
