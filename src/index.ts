@@ -137,6 +137,7 @@ export {
   createOpenAIModel,
   createScriptedModel,
   type FormatToolsOptions,
+  GEMINI_BASE_URL,
   type GeminiModelOptions,
   gemini,
   loadScriptedModel,
