@@ -1,5 +1,7 @@
 // Server-sent events from a fetch body, as the streaming model APIs send them: one event per blank-line-ended block.
 
+const LINE_END = /\r\n|\r|\n/g;
+
 /** One event: its `event:` name when it had one, and its `data:` lines joined by newlines. */
 export interface ServerSentEvent {
   readonly event?: string;
@@ -38,15 +40,17 @@ export async function* readServerSentEvents(body: ReadableStream<Uint8Array>): A
       const { done, value } = await reader.read();
       finished = done;
       buffer += finished ? decoder.decode() : decoder.decode(value, { stream: true });
+      let start = 0;
       while (true) {
-        const end = /\r\n|\r|\n/.exec(buffer);
+        LINE_END.lastIndex = start;
+        const end = LINE_END.exec(buffer);
         // A CR at the very end may be the first half of a CRLF: wait for the next chunk.
         if (end === null || (!finished && end[0] === "\r" && end.index === buffer.length - 1)) break;
-        const line = buffer.slice(0, end.index);
-        buffer = buffer.slice(end.index + end[0].length);
-        const complete = take(line);
+        const complete = take(buffer.slice(start, end.index));
+        start = end.index + end[0].length;
         if (complete !== undefined) yield complete;
       }
+      buffer = buffer.slice(start);
     }
     if (buffer !== "") take(buffer);
     const last = take("");
