@@ -142,10 +142,13 @@ export {
   type AnthropicModelOptions,
   anthropic,
   createAnthropicModel,
+  createGeminiModel,
   createModelFromSpec,
   createOpenAIModel,
   createScriptedModel,
   type FormatToolsOptions,
+  GEMINI_BASE_URL,
+  type GeminiModelOptions,
   gemini,
   loadScriptedModel,
   type ModelClient,
@@ -169,6 +172,7 @@ export {
   type ScriptedScript,
   type ScriptedTurn,
   type ToolCall,
+  type ToolCallDelta,
   type TranscriptMessage,
 } from "./providers/index.js";
 // The adapters' wire types: structural, assignable to the provider SDKs' own request and response types.

@@ -160,11 +160,18 @@ Environment:
     .description("run the agent loop with a model (default: the demo task in a temporary copy of the sample workspace)")
     .argument("[prompt...]", "what to do (default: the demo task)")
     .addOption(
-      new Option("-m, --model <spec>", "scripted:FILE | anthropic:MODEL | openai:MODEL | openai-responses:MODEL").env(
-        "TOOLWIRE_MODEL",
-      ),
+      new Option(
+        "-m, --model <spec>",
+        "scripted:FILE | anthropic:MODEL | openai:MODEL | openai-responses:MODEL | gemini:MODEL",
+      ).env("TOOLWIRE_MODEL"),
     )
-    .option("--base-url <url>", "an OpenAI-compatible server (Ollama, vLLM, llama.cpp); default $OPENAI_BASE_URL")
+    .option(
+      "--base-url <url>",
+      "the server of an openai: model (Ollama, vLLM, llama.cpp; default $OPENAI_BASE_URL) or of a gemini: model",
+    )
+    .option("--stream", "print the model's text as it arrives even when stdout is not a terminal")
+    .option("--no-stream", "print each text whole, also on a terminal")
+    .option("--tools-in-system-prompt", "also list the active tools in the system prompt")
     .option("--max-turns <n>", "most model turns", (value) => {
       const turns = Number(value);
       if (!Number.isInteger(turns) || turns < 1)
@@ -181,7 +188,9 @@ Environment:
       "after",
       `
 Without --model: anthropic:$ANTHROPIC_MODEL if ANTHROPIC_API_KEY is set, else openai:$OPENAI_MODEL (default
-gpt-4.1) if OPENAI_API_KEY or OPENAI_BASE_URL is set. Exit 0 when the run completed, 1 when it did not.
+gpt-4.1) if OPENAI_API_KEY or OPENAI_BASE_URL is set. gemini: models read GEMINI_API_KEY (or GOOGLE_API_KEY).
+On a terminal the model's text streams in; piped or with --json it comes whole (unless --stream).
+Exit 0 when the run completed, 1 when it did not.
 
 Examples:
   toolwire run --model scripted:turns.json "read notes.md"
@@ -190,18 +199,30 @@ Examples:
     .action(
       async (
         words: string[],
-        options: { model?: string; baseUrl?: string; maxTurns?: number; keep?: boolean; approve?: string[] },
+        options: {
+          model?: string;
+          baseUrl?: string;
+          maxTurns?: number;
+          keep?: boolean;
+          approve?: string[];
+          stream?: boolean;
+          toolsInSystemPrompt?: boolean;
+        },
       ) => {
         const { createModelFromSpec } = await import("../providers/clients/model-from-spec.js");
         const { copyDemoWorkspace, DEMO_PROMPT } = await import("./commands/demo.js");
         const { runAgentInTerminal } = await import("./commands/run.js");
         const { openRuntime } = await import("./runtime.js");
         const spec = options.model ?? defaultModelSpec(process.env);
-        const baseURL = options.baseUrl ?? process.env.OPENAI_BASE_URL;
-        const model = createModelFromSpec(
-          spec,
-          baseURL === undefined || spec.startsWith("anthropic:") ? {} : { baseURL },
-        );
+        // OPENAI_BASE_URL is for openai: models only; an anthropic: model keeps its SDK's own setting.
+        const baseURL = spec.startsWith("openai")
+          ? (options.baseUrl ?? process.env.OPENAI_BASE_URL)
+          : spec.startsWith("gemini:")
+            ? options.baseUrl
+            : undefined;
+        // Streamed on a terminal; piped output and --json stay as they were unless --stream asks.
+        const stream = options.stream ?? (process.stdout.isTTY === true && globals().json !== true);
+        const model = createModelFromSpec(spec, { stream, ...(baseURL === undefined ? {} : { baseURL }) });
         const prompt = words.join(" ").trim();
         const demo = prompt === "";
         const workspace = demo ? await copyDemoWorkspace() : undefined;
@@ -226,6 +247,8 @@ Examples:
                 prompt: demo ? DEMO_PROMPT : prompt,
                 json: globals().json === true,
                 signal: interruptSignal(),
+                streamText: stream,
+                toolsInSystemPrompt: options.toolsInSystemPrompt === true,
                 ...(options.maxTurns === undefined ? {} : { maxTurns: options.maxTurns }),
               }),
             );

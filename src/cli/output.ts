@@ -8,6 +8,8 @@ export interface Output {
   /** The terminal's width when stdout is one (tables fit it); undefined when piped. */
   readonly columns?: number;
   line(text?: string): void;
+  /** Writes text to stdout as it is, without a newline (for text that streams in). */
+  write(text: string): void;
   error(text: string): void;
   /** Shows `label` with a spinner on stderr while `work` runs longer than a moment (terminals only). */
   progress<T>(label: string, work: Promise<T>): Promise<T>;
@@ -71,6 +73,9 @@ export function createOutput(options: { color?: boolean } = {}): Output {
     ...(columns === undefined ? {} : { columns }),
     line: (text = "") => {
       stdout.write(`${text}\n`);
+    },
+    write: (text) => {
+      stdout.write(text);
     },
     error: (text) => {
       stderr.write(`${text}\n`);

@@ -167,6 +167,34 @@ describe("resumeAgent", () => {
     ]);
   });
 
+  it("the model turns it runs stream text and tool-call deltas as runAgent's do", async () => {
+    const { session, state, ids } = await paused();
+    const model: ModelClient = {
+      name: "streaming",
+      async complete(request) {
+        request.onToolCallDelta?.({ index: 0, id: "e2", name: "echo", argumentsDelta: '{"text":"again"}' });
+        request.onTextDelta?.("Once more.");
+        return { text: "Once more.", toolCalls: [], stopReason: "end" };
+      },
+    };
+    const decisions = { [ids.d1 as string]: { approve: true as const } };
+    const { events } = await drain(resumeAgent({ session, model, state, decisions }));
+    expect(eventTrace(events).slice(2, 6)).toEqual([
+      "turn_start",
+      "model_tool_call_delta",
+      "model_text_delta",
+      "model_text",
+    ]);
+    expect(events[3]).toEqual({
+      type: "model_tool_call_delta",
+      turn: 2,
+      index: 0,
+      id: "e2",
+      name: "echo",
+      argumentsDelta: '{"text":"again"}',
+    });
+  });
+
   it("a declined call never runs: the model reads `Tool call declined: <reason>`", async () => {
     const { session, runs, resolved, state, ids } = await paused();
     const decisions = { [ids.d1 as string]: { approve: false as const, reason: "not on main" } };

@@ -179,6 +179,37 @@ describe("runAgent", () => {
     ]);
   });
 
+  it("streams tool-call deltas interleaved with text as they arrive, dropping malformed ones", async () => {
+    const { session } = await workspace();
+    const { model } = modelFrom(async (request) => {
+      request.onTextDelta?.("Reading");
+      request.onToolCallDelta?.({ index: 0, id: "c1", name: "read_note", argumentsDelta: "" });
+      await new Promise((resolve) => setImmediate(resolve));
+      request.onToolCallDelta?.({ index: 0, argumentsDelta: '{"path":' });
+      request.onTextDelta?.(".");
+      request.onToolCallDelta?.({ index: 0, argumentsDelta: '"note.txt"}' });
+      for (const junk of [{ index: -1, argumentsDelta: "x" }, { index: 0 }, { index: 0, argumentsDelta: "" }, null]) {
+        request.onToolCallDelta?.(junk as never);
+      }
+      return {
+        text: "Reading.",
+        toolCalls: [{ id: "c1", name: "read_note", input: { path: "note.txt" } }],
+        stopReason: "tool_use",
+      };
+    });
+    const { events } = await drain(runAgent({ session, model, prompt: "hi", maxTurns: 1 }));
+    expect(events.slice(0, 7)).toEqual([
+      { type: "turn_start", turn: 1 },
+      { type: "model_text_delta", turn: 1, text: "Reading" },
+      { type: "model_tool_call_delta", turn: 1, index: 0, id: "c1", name: "read_note", argumentsDelta: "" },
+      { type: "model_tool_call_delta", turn: 1, index: 0, argumentsDelta: '{"path":' },
+      { type: "model_text_delta", turn: 1, text: "." },
+      { type: "model_tool_call_delta", turn: 1, index: 0, argumentsDelta: '"note.txt"}' },
+      { type: "model_text", turn: 1, text: "Reading." },
+    ]);
+    expect(eventTrace(events).slice(7, 9)).toEqual(["tool_call:read_note", "tool_result:ok"]);
+  });
+
   it("offers the session's active tools and its base prompt on every turn: the tools are not listed twice", async () => {
     const { session } = await workspace();
     session.setActiveToolsByName(["read_note"]);

@@ -4,7 +4,13 @@ import type { AgentSession } from "../core/dispatch/session.js";
 import { describeThrown } from "../core/errors.js";
 import { isRecord } from "../core/json.js";
 import type { ApprovalRequest, ToolCallOutcome, ToolResultBlock } from "../core/types.js";
-import type { ModelStopReason, ModelTurn, ModelUsage, TranscriptMessage } from "../providers/clients/types.js";
+import type {
+  ModelStopReason,
+  ModelTurn,
+  ModelUsage,
+  ToolCallDelta,
+  TranscriptMessage,
+} from "../providers/clients/types.js";
 import { MISSING_RESULT_TEXT } from "../providers/shared.js";
 import type { ToolCall } from "../providers/types.js";
 import { AgentLoopError } from "./errors.js";
@@ -236,8 +242,8 @@ type TurnStep =
   | { readonly kind: "failed"; readonly error: Error };
 
 /**
- * One model request, yielding text deltas while it runs. Ends at once when the signal aborts, even if the model
- * client ignores the signal.
+ * One model request, yielding text and tool-call deltas while it runs, in the order they arrive. Ends at once when
+ * the signal aborts, even if the model client ignores the signal.
  */
 async function* requestTurn(
   options: LoopRun["options"],
@@ -245,12 +251,18 @@ async function* requestTurn(
   turn: number,
 ): AsyncGenerator<AgentEvent, TurnStep, undefined> {
   const { session, model, signal } = options;
-  const deltas: string[] = [];
+  const deltas: AgentEvent[] = [];
   let wake: (() => void) | undefined;
-  const onTextDelta = (text: string) => {
-    if (typeof text !== "string" || text === "") return;
-    deltas.push(text);
+  const push = (event: AgentEvent) => {
+    deltas.push(event);
     wake?.();
+  };
+  const onTextDelta = (text: string) => {
+    if (typeof text === "string" && text !== "") push({ type: "model_text_delta", turn, text });
+  };
+  const onToolCallDelta = (delta: ToolCallDelta) => {
+    const event = toolCallDeltaEvent(delta, turn);
+    if (event !== undefined) push(event);
   };
   let settled = false;
   const outcome: Promise<TurnStep> = Promise.resolve()
@@ -260,6 +272,7 @@ async function* requestTurn(
         messages: [...transcript],
         tools: [...session.activeTools.values()],
         onTextDelta,
+        onToolCallDelta,
         ...(signal === undefined ? {} : { signal }),
       }),
     )
@@ -282,7 +295,7 @@ async function* requestTurn(
   });
   try {
     while (true) {
-      while (deltas.length > 0) yield { type: "model_text_delta", turn, text: deltas.shift() as string };
+      while (deltas.length > 0) yield deltas.shift() as AgentEvent;
       if (settled) return await outcome;
       const woken = new Promise<undefined>((resolve) => {
         wake = () => resolve(undefined);
@@ -290,7 +303,7 @@ async function* requestTurn(
       const step = await Promise.race([outcome, aborted, woken]);
       wake = undefined;
       if (step !== undefined) {
-        while (deltas.length > 0) yield { type: "model_text_delta", turn, text: deltas.shift() as string };
+        while (deltas.length > 0) yield deltas.shift() as AgentEvent;
         return step;
       }
     }
@@ -298,6 +311,22 @@ async function* requestTurn(
     // One listener per turn would pile up on a long-lived signal (Node warns past 10).
     if (onAbort !== undefined) signal?.removeEventListener("abort", onAbort);
   }
+}
+
+/** A client's tool-call delta as an event, its fields checked (a client is untrusted); undefined when malformed. */
+function toolCallDeltaEvent(delta: unknown, turn: number): AgentEvent | undefined {
+  if (!isRecord(delta) || !Number.isInteger(delta.index) || (delta.index as number) < 0) return undefined;
+  const { id, name, argumentsDelta } = delta;
+  if (typeof argumentsDelta !== "string") return undefined;
+  if (argumentsDelta === "" && typeof id !== "string" && typeof name !== "string") return undefined;
+  return {
+    type: "model_tool_call_delta",
+    turn,
+    index: delta.index as number,
+    ...(typeof id === "string" ? { id } : {}),
+    ...(typeof name === "string" ? { name } : {}),
+    argumentsDelta,
+  };
 }
 
 /**

@@ -33,13 +33,27 @@ export interface RunAgentOptions {
 export type AgentStopReason = "completed" | "max_turns" | "aborted" | "model_error" | "awaiting_approval";
 
 /**
- * What `runAgent` streams, in this order per turn: turn_start, deltas, model_text, usage, tool_call..., tool_result...,
- * turn_end; a turn that pauses for approval ends with approval_required and done instead of turn_end.
+ * What `runAgent` (and `resumeAgent`, for the turns it runs) streams, in this order per turn: turn_start, then
+ * model_text_delta and model_tool_call_delta interleaved as the model writes, model_text, usage, tool_call...,
+ * tool_result..., turn_end; a turn that pauses for approval ends with approval_required and done instead of turn_end.
  */
 export type AgentEvent =
   | { readonly type: "turn_start"; readonly turn: number }
   /** A piece of the model's text as it arrives (clients that do not stream send one piece). */
   | { readonly type: "model_text_delta"; readonly turn: number; readonly text: string }
+  /**
+   * A piece of a tool call as a streaming client reads it (`ToolCallDelta`: `index` among the turn's calls, `id` and
+   * `name` when the call is announced, more `argumentsDelta` text). Clients that do not stream send none; the
+   * `tool_call` events that follow carry the calls whole.
+   */
+  | {
+      readonly type: "model_tool_call_delta";
+      readonly turn: number;
+      readonly index: number;
+      readonly id?: string;
+      readonly name?: string;
+      readonly argumentsDelta: string;
+    }
   /** The whole text of the turn, when there is any. */
   | { readonly type: "model_text"; readonly turn: number; readonly text: string }
   | { readonly type: "usage"; readonly turn: number; readonly usage: ModelUsage; readonly total: ModelUsage }

@@ -1,14 +1,19 @@
 // Every provider fixture round-trips: tools out, calls in, the assistant turn echoed, results out, as the wire shows.
 import { describe, expect, it } from "vitest";
+import { startFakeProvider } from "../../test/support/fake-provider-server.js";
 import { providerFixtureNames, readProviderFixture } from "../../test/support/provider-fixtures.js";
 import type { JsonObject, ToolDescriptor, ToolResultBlock } from "../core/types.js";
 import { anthropic } from "./anthropic.js";
 import { readAnthropicMessage, toAnthropicMessages } from "./clients/anthropic-model.js";
+import { createGeminiModel, readGeminiResponse, toGeminiContents } from "./clients/gemini-model.js";
 import { readChatCompletion, readResponse, toChatMessages, toResponsesInput } from "./clients/openai-model.js";
 import type { TranscriptMessage } from "./clients/types.js";
 import { gemini } from "./gemini.js";
 import { openaiChat } from "./openai-chat.js";
 import { openaiResponses } from "./openai-responses.js";
+
+// biome-ignore lint/suspicious/noExplicitAny: reading wire shapes back
+type Any = any;
 
 function descriptor(name: string, description: string, inputSchema: JsonObject): ToolDescriptor {
   return Object.freeze({ name, description, inputSchema, owner: { kind: "core" as const } });
@@ -26,7 +31,7 @@ function withoutKey(value: Record<string, unknown>, key: string): Record<string,
 }
 
 /** What each fixture proves; a fixture not listed here fails the coverage test below. */
-const ROUND_TRIPS: Record<string, () => void> = {
+const ROUND_TRIPS: Record<string, () => void | Promise<void>> = {
   "anthropic-messages.tool-use-response.json": () => {
     const { response } = readProviderFixture("anthropic-messages.tool-use-response.json");
     const calls = anthropic.parseToolCalls(response);
@@ -198,6 +203,54 @@ const ROUND_TRIPS: Record<string, () => void> = {
       { name: "get_weather", input: { location: "Bogotá, Colombia" } },
     ]);
     expect(new Set(calls.map((call) => call.id)).size).toBe(2); // made up, unique within the response
+    const turn = readGeminiResponse(response, "test");
+    expect(turn).toMatchObject({ text: "", stopReason: "tool_use", rawStopReason: "STOP" });
+    expect(turn.usage).toEqual({ inputTokens: 29, outputTokens: 15, cacheReadTokens: 0 });
+    // The next request echoes the model's content exactly as sent, thought signature included; no made-up id.
+    const [, model, results] = toGeminiContents([
+      { role: "user", text: "hi" },
+      { role: "assistant", text: turn.text, toolCalls: turn.toolCalls, providerMessage: turn.providerMessage },
+      { role: "tool", results: turn.toolCalls.map((call) => textResult(call.id, "14 degrees")) },
+    ]) as Record<string, Any>[];
+    expect(model).toEqual(response.candidates[0].content);
+    expect(results?.parts.map((part: Any) => part.functionResponse.id)).toEqual([undefined, undefined]);
+  },
+
+  "gemini.stream-response.json": async () => {
+    const { chunks, assembled } = readProviderFixture("gemini.stream-response.json");
+    const server = await startFakeProvider({
+      "/v1beta/models/gemini-test:streamGenerateContent": [{ sse: chunks.map((data: unknown) => ({ data })) }],
+      "/v1beta/models/gemini-test:generateContent": [{ json: assembled }],
+    });
+    try {
+      const request = { systemPrompt: "", messages: [{ role: "user" as const, text: "Weather in Paris?" }], tools: [] };
+      const client = (stream: boolean) =>
+        createGeminiModel({ model: "gemini-test", apiKey: "k", baseURL: server.url, maxRetries: 0, stream });
+      const texts: string[] = [];
+      const deltas: unknown[] = [];
+      const streamed = await client(true).complete({
+        ...request,
+        onTextDelta: (text) => texts.push(text),
+        onToolCallDelta: (delta) => deltas.push(delta),
+      });
+      const whole = await client(false).complete(request);
+      // Made-up ids differ from one reading to the next; everything else is the same.
+      const withoutIds = (turn: typeof whole) => ({
+        ...turn,
+        toolCalls: turn.toolCalls.map(({ id: _id, ...call }) => call),
+      });
+      expect(withoutIds(streamed)).toEqual(withoutIds(whole));
+      expect(streamed).toMatchObject({
+        text: "Let me check the weather in Paris.",
+        stopReason: "tool_use",
+        usage: { inputTokens: 61, outputTokens: 24 + 87, cacheReadTokens: 32 },
+        providerMessage: { provider: "gemini", value: assembled.candidates[0].content },
+      });
+      expect(texts).toEqual(["Let me check the weather ", "in Paris."]);
+      expect(deltas).toEqual([{ index: 0, name: "get_weather", argumentsDelta: '{"location":"Paris, France"}' }]);
+    } finally {
+      await server.close();
+    }
   },
 
   "gemini.function-response-request.json": () => {

@@ -11,6 +11,7 @@ export type {
   AnthropicToolResultMessage,
 } from "./anthropic-wire.js";
 export { type AnthropicModelOptions, createAnthropicModel } from "./clients/anthropic-model.js";
+export { createGeminiModel, GEMINI_BASE_URL, type GeminiModelOptions } from "./clients/gemini-model.js";
 export { createModelFromSpec, MODEL_SPEC_FORMS, type ModelSpecOptions } from "./clients/model-from-spec.js";
 export { createOpenAIModel, type OpenAIModelOptions } from "./clients/openai-model.js";
 export {
@@ -28,6 +29,7 @@ export type {
   ModelTurn,
   ModelUsage,
   ProviderMessage,
+  ToolCallDelta,
   TranscriptMessage,
 } from "./clients/types.js";
 export {

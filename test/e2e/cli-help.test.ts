@@ -103,7 +103,7 @@ describe.concurrent("usage errors exit 2", { timeout: 60_000 }, () => {
     const { code, stderr } = await run("run", "--model", "gpt-4", "hello");
     expect(code).toBe(2);
     expect(stderr).toContain(
-      'Unknown model "gpt-4": expected one of scripted:FILE, anthropic:MODEL, openai:MODEL, openai-responses:MODEL',
+      'Unknown model "gpt-4": expected one of scripted:FILE, anthropic:MODEL, openai:MODEL, openai-responses:MODEL, gemini:MODEL',
     );
   });
 });

@@ -4,7 +4,12 @@ import { existsSync } from "node:fs";
 import { readFile, rm } from "node:fs/promises";
 import { resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FakeProviderServer, startFakeProvider } from "../support/fake-provider-server.js";
+import {
+  chatCompletionChunks,
+  type FakeProviderServer,
+  type FakeReply,
+  startFakeProvider,
+} from "../support/fake-provider-server.js";
 import { readProviderFixture } from "../support/provider-fixtures.js";
 import { CLI, cliEnv, hasAnsi, runCli, tempWorkspace } from "./helpers/cli.js";
 
@@ -34,6 +39,9 @@ beforeAll(async () => {
     "a.txt": "hello from a\n",
     "turns.json": JSON.stringify(SCRIPT),
     "failing.json": JSON.stringify(FAILING_SCRIPT),
+    "tools-listed.json": JSON.stringify({
+      turns: [{ text: "I see the tools.", expect: { systemPromptContains: "You can call these tools:" } }],
+    }),
     "slow-tool.json": JSON.stringify({
       turns: [{ toolCalls: [{ name: "bash", input: { command: "sleep 30" } }] }, { text: "never reached" }],
     }),
@@ -134,6 +142,15 @@ describe.concurrent("toolwire run --model scripted:FILE", { timeout: 60_000 }, (
     expect(stdout).toContain("■ aborted after 1 turn");
   });
 
+  it("--tools-in-system-prompt also lists the active tools in the system prompt", async () => {
+    const listed = await run(["--model", "scripted:tools-listed.json", "--tools-in-system-prompt", "hi"]);
+    expect(listed.stdout).toContain("■ completed after 1 turn");
+    expect(listed.code).toBe(0);
+    const unlisted = await run(["--model", "scripted:tools-listed.json", "hi"]);
+    expect(unlisted.code).toBe(1);
+    expect(unlisted.stdout).toContain('system prompt does not contain "You can call these tools:"');
+  });
+
   it("takes the model from TOOLWIRE_MODEL", async () => {
     const { code, stdout } = await run(["read a.txt"], { TOOLWIRE_MODEL: "scripted:turns.json" });
     expect(code).toBe(0);
@@ -160,8 +177,8 @@ describe.concurrent("toolwire run against a loopback OpenAI-compatible server", 
   const servers: FakeProviderServer[] = [];
   afterAll(() => Promise.all(servers.map((server) => server.close())));
 
-  /** The fixture's tool-call completion with one `read` call, then a plain answer. */
-  async function startServer(): Promise<FakeProviderServer> {
+  /** The fixture's tool-call completion with one `read` call, then a plain answer (both streamed with `stream`). */
+  async function startServer(stream = false): Promise<FakeProviderServer> {
     const toolCalls = readProviderFixture("openai-chat.tool-calls-response.json").response;
     const first = structuredClone(toolCalls);
     first.model = "test-model";
@@ -173,7 +190,8 @@ describe.concurrent("toolwire run against a loopback OpenAI-compatible server", 
     second.model = "test-model";
     second.choices[0].finish_reason = "stop";
     second.choices[0].message = { role: "assistant", content: "The file says hello.", refusal: null };
-    return started(startFakeProvider({ "/v1/chat/completions": [{ json: first }, { json: second }] }));
+    const reply = (body: unknown): FakeReply => (stream ? { sse: chatCompletionChunks(body) } : { json: body });
+    return started(startFakeProvider({ "/v1/chat/completions": [reply(first), reply(second)] }));
   }
 
   async function started(starting: Promise<FakeProviderServer>): Promise<FakeProviderServer> {
@@ -215,6 +233,27 @@ describe.concurrent("toolwire run against a loopback OpenAI-compatible server", 
     expect(stdout).toContain("■ completed after 2 turns, 164 input and 102 output tokens");
   });
 
+  it("--stream streams through a pipe and prints the same lines as a run that does not stream", async () => {
+    const args = (server: FakeProviderServer) => [
+      "--model",
+      "openai:test-model",
+      "--base-url",
+      `${server.url}/v1`,
+      "What does a.txt say?",
+    ];
+    const streamedServer = await startServer(true);
+    const plainServer = await startServer();
+    const streamed = await run(["--stream", ...args(streamedServer)]);
+    const plain = await run(args(plainServer));
+    expect(streamed.code).toBe(0);
+    expect(streamedServer.requests[0]?.body.stream).toBe(true);
+    expect(plainServer.requests[0]?.body.stream).toBeUndefined();
+    expectReadRoundTrip(streamedServer);
+    const steady = (stdout: string) => stdout.replace(/\d+\.\d ms/g, "N ms").replace(/127\.0\.0\.1:\d+/g, "HOST");
+    expect(steady(streamed.stdout)).toBe(steady(plain.stdout));
+    expect(streamed.stdout).toContain("model  The file says hello.\n");
+  });
+
   it("OPENAI_BASE_URL and OPENAI_MODEL instead of flags, with OPENAI_API_KEY sent as the bearer", async () => {
     const server = await startServer();
     const { code, stdout } = await run(["What does a.txt say?"], {
@@ -244,6 +283,46 @@ describe.concurrent("toolwire run against a loopback OpenAI-compatible server", 
     expect(code).toBe(1);
     expect(stdout).toContain("400");
     expect(stdout).toContain("■ model_error after 1 turn");
+  });
+});
+
+describe.concurrent("toolwire run against a loopback Gemini server", { timeout: 60_000 }, () => {
+  const servers: FakeProviderServer[] = [];
+  afterAll(() => Promise.all(servers.map((server) => server.close())));
+
+  it("--model gemini:test-model --base-url: the model calls read, the result goes back, the run completes", async () => {
+    const { response } = readProviderFixture("gemini.function-call-response.json");
+    const call = structuredClone(response);
+    call.candidates[0].content.parts = [
+      { functionCall: { name: "read", args: { path: "a.txt" } }, thoughtSignature: "c2ln" },
+    ];
+    const answer = {
+      candidates: [{ index: 0, finishReason: "STOP", content: { role: "model", parts: [{ text: "It says hello." }] } }],
+      usageMetadata: { promptTokenCount: 50, candidatesTokenCount: 6, totalTokenCount: 56 },
+    };
+    const server = await startFakeProvider({
+      "/v1beta/models/test-model:generateContent": [{ json: call }, { json: answer }],
+    });
+    servers.push(server);
+    const { code, stdout, stderr } = await run([
+      "--model",
+      "gemini:test-model",
+      "--base-url",
+      server.url,
+      "What does a.txt say?",
+    ]);
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
+    expect(stdout).toContain('call   read {"path":"a.txt"}');
+    expect(stdout).toContain("model  It says hello.");
+    expect(stdout).toContain("■ completed after 2 turns, 79 input and 21 output tokens");
+    expect(server.requests[0]?.headers["x-goog-api-key"]).toBeUndefined(); // no key anywhere: none sent
+    const contents = server.requests[1]?.body.contents;
+    expect(contents.at(-2)).toEqual(call.candidates[0].content);
+    expect(contents.at(-1)).toEqual({
+      role: "user",
+      parts: [{ functionResponse: { name: "read", response: { output: "     1\thello from a" } } }],
+    });
   });
 });
 

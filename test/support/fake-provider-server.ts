@@ -12,10 +12,20 @@ export interface RecordedRequest {
   readonly body: any;
 }
 
-/** How the server answers one request: a JSON body, server-sent events, or never (to test aborts). */
+/** One server-sent event; string data goes out as it is (so a test can send text that is not JSON). */
+export interface FakeEvent {
+  readonly event?: string;
+  readonly data: unknown;
+}
+
+/**
+ * How the server answers one request: a JSON body, a body of any text (to send what is not JSON), server-sent
+ * events (with `hang`, the stream stays open after them), or never (to test aborts). `headers` are added to the reply.
+ */
 export type FakeReply =
-  | { readonly status?: number; readonly json: unknown }
-  | { readonly sse: readonly { event?: string; data: unknown }[] }
+  | { readonly status?: number; readonly json: unknown; readonly headers?: Readonly<Record<string, string>> }
+  | { readonly status?: number; readonly text: string; readonly headers?: Readonly<Record<string, string>> }
+  | { readonly sse: readonly FakeEvent[]; readonly hang?: boolean }
   | { readonly hang: true };
 
 /** A running fake provider. Replies are taken in order per path; an unexpected request gets a 500. */
@@ -25,6 +35,8 @@ export interface FakeProviderServer {
   readonly requests: RecordedRequest[];
   /** Resolves when the server has received `count` requests in all. */
   received(count: number): Promise<void>;
+  /** Resolves when the client has closed `count` replies the server kept open (`hang`) in all. */
+  hungUp(count: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -34,6 +46,16 @@ export async function startFakeProvider(replies: Record<string, FakeReply[]>): P
   const requests: RecordedRequest[] = [];
   const waiters: { count: number; resolve: () => void }[] = [];
   const open = new Set<ServerResponse>();
+  let hangups = 0;
+  const hangupWaiters: { count: number; resolve: () => void }[] = [];
+  const keepOpen = (response: ServerResponse) => {
+    open.add(response);
+    response.on("close", () => {
+      open.delete(response);
+      hangups++;
+      for (const waiter of hangupWaiters.filter((entry) => hangups >= entry.count)) waiter.resolve();
+    });
+  };
   const server = createServer(async (request, response) => {
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
@@ -53,9 +75,6 @@ export async function startFakeProvider(replies: Record<string, FakeReply[]>): P
       response.end(
         JSON.stringify({ error: { type: "api_error", message: `fake server: no reply queued for ${path}` } }),
       );
-    } else if ("hang" in reply) {
-      open.add(response);
-      response.on("close", () => open.delete(response));
     } else if ("sse" in reply) {
       response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
       for (const event of reply.sse) {
@@ -63,10 +82,17 @@ export async function startFakeProvider(replies: Record<string, FakeReply[]>): P
           `${event.event === undefined ? "" : `event: ${event.event}\n`}data: ${typeof event.data === "string" ? event.data : JSON.stringify(event.data)}\n\n`,
         );
       }
-      response.end();
+      if (reply.hang === true) keepOpen(response);
+      else response.end();
+    } else if ("hang" in reply) {
+      keepOpen(response);
     } else {
-      response.writeHead(reply.status ?? 200, { "content-type": "application/json", "request-id": "req_fake" });
-      response.end(JSON.stringify(reply.json));
+      response.writeHead(reply.status ?? 200, {
+        "content-type": "application/json",
+        "request-id": "req_fake",
+        ...reply.headers,
+      });
+      response.end("text" in reply ? reply.text : JSON.stringify(reply.json));
     }
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -76,6 +102,8 @@ export async function startFakeProvider(replies: Record<string, FakeReply[]>): P
     requests,
     received: (count) =>
       requests.length >= count ? Promise.resolve() : new Promise((resolve) => waiters.push({ count, resolve })),
+    hungUp: (count) =>
+      hangups >= count ? Promise.resolve() : new Promise((resolve) => hangupWaiters.push({ count, resolve })),
     close: () =>
       new Promise<void>((resolve) => {
         for (const response of open) response.destroy();
@@ -173,4 +201,97 @@ export function chatCompletionChunks(completion: any): { data: unknown }[] {
   chunks.push(chunk({}, choice.finish_reason));
   const usage = { data: { id, object: "chat.completion.chunk", created, model, choices: [], usage: completion.usage } };
   return [...chunks, usage, { data: "[DONE]" }];
+}
+
+/** Halves of a text, the way the stream helpers here split it. */
+function halves(text: string): [string, string] {
+  const half = Math.ceil(text.length / 2);
+  return [text.slice(0, half), text.slice(half)];
+}
+
+/**
+ * A Responses API body as the events a streaming Responses server sends (`response.created`, each output item
+ * added, its text or arguments in two deltas, done, then `response.completed` with the whole body).
+ */
+// biome-ignore lint/suspicious/noExplicitAny: wire shapes
+export function responsesEvents(response: any): { event: string; data: unknown }[] {
+  let sequence = 0;
+  const events: { event: string; data: unknown }[] = [];
+  // biome-ignore lint/suspicious/noExplicitAny: wire shapes
+  const push = (data: any) => events.push({ event: data.type, data: { ...data, sequence_number: sequence++ } });
+  push({ type: "response.created", response: { ...response, status: "in_progress", output: [], usage: null } });
+  // biome-ignore lint/suspicious/noExplicitAny: wire shapes
+  response.output.forEach((item: any, output_index: number) => {
+    if (item.type === "message") {
+      push({ type: "response.output_item.added", output_index, item: { ...item, status: "in_progress", content: [] } });
+      // biome-ignore lint/suspicious/noExplicitAny: wire shapes
+      item.content.forEach((part: any, content_index: number) => {
+        const base = { item_id: item.id, output_index, content_index };
+        push({ type: "response.content_part.added", ...base, part: { ...part, text: "" } });
+        for (const delta of halves(part.text ?? "")) push({ type: "response.output_text.delta", ...base, delta });
+        push({ type: "response.output_text.done", ...base, text: part.text });
+        push({ type: "response.content_part.done", ...base, part });
+      });
+    } else if (item.type === "function_call") {
+      push({
+        type: "response.output_item.added",
+        output_index,
+        item: { ...item, status: "in_progress", arguments: "" },
+      });
+      for (const delta of halves(item.arguments)) {
+        push({ type: "response.function_call_arguments.delta", item_id: item.id, output_index, delta });
+      }
+      push({
+        type: "response.function_call_arguments.done",
+        item_id: item.id,
+        output_index,
+        arguments: item.arguments,
+      });
+    } else {
+      push({ type: "response.output_item.added", output_index, item });
+    }
+    push({ type: "response.output_item.done", output_index, item });
+  });
+  push({ type: "response.completed", response });
+  return events;
+}
+
+/**
+ * A Gemini generateContent body as the chunks `streamGenerateContent?alt=sse` sends: each text part in two pieces
+ * (a thought signature on the second), each other part in a chunk of its own, then the finish reason on an empty text
+ * part with the whole usage; the chunks before carry only the prompt's count, as Gemini's do.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: wire shapes
+export function geminiStreamChunks(response: any): { data: unknown }[] {
+  const candidate = response.candidates[0];
+  const role = candidate.content?.role ?? "model";
+  const usage = response.usageMetadata;
+  const early = usage === undefined ? {} : { usageMetadata: { promptTokenCount: usage.promptTokenCount } };
+  // biome-ignore lint/suspicious/noExplicitAny: wire shapes
+  const chunk = (part: any, extra: Record<string, unknown> = early, last: Record<string, unknown> = {}) => ({
+    data: {
+      candidates: [{ content: { role, parts: [part] }, index: 0, ...last }],
+      ...extra,
+      modelVersion: response.modelVersion ?? "gemini-test",
+    },
+  });
+  const chunks: { data: unknown }[] = [];
+  for (const part of candidate.content?.parts ?? []) {
+    if (typeof part.text === "string" && part.functionCall === undefined) {
+      const { thoughtSignature, ...rest } = part;
+      const [first, second] = halves(part.text);
+      chunks.push(chunk({ ...rest, text: first }));
+      chunks.push(chunk({ ...rest, text: second, ...(thoughtSignature === undefined ? {} : { thoughtSignature }) }));
+    } else {
+      chunks.push(chunk(part));
+    }
+  }
+  chunks.push(
+    chunk(
+      { text: "" },
+      usage === undefined ? {} : { usageMetadata: usage },
+      candidate.finishReason === undefined ? {} : { finishReason: candidate.finishReason },
+    ),
+  );
+  return chunks;
 }

@@ -8,6 +8,7 @@ import { EXIT_FAILED, EXIT_OK } from "../exit-codes.js";
 import { roundMs } from "../json-output.js";
 import { type Output, paint } from "../output.js";
 import type { Runtime } from "../runtime.js";
+import { createStreamedTextPrinter } from "./streamed-text-printer.js";
 
 const SHOWN_LINES = 8;
 
@@ -23,12 +24,22 @@ function compactJson(value: unknown, max = 100): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
-/** Streams one run to the terminal (or as JSON lines) and returns the exit code: 0 when the run completed. */
+/**
+ * Streams one run to the terminal (or as JSON lines) and returns the exit code: 0 when the run completed. With
+ * `streamText`, the model's text is printed as its deltas arrive (no spinner while a text is being printed).
+ */
 export async function runAgentInTerminal(
   runtime: Runtime,
   model: ModelClient,
   output: Output,
-  options: { prompt: string; maxTurns?: number; json: boolean; signal: AbortSignal },
+  options: {
+    prompt: string;
+    maxTurns?: number;
+    json: boolean;
+    signal: AbortSignal;
+    streamText?: boolean;
+    toolsInSystemPrompt?: boolean;
+  },
 ): Promise<number> {
   let finished: Extract<AgentEvent, { type: "done" }> | undefined;
   const events = runAgent({
@@ -37,19 +48,32 @@ export async function runAgentInTerminal(
     prompt: options.prompt,
     signal: options.signal,
     ...(options.maxTurns === undefined ? {} : { maxTurns: options.maxTurns }),
+    ...(options.toolsInSystemPrompt === true ? { toolsInSystemPrompt: true } : {}),
   });
-  let waitingFor = "model";
+  const text = options.streamText === true && !options.json ? createStreamedTextPrinter(output) : undefined;
+  let waitingFor = "waiting for the model";
+  let streamed = false; // some of this turn's text was printed as it came
   while (true) {
-    const next = await output.progress(
-      waitingFor === "model" ? "waiting for the model" : "running tools",
-      events.next(),
-    );
+    // A spinner would draw over the text line being printed.
+    const next = text?.open === true ? await events.next() : await output.progress(waitingFor, events.next());
     if (next.done === true) break;
     const event = next.value;
-    waitingFor = event.type === "tool_call" ? "tools" : event.type === "turn_end" ? "model" : waitingFor;
+    if (event.type === "turn_start") streamed = false;
+    if (event.type === "tool_call") waitingFor = "running tools";
+    else if (event.type === "turn_end") waitingFor = "waiting for the model";
+    else if (event.type === "model_tool_call_delta" && event.name !== undefined) {
+      waitingFor = `the model is writing a call to ${event.name}`;
+    }
     if (options.json) {
       output.line(JSON.stringify(eventAsJson(event)));
+    } else if (text !== undefined && event.type === "model_text_delta") {
+      text.write(event.text);
+      streamed ||= text.open;
+    } else if (text !== undefined && event.type === "model_text") {
+      text.end();
+      if (!streamed) printEvent(event, output); // a client that sent no deltas
     } else {
+      text?.end();
       printEvent(event, output);
     }
     if (event.type === "done") finished = event;

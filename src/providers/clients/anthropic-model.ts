@@ -10,6 +10,7 @@ import type {
   ModelStopReason,
   ModelTurn,
   ModelUsage,
+  ToolCallDelta,
   TranscriptMessage,
 } from "./types.js";
 
@@ -19,7 +20,7 @@ export interface AnthropicModelOptions extends ModelConnectionOptions {
   readonly model: string;
   /** Default 4096. */
   readonly maxTokens?: number;
-  /** Stream the reply, calling `onTextDelta` as text arrives. Default false. */
+  /** Stream the reply, calling `onTextDelta` and `onToolCallDelta` as text and tool calls arrive. Default false. */
   readonly stream?: boolean;
 }
 
@@ -44,6 +45,7 @@ export function createAnthropicModel(options: AnthropicModelOptions): ModelClien
     async complete(request) {
       const { signal } = request;
       let baseURL: string | undefined;
+      const progress = { answered: false };
       try {
         const sdk = await getClient();
         baseURL = baseUrlOf(sdk);
@@ -58,7 +60,12 @@ export function createAnthropicModel(options: AnthropicModelOptions): ModelClien
         let message: unknown;
         if (options.stream === true) {
           const stream = sdk.messages.stream(body, { signal });
+          stream.on("connect", () => {
+            progress.answered = true;
+          });
           if (request.onTextDelta !== undefined) stream.on("text", request.onTextDelta);
+          const { onToolCallDelta } = request;
+          if (onToolCallDelta !== undefined) stream.on("streamEvent", toolCallDeltas(onToolCallDelta));
           message = await stream.finalMessage();
         } else {
           message = await sdk.messages.create(body, { signal });
@@ -67,9 +74,38 @@ export function createAnthropicModel(options: AnthropicModelOptions): ModelClien
         if (options.stream !== true && turn.text !== "") request.onTextDelta?.(turn.text);
         return turn;
       } catch (error) {
-        throw toModelError(error, name, signal, baseURL);
+        throw toModelError(error, name, signal, baseURL, progress.answered);
       }
     },
+  };
+}
+
+/**
+ * A listener for the stream's raw events that reports each `tool_use` block as tool-call deltas: its id and name
+ * when the block starts, then each piece of its input JSON. Calls are numbered in the order their blocks start.
+ */
+function toolCallDeltas(onToolCallDelta: (delta: ToolCallDelta) => void): (event: unknown) => void {
+  const callIndexByBlock = new Map<number, number>();
+  return (event) => {
+    if (!isRecord(event) || typeof event.index !== "number") return;
+    if (event.type === "content_block_start" && isRecord(event.content_block)) {
+      const block = event.content_block;
+      if (block.type !== "tool_use") return;
+      const index = callIndexByBlock.size;
+      callIndexByBlock.set(event.index, index);
+      onToolCallDelta({
+        index,
+        ...(typeof block.id === "string" ? { id: block.id } : {}),
+        ...(typeof block.name === "string" ? { name: block.name } : {}),
+        argumentsDelta: "",
+      });
+    } else if (event.type === "content_block_delta" && isRecord(event.delta)) {
+      const index = callIndexByBlock.get(event.index);
+      const piece = event.delta.partial_json;
+      if (index !== undefined && event.delta.type === "input_json_delta" && typeof piece === "string" && piece !== "") {
+        onToolCallDelta({ index, argumentsDelta: piece });
+      }
+    }
   };
 }
 

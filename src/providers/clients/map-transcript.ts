@@ -7,18 +7,21 @@ type AssistantMessage = Extract<TranscriptMessage, { role: "assistant" }>;
 
 /** How one provider writes each kind of transcript message; each returns the items it adds. */
 export interface TranscriptMapping {
+  /** Default: `{ role: "user", content: text }`. */
+  user?(text: string): readonly unknown[];
   assistant(message: AssistantMessage): readonly unknown[];
   /** The results of the tool calls of the assistant message just before them. */
   results(results: readonly ToolResultBlock[], calls: readonly ToolCall[]): readonly unknown[];
 }
 
-/** A transcript as a provider's message list; user messages are `{ role: "user", content: text }` everywhere. */
+/** A transcript as a provider's message list; user messages are `{ role: "user", content: text }` unless mapped. */
 export function mapTranscript(messages: readonly TranscriptMessage[], mapping: TranscriptMapping): unknown[] {
   const out: unknown[] = [];
   let calls: readonly ToolCall[] = [];
   for (const message of messages) {
     if (message.role === "user") {
-      out.push({ role: "user", content: message.text });
+      if (mapping.user === undefined) out.push({ role: "user", content: message.text });
+      else out.push(...mapping.user(message.text));
     } else if (message.role === "assistant") {
       calls = message.toolCalls;
       out.push(...mapping.assistant(message));

@@ -44,7 +44,7 @@ describe("createModelFromSpec", () => {
       expect(caught).toBeInstanceOf(ModelError);
       expect(caught).toMatchObject({
         code: "invalid-model-spec",
-        message: `Unknown model ${JSON.stringify(spec)}: expected one of scripted:FILE, anthropic:MODEL, openai:MODEL, openai-responses:MODEL`,
+        message: `Unknown model ${JSON.stringify(spec)}: expected one of scripted:FILE, anthropic:MODEL, openai:MODEL, openai-responses:MODEL, gemini:MODEL`,
       });
     }
   });

@@ -1,6 +1,7 @@
-// A model client from a one-line spec, as a CLI flag gives it: scripted:FILE, anthropic:MODEL, openai:MODEL.
+// A model client from a one-line spec, as a CLI flag gives it: scripted:FILE, anthropic:MODEL, openai:MODEL, gemini:MODEL.
 import { ModelError } from "../errors.js";
 import { createAnthropicModel } from "./anthropic-model.js";
+import { createGeminiModel } from "./gemini-model.js";
 import { createOpenAIModel } from "./openai-model.js";
 import { createScriptedModel } from "./scripted-model.js";
 import type { ModelClient } from "./types.js";
@@ -14,11 +15,17 @@ export interface ModelSpecOptions {
 }
 
 /** The spec forms `createModelFromSpec` understands. */
-export const MODEL_SPEC_FORMS = ["scripted:FILE", "anthropic:MODEL", "openai:MODEL", "openai-responses:MODEL"] as const;
+export const MODEL_SPEC_FORMS = [
+  "scripted:FILE",
+  "anthropic:MODEL",
+  "openai:MODEL",
+  "openai-responses:MODEL",
+  "gemini:MODEL",
+] as const;
 
 /**
  * A model client from `scripted:FILE`, `anthropic:MODEL`, `openai:MODEL` (Chat Completions, any compatible server
- * with `baseURL`) or `openai-responses:MODEL`. Throws `ModelError` (`invalid-model-spec`) naming the forms when the
+ * with `baseURL`), `openai-responses:MODEL` or `gemini:MODEL`. Throws `ModelError` (`invalid-model-spec`) naming the forms when the
  * spec is not one of them.
  */
 export function createModelFromSpec(spec: string, options: ModelSpecOptions = {}): ModelClient {
@@ -36,6 +43,8 @@ export function createModelFromSpec(spec: string, options: ModelSpecOptions = {}
         return createScriptedModel(rest);
       case "anthropic":
         return createAnthropicModel({ model: rest, ...common });
+      case "gemini":
+        return createGeminiModel({ model: rest, ...common });
       case "openai":
       case "openai-responses":
         return createOpenAIModel({

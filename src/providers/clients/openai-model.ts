@@ -12,6 +12,7 @@ import type {
   ModelRequest,
   ModelStopReason,
   ModelTurn,
+  ToolCallDelta,
   TranscriptMessage,
 } from "./types.js";
 
@@ -28,7 +29,7 @@ export interface OpenAIModelOptions extends ModelConnectionOptions {
   readonly strict?: boolean;
   /** `max_tokens` / `max_output_tokens`. Default: the server's. */
   readonly maxTokens?: number;
-  /** Chat Completions only: stream the reply, calling `onTextDelta` as text arrives. Default false. */
+  /** Stream the reply, calling `onTextDelta` and `onToolCallDelta` as text and tool calls arrive. Default false. */
   readonly stream?: boolean;
 }
 
@@ -56,18 +57,23 @@ export function createOpenAIModel(options: OpenAIModelOptions): ModelClient {
     name,
     async complete(request) {
       let baseURL: string | undefined;
+      const progress: StreamProgress = { answered: false };
       try {
         const sdk = await getClient();
         baseURL = baseUrlOf(sdk);
-        const turn = await run(sdk, options, request, name);
-        const streamed = options.stream === true && api === "chat";
-        if (!streamed && turn.text !== "") request.onTextDelta?.(turn.text);
+        const turn = await run(sdk, options, request, name, progress);
+        if (options.stream !== true && turn.text !== "") request.onTextDelta?.(turn.text);
         return turn;
       } catch (error) {
-        throw toModelError(error, name, request.signal, baseURL);
+        throw toModelError(error, name, request.signal, baseURL, progress.answered);
       }
     },
   };
+}
+
+/** Whether the server has begun to answer a streamed request (HTTP 200), so a later fault is in what it sends. */
+interface StreamProgress {
+  answered: boolean;
 }
 
 // ---------------------------------------------------------------- Chat Completions
@@ -77,6 +83,7 @@ async function completeWithChat(
   options: OpenAIModelOptions,
   request: ModelRequest,
   name: string,
+  progress: StreamProgress,
 ): Promise<ModelTurn> {
   const tools = openaiChat.formatTools(request.tools, { strict: options.strict === true });
   const messages = [
@@ -95,13 +102,34 @@ async function completeWithChat(
       OpenAIClient["chat"]["completions"]["stream"]
     >[0];
     const stream = client.chat.completions.stream(streamBody, { signal: request.signal });
-    const { onTextDelta } = request;
+    stream.on("connect", () => {
+      progress.answered = true;
+    });
+    const { onTextDelta, onToolCallDelta } = request;
     if (onTextDelta !== undefined) stream.on("content.delta", ({ delta }) => onTextDelta(delta));
+    if (onToolCallDelta !== undefined) stream.on("chunk", (chunk) => reportChatToolCallDeltas(chunk, onToolCallDelta));
     completion = await stream.finalChatCompletion();
   } else {
     completion = await client.chat.completions.create(body, { signal: request.signal });
   }
   return readChatCompletion(completion, name);
+}
+
+/** The tool-call pieces of one streamed chunk as deltas: `index` is the chunk's own (Chat numbers calls from 0). */
+function reportChatToolCallDeltas(chunk: unknown, onToolCallDelta: (delta: ToolCallDelta) => void): void {
+  const choice = isRecord(chunk) && Array.isArray(chunk.choices) ? chunk.choices[0] : undefined;
+  const calls = isRecord(choice) && isRecord(choice.delta) ? choice.delta.tool_calls : undefined;
+  if (!Array.isArray(calls)) return;
+  calls.forEach((call, position) => {
+    if (!isRecord(call)) return;
+    const fn = isRecord(call.function) ? call.function : {};
+    onToolCallDelta({
+      index: typeof call.index === "number" ? call.index : position,
+      ...(typeof call.id === "string" ? { id: call.id } : {}),
+      ...(typeof fn.name === "string" ? { name: fn.name } : {}),
+      argumentsDelta: typeof fn.arguments === "string" ? fn.arguments : "",
+    });
+  });
 }
 
 /** The transcript as Chat Completions messages (without the system message). */
@@ -191,6 +219,7 @@ async function completeWithResponses(
   options: OpenAIModelOptions,
   request: ModelRequest,
   name: string,
+  progress: StreamProgress,
 ): Promise<ModelTurn> {
   const tools = openaiResponses.formatTools(request.tools, { strict: options.strict === true });
   const body = {
@@ -200,8 +229,60 @@ async function completeWithResponses(
     ...(tools.length === 0 ? {} : { tools }),
     ...(options.maxTokens === undefined ? {} : { max_output_tokens: options.maxTokens }),
   } as unknown as Parameters<OpenAIClient["responses"]["create"]>[0] & { stream?: false };
-  const response: unknown = await client.responses.create(body, { signal: request.signal });
-  return readResponse(response, name);
+  if (options.stream !== true) {
+    const response: unknown = await client.responses.create(body, { signal: request.signal });
+    return readResponse(response, name);
+  }
+  // The raw event stream, not `responses.stream()`: that helper adds `parsed` fields to the output items, which
+  // would then be echoed back. The final event carries the response exactly as a non-streamed request gets it.
+  const events = await client.responses.create({ ...body, stream: true }, { signal: request.signal });
+  progress.answered = true;
+  const final = await readResponsesStream(events as AsyncIterable<unknown>, request, name);
+  return readResponse(final, name);
+}
+
+/** The response a Responses event stream ends with, reporting text and tool-call deltas on the way. */
+async function readResponsesStream(events: AsyncIterable<unknown>, request: ModelRequest, name: string) {
+  const callIndexByOutput = new Map<number, number>();
+  for await (const event of events) {
+    if (!isRecord(event)) continue;
+    const outputIndex = typeof event.output_index === "number" ? event.output_index : -1;
+    switch (event.type) {
+      case "response.output_text.delta":
+        if (typeof event.delta === "string" && event.delta !== "") request.onTextDelta?.(event.delta);
+        break;
+      case "response.output_item.added": {
+        const item = event.item;
+        if (!isRecord(item) || item.type !== "function_call") break;
+        const index = callIndexByOutput.size;
+        callIndexByOutput.set(outputIndex, index);
+        request.onToolCallDelta?.({
+          index,
+          ...(typeof item.call_id === "string" ? { id: item.call_id } : {}),
+          ...(typeof item.name === "string" ? { name: item.name } : {}),
+          argumentsDelta: typeof item.arguments === "string" ? item.arguments : "",
+        });
+        break;
+      }
+      case "response.function_call_arguments.delta": {
+        const index = callIndexByOutput.get(outputIndex);
+        if (index !== undefined && typeof event.delta === "string" && event.delta !== "") {
+          request.onToolCallDelta?.({ index, argumentsDelta: event.delta });
+        }
+        break;
+      }
+      case "response.completed":
+      case "response.incomplete":
+        return event.response;
+      case "response.failed":
+      case "error": {
+        const failure = event.type === "error" ? event : isRecord(event.response) ? event.response.error : undefined;
+        const message = isRecord(failure) && typeof failure.message === "string" ? failure.message : "no reason given";
+        throw new ModelError("request-failed", name, `Model ${name} failed while it answered: ${message}`);
+      }
+    }
+  }
+  throw new ModelError("invalid-response", name, `Model ${name} ended its stream before the response was complete`);
 }
 
 /** The transcript as Responses input items: output items echoed as sent, results as function_call_output items. */

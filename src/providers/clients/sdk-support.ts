@@ -18,8 +18,10 @@ export function sdkClientOptions(options: ModelConnectionOptions, apiKey = optio
 
 /**
  * What a client rejects with when its request failed: the abort reason when the caller aborted, a `ModelError`
- * as it is, else a `ModelError` (`request-failed`) carrying the HTTP status when there was one, or naming the
- * server's URL when there was no answer.
+ * as it is, else a `ModelError`: `request-failed` carrying the HTTP status when there was one, or naming the
+ * server's URL when there was no answer, or the server's own error sent inside a stream; `invalid-response` when
+ * the answer was not JSON, or (`answered`) when a stream that had begun broke down for any other reason than the
+ * connection.
  */
 export function toModelError(
   error: unknown,
@@ -27,14 +29,56 @@ export function toModelError(
   signal: AbortSignal | undefined,
   /** The server's base URL, named when the request got no HTTP answer at all (a connection error). */
   url?: string,
+  /** The server had answered with a stream (HTTP 200) before this went wrong. */
+  answered = false,
 ): unknown {
   if (signal?.aborted) return signal.reason ?? error;
   if (error instanceof ModelError) return error;
   const status = isRecord(error) && typeof error.status === "number" ? error.status : undefined;
+  // An SDK error that carries the server's own error body (an `error` event inside a stream) is the server's answer.
+  const serverSaid = isRecord(error) && isRecord(error.error);
+  if (
+    status === undefined &&
+    !serverSaid &&
+    (causes(error).some((cause) => cause instanceof SyntaxError) || answered)
+  ) {
+    if (!isConnectionFault(error)) {
+      return new ModelError(
+        "invalid-response",
+        model,
+        `Model ${model} answered with something that is not a ${answered ? "valid stream" : "JSON body"}: ${describeThrown(error)}`,
+        { cause: error },
+      );
+    }
+  }
   const where = status !== undefined ? ` (HTTP ${status})` : url === undefined ? "" : ` (to ${url})`;
   return new ModelError("request-failed", model, `Model ${model} request failed${where}: ${describeThrown(error)}`, {
     cause: error,
     ...(status === undefined ? {} : { status }),
+  });
+}
+
+/** The error and its chain of causes (at most a few deep). */
+function causes(error: unknown): unknown[] {
+  const chain: unknown[] = [];
+  for (let next = error; next !== undefined && next !== null && chain.length < 8; ) {
+    chain.push(next);
+    next = isRecord(next) || next instanceof Error ? (next as { cause?: unknown }).cause : undefined;
+  }
+  return chain;
+}
+
+/** Whether a failure came from the connection (refused, reset, cut off mid-body), not from what the server sent. */
+export function isConnectionFault(error: unknown): boolean {
+  return causes(error).some((cause) => {
+    if (!isRecord(cause) && !(cause instanceof Error)) return false;
+    const { code, name, message } = cause as { code?: unknown; name?: unknown; message?: unknown };
+    return (
+      (typeof code === "string" && /^(E[A-Z0-9]+|UND_ERR_[A-Z_]+)$/.test(code)) ||
+      name === "APIConnectionError" ||
+      name === "APIConnectionTimeoutError" ||
+      message === "terminated"
+    );
   });
 }
 

@@ -4,7 +4,7 @@ import type { ToolCall } from "../types.js";
 
 /** The assistant's message as its provider sent it, kept so the next request can echo it exactly. */
 export interface ProviderMessage {
-  /** Which client wrote it (`anthropic`, `openai-chat`, `openai-responses`, `scripted`); other clients ignore it. */
+  /** Which client wrote it (`anthropic`, `openai-chat`, `openai-responses`, `gemini`); other clients ignore it. */
   readonly provider: string;
   readonly value: unknown;
 }
@@ -36,6 +36,24 @@ export interface ModelUsage {
  */
 export type ModelStopReason = "end" | "tool_use" | "max_tokens" | "refusal" | "other";
 
+/**
+ * A piece of a tool call as a streaming client reads it, before the turn is complete. The first delta of a call
+ * carries its `name` (and its `id` when the provider sends one); later ones carry only more argument text. The
+ * `argumentsDelta`s of one `index`, joined, are the call's arguments as JSON text as the model wrote them, which
+ * may not be valid JSON until the last piece (Gemini sends each call whole: one delta with all of it). The turn's
+ * `toolCalls` remain what to act on: deltas are for showing progress.
+ */
+export interface ToolCallDelta {
+  /** The call's place among the turn's tool calls, from 0: `toolCalls[index]` of the finished turn. */
+  readonly index: number;
+  /** The provider's id of the call, on the delta that announces it (absent when the provider gives none). */
+  readonly id?: string;
+  /** The tool's name, on the delta that announces the call. */
+  readonly name?: string;
+  /** More of the arguments text; `""` on a delta that only announces the call. */
+  readonly argumentsDelta: string;
+}
+
 /** What a model client gets for one turn. */
 export interface ModelRequest {
   readonly systemPrompt: string;
@@ -44,6 +62,12 @@ export interface ModelRequest {
   readonly signal?: AbortSignal;
   /** Called with each piece of text as it streams in (clients that do not stream call it once with the whole text). */
   readonly onTextDelta?: (text: string) => void;
+  /**
+   * Called with each piece of a tool call as it streams in, in the order the pieces arrive (interleaved with
+   * `onTextDelta` as the model writes). Only streaming clients call it: a client that does not stream gives the
+   * calls whole in the turn's `toolCalls` and never calls this.
+   */
+  readonly onToolCallDelta?: (delta: ToolCallDelta) => void;
 }
 
 /** One assistant turn. */
@@ -67,9 +91,9 @@ export interface ModelClient {
   complete(request: ModelRequest): Promise<ModelTurn>;
 }
 
-/** How an SDK-backed client reaches its server. Every field is optional; an absent one keeps the SDK's default. */
+/** How a provider client reaches its server. Every field is optional; an absent one keeps the SDK's default. */
 export interface ModelConnectionOptions {
-  /** Default: the SDK's environment variable (`ANTHROPIC_API_KEY`, `OPENAI_API_KEY`). */
+  /** Default: the provider's environment variable (`ANTHROPIC_API_KEY`, `OPENAI_API_KEY`, `GEMINI_API_KEY`). */
   readonly apiKey?: string;
   /** Default: the provider's own API. */
   readonly baseURL?: string;
