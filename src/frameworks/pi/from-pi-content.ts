@@ -2,6 +2,7 @@
 
 import { isRecord } from "../../core/json.js";
 import type { ContentBlock } from "../../core/types.js";
+import { jsonText } from "../json-text.js";
 
 /**
  * pi's text and image blocks as toolwire's (a text block's `textSignature` dropped); anything else, which a pi tool
@@ -23,12 +24,4 @@ export function fromPiContent(content: unknown): ContentBlock[] {
     }
     return { type: "text", text: jsonText(block) };
   });
-}
-
-function jsonText(value: unknown): string {
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return String(value);
-  }
 }
