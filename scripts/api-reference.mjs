@@ -1,7 +1,7 @@
 // The API reference, generated from the doc comments of every public entry point (package.json `exports`).
 // `node scripts/api-reference.mjs` rewrites docs/reference.md; a test checks it is up to date and that every
 // exported name has a doc comment. Uses the TypeScript compiler API (a dev dependency), no other tool.
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
@@ -10,12 +10,14 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 const REFERENCE = join(ROOT, "docs", "reference.md");
 
 /**
- * The source file that states an entry point's names. `toolwire/mcp`'s index loads its API module lazily and
- * re-exports its names one for one (a test keeps them equal), so the API module is where its doc comments live.
+ * The source file that states an entry point's names. An entry over an optional peer (`toolwire/mcp`,
+ * `toolwire/langchain`) checks the peer is installed, then loads the `api.ts` beside it and re-exports its names one
+ * for one (a test keeps them equal), so that API module is where the doc comments live.
  */
 function sourceOf(typesPath) {
   const source = typesPath.replace(/^\.\/dist\//, "src/").replace(/\.d\.ts$/, ".ts");
-  return source === "src/mcp/index.ts" ? "src/mcp/api.ts" : source;
+  const api = source.replace(/index\.ts$/, "api.ts");
+  return api !== source && existsSync(join(ROOT, api)) ? api : source;
 }
 
 /** The package's entry points with a JavaScript module: `{ specifier, source }`, in package.json's order. */
@@ -64,6 +66,8 @@ function signatureOf(symbol, checker, kind, name) {
   }
   if (kind === "constant") {
     const text = checker.typeToString(checker.getTypeOfSymbolAtLocation(symbol, declaration), declaration, flags);
+    // A URL stays out of the page: its links must not leave the repository (the constant's doc says what it is).
+    if (text.includes("://")) return `${name}: string`;
     return text.length <= 160 ? `${name}: ${text}` : undefined;
   }
   return undefined;

@@ -320,6 +320,26 @@ const PINNED: Record<string, readonly string[]> = {
     "SkippedMcpTool",
     "StoredTokens",
   ],
+  "toolwire/langchain": [
+    "fromLangChainContent",
+    "fromLangChainTools",
+    "SessionStructuredTool",
+    "SessionToolDispatchOptions",
+    "toLangChainContent",
+    "toLangChainTools",
+    "ToLangChainToolsOptions",
+    "ToolCallFailedCode",
+    "ToolCallFailedError",
+  ],
+  "toolwire/pi": [
+    "fromPiContent",
+    "fromPiTools",
+    "ToolCallFailedCode",
+    "ToolCallFailedError",
+    "toPiContent",
+    "toPiTools",
+    "ToPiToolsOptions",
+  ],
 };
 
 const api = readPublicApi() as { specifier: string; exports: { name: string; doc: string }[] }[];

@@ -1,4 +1,5 @@
 // The error a framework adapter throws for a call that ended in an error result, where the framework reads a throw as failure.
+import { ToolwireError } from "../core/errors.js";
 import type { ToolCallErrorCode, ToolResult } from "../core/types.js";
 import { contentAsText } from "../providers/shared.js";
 
@@ -10,7 +11,7 @@ export type ToolCallFailedCode = ToolCallErrorCode | "tool-error";
  * (pi always; LangChain when a tool is invoked without a tool call). The message is the result's text, the same
  * text `dispatch` gives the model; `result` is the whole error result, `details` included. Code `code`.
  */
-export class ToolCallFailedError extends Error {
+export class ToolCallFailedError extends ToolwireError {
   override readonly name = "ToolCallFailedError";
   constructor(
     readonly code: ToolCallFailedCode,
