@@ -7,9 +7,7 @@ import type * as Api from "./api.js";
 
 export type * from "./api.js";
 
-/** What needs the AI SDK, as the missing-package error names it. */
-const FEATURE = "toolwire/ai-sdk";
-assertPackagesInstalled(FEATURE, ["ai"]);
+assertPackagesInstalled("toolwire/ai-sdk", ["ai"]);
 const api = createRequire(import.meta.url)("./api.js") as typeof Api;
 
 export const { fromAiSdkModelOutput, fromAiSdkTools, toAiSdkModelOutput, toAiSdkTools, ToolCallFailedError } = api;
