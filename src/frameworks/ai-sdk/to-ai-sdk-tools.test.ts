@@ -144,6 +144,19 @@ describe("toAiSdkTools", () => {
     expect(part?.error).toMatchObject({ code: "invalid-input", toolName: "add", toolCallId: "c1" });
   });
 
+  it("malformed JSON input is refused by the AI SDK itself and never reaches toolwire", async () => {
+    const { session } = fixture();
+    const starts: string[] = [];
+    session.on("tool_execution_start", (event) => starts.push(event.toolName));
+    const { model, prompts } = scriptedAiSdkModel([
+      { calls: [{ id: "c1", name: "add", input: '{"a": 2,' }] },
+      { text: "oops" },
+    ]);
+    await generateText({ model, prompt: "add", tools: toAiSdkTools(session), stopWhen: () => false });
+    expect(starts).toEqual([]);
+    expect(toolResultsIn(prompts[1])[0]?.output).toMatchObject({ type: "error-text" });
+  });
+
   it("a call a before hook blocks reaches the model as 'Tool call blocked: <reason>'", async () => {
     const { session, runs } = fixture();
     const { model, prompts } = scriptedAiSdkModel([

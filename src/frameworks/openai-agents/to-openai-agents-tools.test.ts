@@ -1,4 +1,4 @@
-import { Agent, Runner, setTracingDisabled } from "@openai/agents-core";
+import { Agent, Runner, RunState, setTracingDisabled } from "@openai/agents-core";
 import { describe, expect, it } from "vitest";
 import { type AgentsTurn, functionResultsIn, scriptedAgentsModel } from "../../../test/support/agents-model.js";
 import type { AgentSession, AgentSessionOptions } from "../../core/dispatch/session.js";
@@ -145,6 +145,19 @@ describe("toOpenAIAgentsTools", () => {
     expect(runs.add).toBeUndefined();
   });
 
+  it("malformed JSON arguments are answered by the Runner itself and never reach toolwire", async () => {
+    const { session } = fixture();
+    const starts: string[] = [];
+    session.on("tool_execution_start", (event) => starts.push(event.toolName));
+    const { agent, requests, runner } = agentOver(session, [
+      { calls: [{ id: "c1", name: "add", input: '{"a": 2,' }] },
+      { text: "oops" },
+    ]);
+    await runner.run(agent, "add");
+    expect(starts).toEqual([]);
+    expect(functionResultsIn(requests[1])[0]?.output).toMatchObject({ type: "text" });
+  });
+
   it("a call a before hook blocks reaches the model as 'Error: Tool call blocked: <reason>'", async () => {
     const { session, runs } = fixture();
     const codes: (string | undefined)[] = [];
@@ -179,6 +192,27 @@ describe("toOpenAIAgentsTools", () => {
     expect(second.finalOutput).toBe("listed");
     expect(runs.shell).toBe(1);
     expect(functionResultsIn(requests[1])[0]?.output).toEqual({ type: "text", text: "ran ls" });
+  });
+
+  it("an interrupted run resumes from its serialized state, in a new session over the same tools", async () => {
+    const first = fixture({ approvals: { require: ["shell"] } });
+    const turns: AgentsTurn[] = [
+      { calls: [{ id: "c1", name: "shell", input: { command: "ls" } }] },
+      { text: "listed" },
+    ];
+    const before = agentOver(first.session, turns);
+    const paused = await before.runner.run(before.agent, "list");
+    const saved = paused.state.toString();
+    const later = fixture({ approvals: { require: ["shell"] } });
+    const after = agentOver(later.session, turns.slice(1));
+    const state = await RunState.fromString(after.agent, saved);
+    const item = state.getInterruptions()[0];
+    if (item === undefined) throw new Error("no interruption");
+    state.approve(item);
+    const result = await after.runner.run(after.agent, state);
+    expect(result.finalOutput).toBe("listed");
+    expect(first.runs.shell).toBeUndefined();
+    expect(later.runs.shell).toBe(1);
   });
 
   it("a call whose approval the state rejected never reaches toolwire", async () => {
