@@ -25,28 +25,26 @@ export interface FrameworkApprovals {
 
 /** The approval bridge of `session`; with route `"session"`, the framework never asks and the session decides. */
 export function frameworkApprovals(session: AgentSession, route: ApprovalRoute): FrameworkApprovals {
-  const normalized = (toolName: string, input: unknown) => {
-    const descriptor = session.activeTools.get(toolName)?.descriptor;
-    if (descriptor === undefined || !isRecord(input)) return undefined;
-    return { descriptor, input: dropNullOptionals(descriptor.inputSchema, input as JsonObject) };
-  };
-  const needsApproval = (toolName: string, input: unknown): boolean => {
+  /** The input as dispatch will judge it (optional nulls dropped), when the session's approvals require it. */
+  const requiredInput = (toolName: string, input: unknown): JsonObject | undefined => {
     const approvals = session.approvals;
-    if (route === "session" || approvals === undefined) return false;
-    const call = normalized(toolName, input);
-    if (call === undefined) return false; // dispatch refuses it before any approval
+    if (route === "session" || approvals === undefined || !isRecord(input)) return undefined;
+    const descriptor = session.activeTools.get(toolName)?.descriptor;
+    if (descriptor === undefined) return undefined; // dispatch refuses it before any approval
+    const judged = dropNullOptionals(descriptor.inputSchema, input as JsonObject);
     try {
-      return approvals.requires({ toolName, input: call.input, descriptor: call.descriptor });
+      return approvals.requires({ toolName, input: judged, descriptor }) ? judged : undefined;
     } catch {
-      return true;
+      return judged;
     }
   };
   return {
-    needsApproval,
+    needsApproval: (toolName, input) => requiredInput(toolName, input) !== undefined,
     dispatchOptions(toolName, input, signal) {
       const base: DispatchOptions = signal === undefined ? {} : { signal };
-      if (!needsApproval(toolName, input)) return base;
-      const approved = inputDigest((normalized(toolName, input) as { input: JsonObject }).input);
+      const approvedInput = requiredInput(toolName, input);
+      if (approvedInput === undefined) return base;
+      const approved = inputDigest(approvedInput);
       return {
         ...base,
         approver: (request) =>

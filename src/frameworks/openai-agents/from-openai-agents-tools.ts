@@ -35,12 +35,13 @@ export function fromOpenAIAgentsTools<Context = unknown>(
 }
 
 function fromOpenAIAgentsTool<Context>(tool: Tool<Context>, options: FromOpenAIAgentsToolsOptions<Context>): AgentTool {
-  const name = isRecord(tool) && typeof tool.name === "string" ? tool.name : String(isRecord(tool) ? tool.type : tool);
   if (!isRecord(tool) || tool.type !== "function" || typeof tool.invoke !== "function") {
+    const name = isRecord(tool) && typeof tool.name === "string" ? tool.name : "(unnamed)";
+    const kind = isRecord(tool) ? `a ${String(tool.type)} tool` : "not a tool";
     throw new ToolDefinitionError(
       "invalid-tool-definition",
       name,
-      `Agents SDK tool ${name}: only function tools can run in toolwire (this one is ${isRecord(tool) ? `a ${String(tool.type)} tool` : "not a tool"})`,
+      `Agents SDK tool ${name}: only function tools can run in toolwire (this one is ${kind})`,
     );
   }
   const { invoke } = tool;
