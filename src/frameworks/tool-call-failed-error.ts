@@ -1,24 +1,38 @@
-// The error a framework adapter throws for a call that ended in an error result, where the framework reads a throw as failure.
+// The error a framework's tool throws when toolwire's dispatch answered with an error result.
 import { ToolwireError } from "../core/errors.js";
-import type { ToolCallErrorCode, ToolResult } from "../core/types.js";
+import type { ToolCallErrorCode, ToolCallOutcome, ToolResult } from "../core/types.js";
 import { contentAsText } from "../providers/shared.js";
 
-/** Why a call failed: the session's error code, or `tool-error` when the tool itself returned an error result. */
+/** Why a call failed: toolwire's error code, or `tool-error` when the tool itself returned an error result. */
 export type ToolCallFailedCode = ToolCallErrorCode | "tool-error";
 
 /**
- * A toolwire call that ended in an error result, thrown to a framework whose tools report failure by throwing
- * (pi always; LangChain when a tool is invoked without a tool call). The message is the result's text, the same
- * text `dispatch` gives the model; `result` is the whole error result, `details` included. Code `code`.
+ * A tool call that toolwire answered with an error result (unknown tool, bad input, blocked by a hook, an executor
+ * that threw, a timeout, an approval refused, or the tool's own `isError`), thrown to a framework whose tools report
+ * failure by throwing: the AI SDK, the OpenAI Agents SDK and pi always, LangChain when a tool is invoked without a
+ * tool call. Its message is the result's text, the same text `dispatch` gives the model; `code` is the dispatch's
+ * `errorCode` (or `tool-error`), `outcome` the whole `dispatchDetailed` answer, and `result` its result, `details`
+ * included.
  */
 export class ToolCallFailedError extends ToolwireError {
   override readonly name = "ToolCallFailedError";
+  readonly code: ToolCallFailedCode;
   constructor(
-    readonly code: ToolCallFailedCode,
     readonly toolName: string,
     readonly toolCallId: string,
-    readonly result: ToolResult,
+    readonly outcome: ToolCallOutcome,
   ) {
-    super(contentAsText(result.content));
+    super(contentAsText(outcome.result.content));
+    this.code = outcome.errorCode ?? "tool-error";
   }
+
+  /** The error result, `details` included. */
+  get result(): ToolResult {
+    return this.outcome.result;
+  }
+}
+
+/** Whether an outcome is an error result (refused, failed, or the tool's own `isError`). */
+export function isFailedOutcome(outcome: ToolCallOutcome): boolean {
+  return outcome.block.is_error === true;
 }

@@ -73,6 +73,51 @@ const names: readonly string[] = BUILTIN_TOOL_NAMES;
 export { config, connectMcpServer, names, pending };
 `;
 
+// The framework entry points: a session's tool as an AI SDK tool and as an Agents SDK tool, each called once.
+const frameworksScript = `"use strict";
+const { createAgentSession, createToolRegistry, defineTool } = require("toolwire");
+const { toAiSdkTools } = require("toolwire/ai-sdk");
+const { toOpenAIAgentsTools } = require("toolwire/openai-agents");
+const { RunContext } = require("@openai/agents-core");
+
+async function main() {
+  const add = defineTool({
+    name: "add",
+    description: "Adds two numbers",
+    inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] },
+    execute: async ({ a, b }) => String(a + b),
+  });
+  const session = createAgentSession({ registry: createToolRegistry({ custom: [add] }) });
+  const aiSdk = await toAiSdkTools(session).add.execute({ a: 2, b: 3 }, { toolCallId: "call_1", messages: [] });
+  const [agentsAdd] = toOpenAIAgentsTools(session);
+  const agents = await agentsAdd.invoke(new RunContext(), JSON.stringify({ a: 2, b: 3 }));
+  console.log(JSON.stringify({ aiSdk, agents }));
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exitCode = 1;
+});
+`;
+
+const frameworksTypes = `import { createAgentSession, createToolRegistry } from "toolwire";
+import { fromAiSdkTools, toAiSdkTools, type ToolCallFailedError } from "toolwire/ai-sdk";
+import { fromOpenAIAgentsTools, toOpenAIAgentsTools } from "toolwire/openai-agents";
+import type { ToolSet } from "ai";
+import type { FunctionTool } from "@openai/agents-core";
+
+const session = createAgentSession({ registry: createToolRegistry({}) });
+const aiSdkTools: ToolSet = toAiSdkTools(session, { approvals: "session" });
+const agentsTools: FunctionTool<unknown, any, any>[] = toOpenAIAgentsTools(session);
+// @ts-expect-error approvals is "ai-sdk" or "session" (the types are real, not any)
+toAiSdkTools(session, { approvals: "agents" });
+// @ts-expect-error approvals is "agents" or "session"
+toOpenAIAgentsTools(session, { approvals: "ai-sdk" });
+const back = [...fromAiSdkTools(aiSdkTools), ...fromOpenAIAgentsTools(agentsTools)];
+const code = (error: ToolCallFailedError): string => error.code;
+export { back, code };
+`;
+
 let consumer: string;
 beforeAll(async () => {
   builtScript("dist/index.js");
@@ -106,6 +151,37 @@ describe("a CommonJS consumer", { timeout: 120_000 }, () => {
     });
   });
 
+  it("require()s toolwire/ai-sdk and toolwire/openai-agents and runs a call through each framework's tool", async () => {
+    const script = join(consumer, "frameworks.cjs");
+    await writeFile(script, frameworksScript);
+    const { stdout, stderr } = await run(process.execPath, [script], { cwd: consumer });
+    expect(stderr).toBe("");
+    expect(JSON.parse(stdout)).toEqual({ aiSdk: { content: [{ type: "text", text: "5" }] }, agents: "5" });
+  });
+
+  it("type-checks a strict .cts file that uses toolwire/ai-sdk and toolwire/openai-agents (module node20)", async () => {
+    await writeFile(join(consumer, "frameworks.cts"), frameworksTypes);
+    const compilerOptions = {
+      module: "node20",
+      moduleResolution: "node16",
+      target: "ES2022",
+      strict: true,
+      noEmit: true,
+      // The frameworks' own declarations take a minute to check on a small machine; the @ts-expect-error lines
+      // in the file show that toolwire's types still resolve (they are not any).
+      skipLibCheck: true,
+      types: ["node"],
+      typeRoots: [join(root, "node_modules", "@types")],
+    };
+    const config = join(consumer, "tsconfig.frameworks.json");
+    await writeFile(config, JSON.stringify({ compilerOptions, files: ["frameworks.cts"] }));
+    const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
+    const result = await run(process.execPath, [tsc, "-p", config], { cwd: consumer }).catch(
+      (error: { stdout: string }) => ({ stdout: error.stdout }),
+    );
+    expect(result.stdout).toBe("");
+  });
+
   it("type-checks a strict .cts file that imports each entry point (module node20)", async () => {
     await writeFile(join(consumer, "consumer.cts"), consumerTypes);
     const compilerOptions = {
@@ -128,7 +204,7 @@ describe("a CommonJS consumer", { timeout: 120_000 }, () => {
   it("the package declares the Node versions that can require() it", async () => {
     const manifest = JSON.parse(await readFile(join(root, "package.json"), "utf8"));
     expect(manifest.engines.node).toBe("^20.19 || >=22.12");
-    for (const entry of [".", "./builtins", "./mcp"]) {
+    for (const entry of [".", "./builtins", "./mcp", "./ai-sdk", "./openai-agents"]) {
       expect(Object.keys(manifest.exports[entry])).toEqual(["types", "import", "require", "default"]);
     }
   });

@@ -1,5 +1,6 @@
 // toolwire without its optional peer dependencies: the root, toolwire/builtins and the CLI's commands that need no
-// SDK work; toolwire/mcp, MCP servers in a config and a model client without its SDK say what to install.
+// SDK work; toolwire/mcp, toolwire/ai-sdk, toolwire/openai-agents, MCP servers in a config and a model client without
+// its SDK say what to install.
 import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -9,7 +10,8 @@ import { builtScript } from "./helpers/build.js";
 import { CLI, cliEnv, tempWorkspace } from "./helpers/cli.js";
 
 const HIDE = fileURLToPath(new URL("../support/hide-optional-peers.mjs", import.meta.url));
-const PEERS = /^(openai|@anthropic-ai\/sdk|@modelcontextprotocol\/(?:client|server|node))(?:\/|$)/;
+const PEERS =
+  /^(openai|ai|@openai\/agents-core|@anthropic-ai\/sdk|@modelcontextprotocol\/(?:client|server|node))(?:\/|$)/;
 const root = builtScript("dist/index.js");
 const dist = dirname(root);
 
@@ -67,6 +69,28 @@ describe("without the optional peer dependencies", () => {
     );
   });
 
+  it("toolwire/ai-sdk and toolwire/openai-agents throw missing-peer-dependency naming their framework", async () => {
+    const result = await runWithoutPeers(`
+      const seen = {};
+      for (const entry of ["ai-sdk", "openai-agents"]) {
+        try { await import("./frameworks/" + entry + "/index.js"); seen[entry] = { loaded: true }; }
+        catch (error) { seen[entry] = { code: error.code, packages: error.packages, message: error.message }; }
+      }
+      console.log(JSON.stringify(seen));`);
+    expect(result).toEqual({
+      "ai-sdk": {
+        code: "missing-peer-dependency",
+        packages: ["ai"],
+        message: "toolwire/ai-sdk needs ai: npm install ai",
+      },
+      "openai-agents": {
+        code: "missing-peer-dependency",
+        packages: ["@openai/agents-core"],
+        message: "toolwire/openai-agents needs @openai/agents-core: npm install @openai/agents-core",
+      },
+    });
+  });
+
   it("toolwire plan works, and a config with an MCP server fails naming the MCP packages", async () => {
     const hidden = (args: string[], cwd: string) =>
       runToEnd(process.execPath, ["--import", HIDE, CLI, ...args], {
@@ -120,6 +144,27 @@ describe("with the MCP SDK installed", () => {
     );
     const result = JSON.parse(run.stdout) as { gate: string[]; api: string[]; differing: string[] };
     expect(result.gate).toEqual(result.api);
+    expect(result.differing).toEqual([]);
+  });
+});
+
+describe("with the AI SDK and the OpenAI Agents SDK installed", () => {
+  it.each(["ai-sdk", "openai-agents"])("toolwire/%s exports exactly the values of its API module", async (entry) => {
+    const run = await runToEnd(
+      process.execPath,
+      [
+        "--input-type=module",
+        "-e",
+        `const gate = await import("./frameworks/${entry}/index.js");
+        const api = await import("./frameworks/${entry}/api.js");
+        const differing = Object.keys(api).filter((name) => gate[name] !== api[name]);
+        console.log(JSON.stringify({ gate: Object.keys(gate).sort(), api: Object.keys(api).sort(), differing }));`,
+      ],
+      { cwd: dist, env: cliEnv(), timeoutMs: 20_000, what: `node importing toolwire/${entry}` },
+    );
+    const result = JSON.parse(run.stdout) as { gate: string[]; api: string[]; differing: string[] };
+    expect(result.gate).toEqual(result.api);
+    expect(result.gate.length).toBeGreaterThan(4);
     expect(result.differing).toEqual([]);
   });
 });

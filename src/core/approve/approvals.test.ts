@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { dangerTool, recordApprovalEvents } from "../../../test/support/approval-run.js";
 import { deferred, echoTool, sessionWith, textOf } from "../../../test/support/session.js";
-import type { ApprovalDecision, ApprovalRequest } from "../types.js";
+import type { ApprovalDecision, ApprovalRequest, JsonObject, ToolDescriptor } from "../types.js";
 import { createMemoryApprovalStore } from "./approvals.js";
 import { canonicalJson, inputDigest } from "./input-digest.js";
 
@@ -234,6 +234,28 @@ describe("approvals", () => {
       approvals: { require: ["group:runtime"], approver: () => ({ approve: false }) },
     });
     expect(textOf(await session.dispatch({ id: "1", name: "echo", input: { text: "free" } }))).toBe("free");
+  });
+
+  it("session.approvals.requires tells a loop which calls need a person, asking nobody", () => {
+    const asked: string[] = [];
+    const session = sessionWith([dangerTool().tool, echoTool()], {
+      approvals: {
+        require: ({ toolName, input }) => toolName === "danger" && input.command !== "ls",
+        approver: (request) => {
+          asked.push(request.toolName);
+          return { approve: true };
+        },
+      },
+    });
+    const danger = session.activeTools.get("danger")?.descriptor;
+    const echo = session.activeTools.get("echo")?.descriptor;
+    if (danger === undefined || echo === undefined) throw new Error("the tools are missing");
+    const requires = (toolName: string, input: JsonObject, descriptor: ToolDescriptor) =>
+      session.approvals?.requires({ toolName, input, descriptor });
+    expect(requires("danger", { command: "rm" }, danger)).toBe(true);
+    expect(requires("danger", { command: "ls" }, danger)).toBe(false);
+    expect(requires("echo", { text: "x" }, echo)).toBe(false);
+    expect(asked).toEqual([]);
   });
 
   it("refuses approval options that cannot work", () => {

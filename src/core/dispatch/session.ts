@@ -14,7 +14,9 @@ import type {
   ApprovalResumption,
   BeforeToolCall,
   DispatchOptions,
+  JsonObject,
   ToolCallOutcome,
+  ToolDescriptor,
   ToolExecutionMode,
   ToolRegistry,
   ToolResultBlock,
@@ -113,6 +115,16 @@ export interface AgentSession {
 
 /** What a session offers a loop that pauses for approval (`runAgent`, `resumeAgent`, your own). */
 export interface SessionApprovals {
+  /**
+   * Whether the session's `approvals.require` asks a person's approval for this call, judged as the approval
+   * phase judges it (there: on the input the before hooks left). For loops that ask a person themselves before
+   * they dispatch, such as the AI SDK's and the OpenAI Agents SDK's approvals. Never asks anyone.
+   */
+  requires(call: {
+    readonly toolName: string;
+    readonly input: JsonObject;
+    readonly descriptor: ToolDescriptor;
+  }): boolean;
   /** Signs and checks run states with `approvals.secret` (HMAC-SHA256 over RFC 8785 canonical JSON). */
   readonly seal: StateSeal;
   /**
@@ -268,6 +280,7 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
       approvals === undefined
         ? undefined
         : {
+            requires: (call) => approvals.requires(call),
             seal: approvals.seal,
             resume: async (resumptions, dispatchOptions) => {
               const prepared = await claimAndPrepare(runtime, approvals, resumptions);

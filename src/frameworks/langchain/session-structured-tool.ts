@@ -119,7 +119,7 @@ export class SessionStructuredTool extends StructuredTool<JSONSchema> {
     const { result } = outcome;
     if (outcome.errorCode === "aborted" && signal?.aborted === true) throw abortError(signal);
     if (result.isError !== true) return { result };
-    return { result, failure: new ToolCallFailedError(outcome.errorCode ?? "tool-error", this.name, id, result) };
+    return { result, failure: new ToolCallFailedError(this.name, id, outcome) };
   }
 
   #answer({ result, failure }: { result: ToolResult; failure?: ToolCallFailedError }, toolCallId: string | undefined) {

@@ -46,7 +46,7 @@ export function toPiTools(session: AgentSession, options: ToPiToolsOptions = {})
         );
         const { result } = outcome;
         if (result.isError === true) {
-          throw new ToolCallFailedError(outcome.errorCode ?? "tool-error", name, toolCallId, result);
+          throw new ToolCallFailedError(name, toolCallId, outcome);
         }
         return { content: toPiContent(result.content), details: result.details };
       },
