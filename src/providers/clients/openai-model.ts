@@ -139,7 +139,7 @@ export function toChatMessages(messages: readonly TranscriptMessage[]): unknown[
       const raw = message.providerMessage;
       return [raw?.provider === "openai-chat" ? raw.value : chatAssistantMessage(message.text, message.toolCalls)];
     },
-    results: (results, calls) => openaiChat.formatToolResults(results, calls) as unknown[],
+    results: (results, calls) => openaiChat.formatToolResults(results, calls),
   });
 }
 
@@ -297,7 +297,7 @@ export function toResponsesInput(messages: readonly TranscriptMessage[]): unknow
       }
       return items;
     },
-    results: (results, calls) => openaiResponses.formatToolResults(results, calls) as unknown[],
+    results: (results, calls) => openaiResponses.formatToolResults(results, calls),
   });
 }
 
