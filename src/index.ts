@@ -46,6 +46,7 @@ export type {
   ToolCallContext,
   ToolCallErrorCode,
   ToolCallOutcome,
+  ToolDeferral,
   ToolDescriptor,
   ToolExecutionEndEvent,
   ToolExecutionMode,
@@ -93,6 +94,10 @@ export type {
   StandardSchemaV1,
   ToolSchemaInput,
 } from "./core/register/schema-types.js";
+
+// Defer: tools the model finds through tool_search instead of getting them up front (SPEC 19).
+export { TOOL_SEARCH_NAME } from "./core/defer/create-tool-search-tool.js";
+export { estimateToolTokens } from "./core/defer/estimate-tool-tokens.js";
 
 // Filter: availability, allow/deny policy, and the plan of visible and hidden tools.
 export { evaluateToolAvailability } from "./core/filter/availability.js";

@@ -172,6 +172,33 @@ describe("buildFromConfig", () => {
     await expect(loadConfig(await configFile({ maxResultChars: 0 }))).rejects.toMatchObject({ code: "invalid-config" });
   });
 
+  it("hands defer and deferBudgetTokens to the registry: patterns defer built-ins, the budget defers plugin tools", async () => {
+    const config = {
+      defer: ["bash"],
+      deferBudgetTokens: 0,
+      plugins: [{ module: "./plugins/notes.mjs" }],
+      availability: { env: ["NOTES_TOKEN"] },
+    };
+    const built = await buildFromConfig(await loadConfig(await configFile(config)), {
+      builtins,
+      env: { NOTES_TOKEN: "t" },
+    });
+    expect(built.registryOptions).toMatchObject({ defer: ["bash"], deferBudgetTokens: 0 });
+    const registry = createToolRegistry(built.registryOptions);
+    expect(registry.lastReport.deferred.map(({ name, reason }) => [name, reason])).toEqual([
+      ["bash", "pattern"],
+      ["notes_add", "budget"],
+      ["notes_sync", "budget"],
+    ]);
+    await expect(loadConfig(await configFile({ deferBudgetTokens: -1 }))).rejects.toMatchObject({
+      code: "invalid-config",
+      issues: [{ path: "deferBudgetTokens", message: "must be at least 0, got number -1" }],
+    });
+    await expect(loadConfig(await configFile({ defer: [""] }))).rejects.toMatchObject({
+      issues: [{ path: "defer[0]", message: "must not be empty" }],
+    });
+  });
+
   it("a workspace that is missing or not a folder is a ConfigError at workspace, before any plugin loads", async () => {
     const marker = join(dir, "loaded.txt");
     await writeFile(

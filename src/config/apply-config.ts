@@ -86,7 +86,7 @@ export interface BuiltConfig {
 /**
  * Builds what a validated config describes: loads its plugins (relative to the config's folder) and
  * skills, reads only the named environment variables, and returns registry options (built-ins on or
- * off, allowed names, policy layers, the plugin host as a live extension source, availability), the
+ * off, allowed names, policy layers, deferral, the plugin host as a live extension source, availability), the
  * session hooks and the enabled MCP servers. Never throws for a plugin or skill that fails: each is
  * in `problems`. Throws `ConfigError` (`invalid-config`, path `workspace`) when the workspace is not an
  * existing folder, before loading anything. Nothing global is changed.
@@ -117,6 +117,8 @@ export async function buildFromConfig(
     disableBuiltInTools: config.builtins?.enabled === false,
     ...(config.allowedTools === undefined ? {} : { allowedToolNames: config.allowedTools }),
     ...(config.policy === undefined ? {} : { policy: config.policy }),
+    ...(config.defer === undefined ? {} : { defer: config.defer }),
+    ...(config.deferBudgetTokens === undefined ? {} : { deferBudgetTokens: config.deferBudgetTokens }),
     availability,
   };
   const problems: ConfigProblem[] = [

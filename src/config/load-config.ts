@@ -75,6 +75,10 @@ export interface ToolwireConfig {
   readonly builtins?: BuiltinsConfig;
   readonly allowedTools?: readonly string[];
   readonly policy?: readonly PolicyLayer[];
+  /** Policy patterns of tools the model finds through `tool_search` instead of getting up front (SPEC 19). */
+  readonly defer?: readonly string[];
+  /** While the tools sent up front exceed this many estimated tokens, MCP and plugin tools are deferred, largest first. */
+  readonly deferBudgetTokens?: number;
   readonly plugins?: readonly PluginConfig[];
   readonly approvals?: ApprovalsConfig;
   readonly mcpServers?: readonly McpServerConfig[];

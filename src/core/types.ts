@@ -44,6 +44,12 @@ export interface ToolDescriptor {
   /** MCP's tool `_meta`, kept as sent so a gateway passes it on; never sent to a model. */
   readonly _meta?: JsonObject;
   readonly sortKey?: string;
+  /**
+   * `true`: the model is not sent this tool's definition up front but finds it through `tool_search` (SPEC 19);
+   * calling it by name works either way. Absent or `false`: deferred only when the registry's `defer` patterns or
+   * its token budget say so.
+   */
+  readonly defer?: boolean;
 }
 
 /** What a model provider needs of a tool, and nothing else. */
@@ -287,7 +293,28 @@ export interface ToolRegistryOptions {
   readonly allowedToolNames?: Iterable<string>;
   readonly policy?: readonly PolicyLayer[];
   readonly availability?: ToolAvailabilityContext;
+  /**
+   * Policy patterns (names, globs, `group:*`, `mcp:<id>`, `plugin:<id>`) of tools to defer: the model finds them
+   * through `tool_search` instead of getting their definitions up front (SPEC 19).
+   */
+  readonly defer?: readonly string[];
+  /**
+   * A budget, in estimated tokens (`estimateToolTokens`), for the definitions of the tools sent up front: while the
+   * tools not yet deferred exceed it, MCP and plugin tools are deferred, largest first. Counted over the registry's
+   * whole Map (with `tool_search` once a tool is deferred). Absent: no budget.
+   */
+  readonly deferBudgetTokens?: number;
 }
+
+/**
+ * Why a tool is deferred: `marked` (its definition says `defer: true`), `pattern` (a registry `defer` pattern
+ * matched it, named as written), or `budget` (`deferBudgetTokens`: the tools sent up front came to `sentTokens`
+ * before the budget deferred any). `tokens` is the tool's own estimate.
+ */
+export type ToolDeferral =
+  | { readonly reason: "marked"; readonly tokens: number }
+  | { readonly reason: "pattern"; readonly pattern: string; readonly tokens: number }
+  | { readonly reason: "budget"; readonly tokens: number; readonly budgetTokens: number; readonly sentTokens: number };
 
 /** Why a refresh left a tool out of the Map: built-ins turned off, not in `allowedToolNames`, or a policy layer. */
 export type ExclusionReason = "builtins-disabled" | "not-in-allowlist" | "policy";
@@ -317,8 +344,10 @@ export interface RegistryReport {
     pattern?: string | null;
   }[];
   hidden: HiddenToolPlanEntry[];
-  /** Policy patterns that matched no tool, once per layer. */
+  /** Policy patterns that matched no tool, once per layer; `defer` patterns that matched none under layer `"defer"`. */
   unknownPatterns: { layer: string; pattern: string }[];
+  /** Tools of the Map that are deferred (SPEC 19), in the Map's order, with why. */
+  deferred: ({ name: string } & ToolDeferral)[];
 }
 
 /** The session's tools: a Map rebuilt and swapped whole on every refresh. */
@@ -327,6 +356,8 @@ export interface ToolRegistry {
   readonly tools: ReadonlyMap<string, AgentTool>;
   /** Tools kept out by availability, with diagnostics. */
   readonly hidden: readonly HiddenToolPlanEntry[];
+  /** The tools of the Map that are deferred, by name, in the Map's order, with why (SPEC 19). */
+  readonly deferred: ReadonlyMap<string, ToolDeferral>;
   /** The report of the latest refresh. */
   readonly lastReport: RegistryReport;
   /** Rebuilds the Map from the (changed) options and swaps it in. Throws `ToolPlanContractError` on a broken descriptor. */

@@ -14,6 +14,7 @@ import type {
 import { MISSING_RESULT_TEXT } from "../providers/shared.js";
 import type { ToolCall } from "../providers/types.js";
 import { AgentLoopError } from "./errors.js";
+import { foundToolNames } from "./found-tool-names.js";
 import { sealRunState } from "./run-state.js";
 import type { AgentEvent, AgentStopReason, RunAgentOptions } from "./types.js";
 
@@ -21,7 +22,7 @@ import type { AgentEvent, AgentStopReason, RunAgentOptions } from "./types.js";
 export const DEFAULT_MAX_TURNS = 20;
 
 /**
- * Runs the agent (SPEC 12): a model turn over the session's system prompt and active tools, every tool call
+ * Runs the agent (SPEC 12): a model turn over the session's system prompt and `session.modelTools`, every tool call
  * dispatched through `session.dispatchAll`, the results appended, repeated until the model answers without calls,
  * `maxTurns` is reached, the signal aborts or a model turn fails. Streams `AgentEvent`s, ends with a `done` event,
  * and returns the transcript. Every tool call in the transcript has its result, aborted ones included.
@@ -81,6 +82,7 @@ async function* loop(options: RunAgentOptions): AsyncGenerator<AgentEvent, Trans
 export async function* turns(run: LoopRun): AsyncGenerator<AgentEvent, TranscriptMessage[], undefined> {
   const { session, signal } = run.options;
   const { transcript } = run;
+  session.loadDeferredTools?.(foundToolNames(transcript)); // tools found earlier in the transcript (SPEC 19)
   while (true) {
     if (signal?.aborted) {
       yield finish(run, "aborted");
@@ -270,7 +272,7 @@ async function* requestTurn(
       model.complete({
         systemPrompt: options.toolsInSystemPrompt === true ? session.systemPrompt : session.baseSystemPrompt,
         messages: [...transcript],
-        tools: [...session.activeTools.values()],
+        tools: session.modelTools, // deferred tools only once tool_search found them (SPEC 19)
         onTextDelta,
         onToolCallDelta,
         ...(signal === undefined ? {} : { signal }),

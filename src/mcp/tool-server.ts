@@ -7,6 +7,7 @@ import {
   Server,
   type ServerContext,
 } from "@modelcontextprotocol/server";
+import { TOOL_SEARCH_NAME } from "../core/defer/create-tool-search-tool.js";
 import type { AgentSession } from "../core/dispatch/session.js";
 import { describeThrown } from "../core/errors.js";
 import type { DispatchOptions, ToolCallOutcome, ToolDescriptor, ToolLogEvent, ToolResult } from "../core/types.js";
@@ -68,12 +69,22 @@ function listPage(session: AgentSession, cursor: unknown): { tools: McpTool[]; n
     }
     offset = decoded;
   }
-  const active = [...session.activeTools.values()];
+  const active = servedTools(session);
   const tools = active.slice(offset, offset + TOOLS_PAGE_SIZE).map((tool) => toMcpTool(tool.descriptor));
   const next = offset + TOOLS_PAGE_SIZE;
   return next < active.length
     ? { tools, nextCursor: Buffer.from(String(next), "utf8").toString("base64url") }
     : { tools };
+}
+
+/**
+ * The active tools, without the session's own `tool_search`: a client is listed every tool, deferred ones
+ * included, and MCP clients keep their own tool search (SPEC 19). A call of `tool_search` still runs.
+ */
+function servedTools(session: AgentSession) {
+  const active = [...session.activeTools.values()];
+  const own = session.registry.tools.has(TOOL_SEARCH_NAME) ? undefined : session.activeTools.get(TOOL_SEARCH_NAME);
+  return own === undefined ? active : active.filter((tool) => tool !== own);
 }
 
 type CallParams = {

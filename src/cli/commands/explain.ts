@@ -7,12 +7,16 @@ import type { Runtime } from "../runtime.js";
 /** Where a tool stands: in the model's tools, hidden by availability, removed by the gates or policy, or unknown. */
 export type ToolStatus = "visible" | "hidden" | "removed" | "unknown";
 
-/** The explanation as data, for `--json`: the status, the registry's sentence, and the facts behind it. */
+/**
+ * The explanation as data, for `--json`: the status, the registry's sentence, and the facts behind it (`deferred`:
+ * why the model finds the tool through tool_search, for a deferred one).
+ */
 export function explainAsJson(runtime: Runtime, tool: string) {
   const { registry } = runtime;
   const visible = registry.tools.get(tool);
   const hidden = registry.hidden.find((entry) => entry.descriptor.name === tool);
   const removed = registry.lastReport.excluded.filter((entry) => entry.name === tool);
+  const deferred = registry.deferred.get(tool);
   const owner = (visible ?? hidden)?.descriptor.owner;
   const subject =
     tool === "bash" && owner?.kind === "core" ? "bash" : owner?.kind === "mcp" ? `mcp:${owner.serverId}` : "";
@@ -26,6 +30,7 @@ export function explainAsJson(runtime: Runtime, tool: string) {
     explanation: sandbox === undefined ? registry.explain(tool) : `${registry.explain(tool)}\nsandbox: ${sandbox}`,
     ...(sandbox === undefined ? {} : { sandbox }),
     ...(visible === undefined ? {} : { owner: visible.descriptor.owner }),
+    ...(deferred === undefined ? {} : { deferred }),
     ...(hidden === undefined ? {} : { diagnostics: hidden.diagnostics }),
     ...(removed.length === 0 ? {} : { removed }),
   };

@@ -1,7 +1,9 @@
 // `toolwire plan`: the visible tools, the hidden ones with their diagnostics, and everything removed, with why.
+import { TOOL_SEARCH_DEFINITION } from "../../core/defer/create-tool-search-tool.js";
+import { estimateToolTokens } from "../../core/defer/estimate-tool-tokens.js";
 import { applyToolPolicy } from "../../core/filter/policy.js";
 import { isNear } from "../../core/is-near.js";
-import type { ToolOwnerRef } from "../../core/types.js";
+import type { RegistryReport, ToolOwnerRef } from "../../core/types.js";
 import { formatTable, type Output, paint } from "../output.js";
 import type { Runtime } from "../runtime.js";
 
@@ -47,6 +49,33 @@ function nearName(runtime: Runtime, pattern: string): string | undefined {
   return names.find((name) => isNear(name, pattern));
 }
 
+/**
+ * The estimated tokens (`estimateToolTokens`) of the definitions sent up front (the tools not deferred, and
+ * `tool_search` when some are) and of the deferred ones, over the registry's visible tools.
+ */
+export function toolTokens(runtime: Runtime): { upFront: number; deferred: number } {
+  const { registry } = runtime;
+  let upFront = registry.deferred.size > 0 ? estimateToolTokens(TOOL_SEARCH_DEFINITION) : 0;
+  let deferred = 0;
+  for (const [name, tool] of registry.tools) {
+    if (registry.deferred.has(name)) deferred += estimateToolTokens(tool);
+    else upFront += estimateToolTokens(tool);
+  }
+  return { upFront, deferred };
+}
+
+/** Why a tool is deferred, in a few words, for the plan's table. */
+function deferralWords(entry: RegistryReport["deferred"][number]): string {
+  switch (entry.reason) {
+    case "marked":
+      return "marked defer: true in its definition";
+    case "pattern":
+      return `matches the defer pattern "${entry.pattern}"`;
+    case "budget":
+      return `over deferBudgetTokens ${entry.budgetTokens} (the tools came to ${entry.sentTokens}; largest MCP and plugin tools first)`;
+  }
+}
+
 /** The plan as data, for `--json`. */
 export function planAsJson(runtime: Runtime) {
   const report = runtime.registry.lastReport;
@@ -61,6 +90,8 @@ export function planAsJson(runtime: Runtime) {
     hidden: runtime.registry.hidden.map((entry) => ({ name: entry.descriptor.name, diagnostics: entry.diagnostics })),
     excluded: report.excluded,
     overrides: report.overrides,
+    deferred: report.deferred,
+    toolTokens: toolTokens(runtime),
     unknownPatterns: report.unknownPatterns,
     problems: runtime.problems,
     sandbox: runtime.sandbox,
@@ -89,6 +120,24 @@ export function printPlan(runtime: Runtime, output: Output): void {
         output,
       ),
     );
+  if (report.deferred.length > 0) {
+    const tokens = toolTokens(runtime);
+    heading(`Deferred (${report.deferred.length}): the model finds these through tool_search`);
+    output.line(
+      formatTable(
+        ["TOOL", "TOKENS", "WHY"],
+        report.deferred.map((entry) => [paint(output, "cyan", entry.name), String(entry.tokens), deferralWords(entry)]),
+        output,
+      ),
+    );
+    output.line(
+      paint(
+        output,
+        "dim",
+        `estimated tokens: ${tokens.upFront} sent up front (tool_search included), ${tokens.deferred} deferred`,
+      ),
+    );
+  }
   if (runtime.registry.hidden.length > 0) {
     heading(`Hidden by availability (${runtime.registry.hidden.length})`);
     output.line(

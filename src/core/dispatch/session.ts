@@ -2,6 +2,8 @@
 
 import { type Approvals, createApprovals } from "../approve/approvals.js";
 import type { StateSeal } from "../approve/state-seal.js";
+import { createToolSearchIndex, type ToolSearchIndex } from "../defer/create-tool-search-index.js";
+import { createToolSearchTool, TOOL_SEARCH_NAME } from "../defer/create-tool-search-tool.js";
 import { ApprovalError, describeThrown, SessionError } from "../errors.js";
 import { isRecord } from "../json.js";
 import { isResultLimit } from "../register/define-tool.js";
@@ -16,6 +18,7 @@ import type {
   DispatchOptions,
   JsonObject,
   ToolCallOutcome,
+  ToolDeferral,
   ToolDescriptor,
   ToolExecutionMode,
   ToolRegistry,
@@ -84,14 +87,40 @@ export interface AgentSessionOptions {
 /** A session over a registry. `dispatch` and `dispatchAll` never reject. */
 export interface AgentSession {
   readonly registry: ToolRegistry;
-  /** The active tools, in order. */
+  /**
+   * The active tools, in order: the tools a call may name. While any of them is deferred, the session's own
+   * `tool_search` comes last (unless the registry has a tool of that name).
+   */
   readonly activeTools: ReadonlyMap<string, AgentTool>;
   readonly activeToolNames: readonly string[];
-  /** The base prompt plus a section listing the active tools (SPEC section 6). */
+  /**
+   * The tools to send the model now (SPEC 19): the active tools that are not deferred, in active order, then
+   * `tool_search` while any active tool is deferred, then the deferred tools searches found, in the order found.
+   * A search appends to it, so what was sent before keeps its bytes; it changes otherwise only when the active
+   * set or the registry's deferral does. Without deferred tools it is every active tool.
+   */
+  readonly modelTools: readonly AgentTool[];
+  /** The active tools that are deferred, in active order (the registry's `deferred`, narrowed to the active set). */
+  readonly deferredToolNames: readonly string[];
+  /** The deferred tools that joined `modelTools` (found by `tool_search` or given to `loadDeferredTools`), in order. */
+  readonly loadedToolNames: readonly string[];
+  /**
+   * Adds deferred tools to the end of `modelTools`, as `tool_search` does for the tools it finds (a loop resuming a
+   * transcript gives the ones found before). Names that are not active deferred tools, or were loaded already, are
+   * skipped. Returns the names added, in order. Never throws.
+   */
+  loadDeferredTools(names: Iterable<string>): string[];
+  /**
+   * The base prompt plus a section listing the tools sent up front (SPEC section 6): the active tools that are
+   * not deferred, and `tool_search` while some are.
+   */
   readonly systemPrompt: string;
   /** The prompt as the session was given it, without the tool section (what `runAgent` sends by default). */
   readonly baseSystemPrompt: string;
-  /** Takes the names that exist in the registry, in order; returns them and the missing ones. Never throws. */
+  /**
+   * Takes the names that exist in the registry, in order; returns them and the missing ones. Never throws.
+   * `tool_search` (the session's own) is not a registry name: naming it is skipped without being missing.
+   */
   setActiveToolsByName(names: Iterable<string>): { active: string[]; missing: string[] };
   /** Makes every registry tool active again, including ones later refreshes add. */
   activateAllTools(): void;
@@ -162,26 +191,76 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
   const emitter = createSessionEmitter();
   const baseSystemPrompt = options.systemPrompt ?? "";
   let explicit: string[] | undefined;
-  let active: ReadonlyMap<string, AgentTool> = registry.tools;
-  let activeNames: readonly string[] = [...active.keys()];
-  let systemPrompt = buildSystemPrompt(baseSystemPrompt, active.values());
+  let active: ReadonlyMap<string, AgentTool> = new Map();
+  let activeNames: readonly string[] = [];
+  let deferredTools: readonly AgentTool[] = [];
+  let deferredNames: ReadonlySet<string> = new Set();
+  let loaded: string[] = [];
+  let upFront: readonly AgentTool[] = [];
+  let modelTools: readonly AgentTool[] = [];
+  let systemPrompt = "";
+  let searchIndex: { readonly tools: readonly AgentTool[]; readonly index: ToolSearchIndex } | undefined;
   const activeListeners = new Set<(names: readonly string[]) => void>();
+
+  const indexNow = (): ToolSearchIndex => {
+    if (searchIndex?.tools !== deferredTools) {
+      searchIndex = {
+        tools: deferredTools,
+        index: createToolSearchIndex(deferredTools.map((tool) => tool.descriptor)),
+      };
+    }
+    return searchIndex.index;
+  };
+  const loadDeferredTools = (names: Iterable<string>): string[] => {
+    const added: string[] = [];
+    try {
+      for (const name of names) {
+        if (typeof name !== "string" || !deferredNames.has(name) || loaded.includes(name)) continue;
+        loaded.push(name);
+        added.push(name);
+      }
+    } catch {
+      // a hostile iterable: what was read so far is kept
+    }
+    if (added.length > 0)
+      modelTools = Object.freeze([...modelTools, ...added.map((name) => active.get(name) as AgentTool)]);
+    return added;
+  };
+  const searchTool = createToolSearchTool({
+    search: (query, limit) => indexNow().search(query, limit),
+    deferredCount: () => deferredTools.length,
+    found: (names) => {
+      loadDeferredTools(names);
+    },
+  });
 
   const recompute = () => {
     const tools = registry.tools;
-    let next: ReadonlyMap<string, AgentTool>;
+    let base: ReadonlyMap<string, AgentTool>;
     if (explicit === undefined) {
-      next = tools;
+      base = tools;
     } else {
       explicit = explicit.filter((name) => tools.has(name)); // a vanished name stays out until named again
-      next = new Map(explicit.map((name) => [name, tools.get(name) as AgentTool]));
+      base = new Map(explicit.map((name) => [name, tools.get(name) as AgentTool]));
     }
+    const deferral: ReadonlyMap<string, ToolDeferral> = registry.deferred ?? NO_DEFERRAL;
+    const nextDeferred =
+      deferral.size === 0 ? [] : [...base.values()].filter((tool) => deferral.has(tool.descriptor.name));
+    if (!sameList(nextDeferred, deferredTools)) deferredTools = nextDeferred;
+    deferredNames = new Set(deferredTools.map((tool) => tool.descriptor.name));
+    const offersSearch = deferredTools.length > 0 && !base.has(TOOL_SEARCH_NAME);
+    const next: ReadonlyMap<string, AgentTool> = offersSearch
+      ? new Map([...base, [TOOL_SEARCH_NAME, searchTool]])
+      : base;
+    upFront = [...next.values()].filter((tool) => !deferredNames.has(tool.descriptor.name));
+    loaded = loaded.filter((name) => deferredNames.has(name));
+    modelTools = Object.freeze([...upFront, ...loaded.map((name) => next.get(name) as AgentTool)]);
     const nextNames = [...next.keys()];
     const changed = !sameNames(nextNames, activeNames) || !sameTools(next, active);
     active = next;
     activeNames = nextNames;
+    systemPrompt = buildSystemPrompt(baseSystemPrompt, upFront);
     if (changed) {
-      systemPrompt = buildSystemPrompt(baseSystemPrompt, active.values());
       for (const listener of activeListeners) {
         try {
           listener(activeNames);
@@ -194,6 +273,7 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
       }
     }
   };
+  recompute();
   const unsubscribeRefresh = registry.onRefresh(recompute);
   const unsubscribeRefreshError = registry.onRefreshError((error) =>
     emitter.emit("error", {
@@ -236,6 +316,16 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
     get activeToolNames() {
       return activeNames;
     },
+    get modelTools() {
+      return modelTools;
+    },
+    get deferredToolNames() {
+      return deferredTools.map((tool) => tool.descriptor.name);
+    },
+    get loadedToolNames() {
+      return [...loaded];
+    },
+    loadDeferredTools,
     baseSystemPrompt,
     get systemPrompt() {
       return systemPrompt;
@@ -246,6 +336,7 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
       const missing: string[] = [];
       const seen = new Set<string>();
       for (const name of names) {
+        if (name === TOOL_SEARCH_NAME && !tools.has(name)) continue; // the session's own: it follows deferral
         if (typeof name !== "string" || !tools.has(name)) missing.push(String(name));
         else if (!seen.has(name)) {
           seen.add(name);
@@ -338,6 +429,12 @@ async function claimAndPrepare(
     const failure = storeFailures.get(index);
     return prepareResumedCall(runtime, request, failure === undefined ? decision : { approve: false, reason: failure });
   });
+}
+
+const NO_DEFERRAL: ReadonlyMap<string, ToolDeferral> = new Map();
+
+function sameList<T>(a: readonly T[], b: readonly T[]): boolean {
+  return a.length === b.length && a.every((item, index) => item === b[index]);
 }
 
 function sameTools(next: ReadonlyMap<string, AgentTool>, previous: ReadonlyMap<string, AgentTool>): boolean {

@@ -172,3 +172,19 @@ describe("defineTool", () => {
     expect(error.code).toBe(code);
   });
 });
+
+describe("defineTool defer", () => {
+  const base = { name: "t", description: "d", inputSchema: { type: "object" }, execute: () => "" } as const;
+
+  it("marks the descriptor defer: true, and leaves it out otherwise", () => {
+    expect(defineTool({ ...base, defer: true }).descriptor.defer).toBe(true);
+    expect("defer" in defineTool({ ...base, defer: false }).descriptor).toBe(false);
+    expect("defer" in defineTool(base).descriptor).toBe(false);
+  });
+
+  it("refuses a defer that is not a boolean", () => {
+    expect(() => defineTool({ ...base, defer: "yes" as unknown as boolean })).toThrow(
+      expect.objectContaining({ code: "invalid-tool-definition" }),
+    );
+  });
+});

@@ -34,6 +34,11 @@ export interface ToolDefinition<S extends ToolSchemaInput> {
   /** MCP's tool `_meta`, passed on by `serveMcp`. */
   readonly _meta?: JsonObject;
   readonly sortKey?: string;
+  /**
+   * `true` defers the tool: the model finds it through `tool_search` instead of getting its definition up front
+   * (SPEC 19). Calling it by name works either way. Default false.
+   */
+  readonly defer?: boolean;
   readonly executionMode?: ToolExecutionMode;
   readonly timeoutMs?: number;
   /** Results with more characters of text than this are saved to a file and previewed. Default: the session's. */
@@ -65,7 +70,7 @@ export function defaultExecutorRef(owner: ToolOwnerRef, name: string): ToolExecu
  * Defines a tool. The schema is converted once to a frozen JSON Schema (a Standard Schema through
  * `~standard.jsonSchema.input`), so validators compile once and providers see stable bytes. A
  * Standard Schema also parses the input before `execute`, so its defaults and transforms apply.
- * Throws `ToolDefinitionError` on a bad name, schema, mode or timeout.
+ * Throws `ToolDefinitionError` on a bad name, schema, mode, timeout, result limit or `defer`.
  */
 export function defineTool<const S extends ToolSchemaInput>(definition: ToolDefinition<S>): AgentTool {
   const { name } = definition;
@@ -81,7 +86,10 @@ export function defineTool<const S extends ToolSchemaInput>(definition: ToolDefi
   if (typeof definition.description !== "string") fail("invalid-tool-definition", `Tool ${name} needs a description`);
   if (typeof definition.execute !== "function")
     fail("invalid-tool-definition", `Tool ${name} needs an execute function`);
-  const { executionMode, timeoutMs, maxResultChars } = definition;
+  const { executionMode, timeoutMs, maxResultChars, defer } = definition;
+  if (defer !== undefined && typeof defer !== "boolean") {
+    fail("invalid-tool-definition", `Tool ${name} has defer ${String(defer)}, expected true or false`);
+  }
   if (executionMode !== undefined && executionMode !== "parallel" && executionMode !== "sequential") {
     fail(
       "invalid-tool-definition",
@@ -108,6 +116,7 @@ export function defineTool<const S extends ToolSchemaInput>(definition: ToolDefi
       icons: definition.icons,
       _meta: definition._meta,
       sortKey: definition.sortKey,
+      defer: defer === true ? true : undefined,
     }),
   );
   const run = definition.execute as (input: unknown, context: ToolCallContext) => Promise<ToolResult | string>;

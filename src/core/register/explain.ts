@@ -1,6 +1,13 @@
 // explain(name): why a tool is in the registry's Map or not, in words a person can act on.
 import { formatToolExecutorRef } from "../filter/descriptor.js";
-import type { AgentTool, HiddenToolPlanEntry, RegistryReport, ToolOwnerRef, ToolSource } from "../types.js";
+import type {
+  AgentTool,
+  HiddenToolPlanEntry,
+  RegistryReport,
+  ToolDeferral,
+  ToolOwnerRef,
+  ToolSource,
+} from "../types.js";
 
 /** What the latest refresh decided, kept for `explain`. */
 export interface RegistrySnapshot {
@@ -10,6 +17,7 @@ export interface RegistrySnapshot {
   readonly winners: ReadonlyMap<string, { readonly source: ToolSource }>;
   readonly overrides: RegistryReport["overrides"];
   readonly excluded: RegistryReport["excluded"];
+  readonly deferred: ReadonlyMap<string, ToolDeferral>;
 }
 
 const SOURCE_WORDS: Record<ToolSource, string> = { builtin: "built-in", extension: "extension", custom: "custom" };
@@ -27,6 +35,17 @@ function describeOwner(owner: ToolOwnerRef): string {
   }
 }
 
+/** Why a tool is deferred, and what that means for the model, in one sentence. */
+export function describeDeferral(name: string, deferral: ToolDeferral): string {
+  const why =
+    deferral.reason === "marked"
+      ? "its definition says defer: true"
+      : deferral.reason === "pattern"
+        ? `it matches the defer pattern "${deferral.pattern}"`
+        : `the tools sent up front came to ${deferral.sentTokens} estimated tokens, over deferBudgetTokens ${deferral.budgetTokens}, and MCP and plugin tools are deferred largest first`;
+  return `${name} is deferred (${deferral.tokens} estimated tokens): ${why}. The model finds it through tool_search instead of getting its definition up front; a call by name runs it either way.`;
+}
+
 /** Explains one name against a snapshot. */
 export function explainTool(snapshot: RegistrySnapshot, name: string): string {
   const lines: string[] = [];
@@ -40,6 +59,8 @@ export function explainTool(snapshot: RegistrySnapshot, name: string): string {
     lines.push(
       `${name} is available: ${SOURCE_WORDS[source]} tool owned by ${describeOwner(descriptor.owner)}${executor}.`,
     );
+    const deferral = snapshot.deferred.get(name);
+    if (deferral !== undefined) lines.push(describeDeferral(name, deferral));
   } else if (hidden !== undefined) {
     lines.push(`${name} is hidden: its availability check failed.`);
     for (const diagnostic of hidden.diagnostics) lines.push(`- ${diagnostic.message} (${diagnostic.reason})`);

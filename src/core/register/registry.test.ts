@@ -228,3 +228,82 @@ describe("createToolRegistry", () => {
     expect(registry.explain("Read")).toBe("Read is available: built-in tool owned by core, executor core:Read.");
   });
 });
+
+describe("deferred tools", () => {
+  const big = (name: string, serverId: string) =>
+    defineTool({
+      name,
+      description: "d".repeat(800),
+      inputSchema: { type: "object" },
+      owner: { kind: "mcp", serverId },
+      execute: () => name,
+    });
+
+  it("reports and explains a tool deferred by a defer pattern, naming the pattern", () => {
+    const registry = createToolRegistry({ custom: [tool("a"), tool("b")], defer: ["b*", "typo"] });
+    expect([...registry.deferred.keys()]).toEqual(["b"]);
+    expect(registry.lastReport.deferred).toEqual([
+      { name: "b", reason: "pattern", pattern: "b*", tokens: expect.any(Number) },
+    ]);
+    expect(registry.lastReport.unknownPatterns).toEqual([{ layer: "defer", pattern: "typo" }]);
+    const explained = registry.explain("b");
+    expect(explained).toContain("b is available");
+    expect(explained).toMatch(/b is deferred \(\d+ estimated tokens\): it matches the defer pattern "b\*"\./);
+    expect(explained).toContain("tool_search");
+    expect(registry.explain("a")).not.toContain("deferred");
+  });
+
+  it("explains a tool marked defer: true in its definition", () => {
+    const marked = defineTool({
+      name: "m",
+      description: "m",
+      inputSchema: { type: "object" },
+      defer: true,
+      execute: () => "",
+    });
+    const registry = createToolRegistry({ custom: [marked] });
+    expect(registry.explain("m")).toContain("m is deferred (");
+    expect(registry.explain("m")).toContain("its definition says defer: true");
+  });
+
+  it("explains a tool deferred by the token budget with the figures", () => {
+    const registry = createToolRegistry({
+      extensions: [big("s__one", "s"), big("s__two", "s")],
+      deferBudgetTokens: 300,
+    });
+    expect(registry.deferred.size).toBeGreaterThan(0);
+    const [name, why] = [...registry.deferred][0] as [string, { reason: string; sentTokens: number }];
+    expect(why.reason).toBe("budget");
+    expect(registry.explain(name)).toContain(
+      `the tools sent up front came to ${why.sentTokens} estimated tokens, over deferBudgetTokens 300, and MCP and plugin tools are deferred largest first`,
+    );
+  });
+
+  it("decides deferral again on every refresh, from the changed options", () => {
+    const registry = createToolRegistry({ custom: [tool("a"), tool("b")] });
+    expect(registry.deferred.size).toBe(0);
+    expect(registry.refresh({ defer: ["a"] }).deferred.map((entry) => entry.name)).toEqual(["a"]);
+    expect([...registry.deferred.keys()]).toEqual(["a"]);
+    registry.refresh({ defer: [] });
+    expect(registry.deferred.size).toBe(0);
+  });
+
+  it("defers only tools in the Map: a tool policy removed is not deferred", () => {
+    const registry = createToolRegistry({
+      custom: [tool("a"), tool("b")],
+      policy: [{ label: "org", deny: ["b"] }],
+      defer: ["b"],
+    });
+    expect(registry.deferred.size).toBe(0);
+    expect(registry.lastReport.unknownPatterns).toContainEqual({ layer: "defer", pattern: "b" });
+  });
+
+  it("refuses a defer that is not a list of strings and a budget that is not a number 0 or above", () => {
+    expect(() => createToolRegistry({ defer: "a" as unknown as string[] })).toThrow(TypeError);
+    expect(() => createToolRegistry({ deferBudgetTokens: -1 })).toThrow(/deferBudgetTokens/);
+    expect(() => createToolRegistry({ deferBudgetTokens: Number.NaN })).toThrow(TypeError);
+    const registry = createToolRegistry({ custom: [tool("a")] });
+    expect(() => registry.refresh({ deferBudgetTokens: "9" as unknown as number })).toThrow(TypeError);
+    expect(registry.tools.has("a")).toBe(true);
+  });
+});

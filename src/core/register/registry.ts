@@ -1,5 +1,6 @@
 // The registry: merges the three sources through the gate, policy and planner into one Map, rebuilt and swapped whole.
 
+import { planDeferral } from "../defer/plan-deferral.js";
 import { buildToolPlan } from "../filter/planner.js";
 import { applyToolPolicy } from "../filter/policy.js";
 import type {
@@ -7,6 +8,7 @@ import type {
   HiddenToolPlanEntry,
   LiveToolSource,
   RegistryReport,
+  ToolDeferral,
   ToolDescriptor,
   ToolRegistry,
   ToolRegistryOptions,
@@ -20,11 +22,14 @@ type Options = Omit<ToolRegistryOptions, "allowedToolNames"> & { readonly allowe
 /**
  * Creates a registry and runs its first refresh. Every refresh reads the sources anew (live sources
  * included), applies the gate, the policy layers and availability, and swaps in a new Map whose
- * values are the tools' wrappers (one per tool, however often it is refreshed). A live source's
- * change triggers a refresh by itself. Throws `ToolPlanContractError` when a descriptor breaks the
- * planner's contract.
+ * values are the tools' wrappers (one per tool, however often it is refreshed), then decides which
+ * of them are deferred (`deferred`: marked `defer: true`, matched by a `defer` pattern, or over
+ * `deferBudgetTokens`). A live source's change triggers a refresh by itself. Throws
+ * `ToolPlanContractError` when a descriptor breaks the planner's contract, and `TypeError` for a
+ * `defer` that is not a list of strings or a `deferBudgetTokens` that is not a number 0 or above.
  */
 export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegistry {
+  checkDeferOptions(options);
   let current = normalize(options);
   let tools: ReadonlyMap<string, AgentTool> = new Map();
   let snapshot: RegistrySnapshot | undefined;
@@ -44,6 +49,7 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
   };
 
   function refresh(changes: Partial<ToolRegistryOptions> = {}): RegistryReport {
+    checkDeferOptions(changes);
     const next = normalize({ ...current, ...changes });
     const built = build(next, tools);
     current = next;
@@ -85,6 +91,9 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
     get hidden() {
       return (snapshot as RegistrySnapshot).hidden;
     },
+    get deferred() {
+      return (snapshot as RegistrySnapshot).deferred;
+    },
     get lastReport() {
       return report;
     },
@@ -98,6 +107,22 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
       subscriptions.clear();
     },
   };
+}
+
+/** Misuse of `defer` or `deferBudgetTokens` is a contract mistake: a `TypeError` naming the option. */
+function checkDeferOptions(options: Partial<ToolRegistryOptions>): void {
+  const { defer, deferBudgetTokens } = options;
+  if (defer !== undefined && !(Array.isArray(defer) && defer.every((pattern) => typeof pattern === "string"))) {
+    throw new TypeError("createToolRegistry: defer must be a list of policy patterns (strings)");
+  }
+  if (
+    deferBudgetTokens !== undefined &&
+    !(typeof deferBudgetTokens === "number" && deferBudgetTokens >= 0 && Number.isFinite(deferBudgetTokens))
+  ) {
+    throw new TypeError(
+      `createToolRegistry: deferBudgetTokens must be a number of tokens, 0 or more, got ${String(deferBudgetTokens)}`,
+    );
+  }
 }
 
 function normalize(options: ToolRegistryOptions): Options {
@@ -164,6 +189,13 @@ function build(options: Options, previous: ReadonlyMap<string, AgentTool>) {
     tools.set(entry.descriptor.name, wrapTool((winners.get(entry.descriptor.name) as SourcedTool).tool));
   }
   const hidden: HiddenToolPlanEntry[] = [...plan.hidden];
+  const deferral = planDeferral({
+    tools: tools.values(),
+    ...(options.defer === undefined ? {} : { patterns: options.defer }),
+    ...(options.deferBudgetTokens === undefined ? {} : { budgetTokens: options.deferBudgetTokens }),
+  });
+  const deferred: ReadonlyMap<string, ToolDeferral> = deferral.deferred;
+  for (const pattern of deferral.unknownPatterns) unknownPatterns.push({ layer: "defer", pattern });
   const report: RegistryReport = {
     added: [...tools.keys()].filter((name) => !previous.has(name)),
     removed: [...previous.keys()].filter((name) => !tools.has(name)),
@@ -171,7 +203,8 @@ function build(options: Options, previous: ReadonlyMap<string, AgentTool>) {
     excluded,
     hidden,
     unknownPatterns,
+    deferred: [...deferred].map(([name, why]) => ({ name, ...why })),
   };
-  const snapshot: RegistrySnapshot = { tools, hidden, winners, overrides, excluded };
+  const snapshot: RegistrySnapshot = { tools, hidden, winners, overrides, excluded, deferred };
   return { tools, report, snapshot };
 }
