@@ -7,44 +7,14 @@ import { convertToOpenAITool } from "@langchain/core/utils/function_calling";
 import { ToolNode } from "@langchain/langgraph/prebuilt";
 import { createAgent } from "langchain";
 import { describe, expect, it } from "vitest";
+import { add, blockRemove, deploy, fail, remove, secret } from "../../../test/support/framework-tools.js";
 import { defineTool } from "../../core/register/define-tool.js";
 import { createToolRegistry } from "../../core/register/registry.js";
-import type { BeforeToolCall, ToolExecutionEndEvent } from "../../core/types.js";
+import type { ToolExecutionEndEvent } from "../../core/types.js";
 import { createAgentSession } from "../../create-agent-session.js";
 import { ToolCallFailedError } from "../tool-call-failed-error.js";
 import { toLangChainTools } from "./to-langchain-tools.js";
 
-const add = defineTool({
-  name: "add",
-  description: "Adds two numbers",
-  inputSchema: {
-    type: "object",
-    properties: { a: { type: "number" }, b: { type: "number" } },
-    required: ["a", "b"],
-    additionalProperties: false,
-  },
-  execute: async ({ a, b }) => ({ content: [{ type: "text", text: String(a + b) }], details: { sum: a + b } }),
-});
-const fail = defineTool({
-  name: "fail",
-  description: "Always fails",
-  inputSchema: { type: "object", properties: {} },
-  execute: async () => {
-    throw new Error("the disk is full");
-  },
-});
-const remove = defineTool({
-  name: "remove",
-  description: "Removes a file",
-  inputSchema: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
-  execute: async () => "removed",
-});
-const secret = defineTool({
-  name: "secret",
-  description: "Reads a secret",
-  inputSchema: { type: "object", properties: {} },
-  execute: async () => "hunter2",
-});
 const chart = defineTool({
   name: "chart",
   description: "Reports progress, then draws a chart",
@@ -59,15 +29,6 @@ const chart = defineTool({
     };
   },
 });
-const deploy = defineTool({
-  name: "deploy",
-  description: "Deploys",
-  inputSchema: { type: "object", properties: {} },
-  execute: async () => "deployed",
-});
-
-const blockRemove: BeforeToolCall = (event) =>
-  event.toolName === "remove" ? { block: true, reason: "removing files needs a ticket" } : undefined;
 
 function createSession() {
   const registry = createToolRegistry({

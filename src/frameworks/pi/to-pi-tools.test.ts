@@ -11,9 +11,10 @@ import {
   type ToolResultMessage,
 } from "@mariozechner/pi-ai";
 import { describe, expect, it } from "vitest";
+import { add, blockRemove, deploy, fail, remove, secret } from "../../../test/support/framework-tools.js";
 import { defineTool } from "../../core/register/define-tool.js";
 import { createToolRegistry } from "../../core/register/registry.js";
-import type { AgentTool, BeforeToolCall, ToolExecutionEndEvent } from "../../core/types.js";
+import type { AgentTool, ToolExecutionEndEvent } from "../../core/types.js";
 import { createAgentSession } from "../../create-agent-session.js";
 import { ToolCallFailedError } from "../tool-call-failed-error.js";
 import { toPiTools } from "./to-pi-tools.js";
@@ -31,38 +32,6 @@ const MODEL: Model<string> = {
   maxTokens: 1_000,
 };
 
-const add = defineTool({
-  name: "add",
-  title: "Add numbers",
-  description: "Adds two numbers",
-  inputSchema: {
-    type: "object",
-    properties: { a: { type: "number" }, b: { type: "number" } },
-    required: ["a", "b"],
-    additionalProperties: false,
-  },
-  execute: async ({ a, b }) => ({ content: [{ type: "text", text: String(a + b) }], details: { sum: a + b } }),
-});
-const fail = defineTool({
-  name: "fail",
-  description: "Always fails",
-  inputSchema: { type: "object", properties: {} },
-  execute: async () => {
-    throw new Error("the disk is full");
-  },
-});
-const remove = defineTool({
-  name: "remove",
-  description: "Removes a file",
-  inputSchema: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
-  execute: async () => "removed",
-});
-const secret = defineTool({
-  name: "secret",
-  description: "Reads a secret",
-  inputSchema: { type: "object", properties: {} },
-  execute: async () => "hunter2",
-});
 const slow = defineTool({
   name: "slow",
   description: "Reports progress, then a chart",
@@ -78,15 +47,6 @@ const slow = defineTool({
     };
   },
 });
-const deploy = defineTool({
-  name: "deploy",
-  description: "Deploys",
-  inputSchema: { type: "object", properties: {} },
-  execute: async () => "deployed",
-});
-
-const blockRemove: BeforeToolCall = (event) =>
-  event.toolName === "remove" ? { block: true, reason: "removing files needs a ticket" } : undefined;
 
 function createSession(options: { approve?: boolean } = {}) {
   const registry = createToolRegistry({

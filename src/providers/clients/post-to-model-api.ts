@@ -2,6 +2,7 @@
 import { describeThrown } from "../../core/errors.js";
 import { isRecord } from "../../core/json.js";
 import { ModelError } from "../errors.js";
+import { waitUnlessAborted } from "./wait-unless-aborted.js";
 
 /** A request to a model API and how to send it. */
 export interface ModelApiRequest {
@@ -43,7 +44,7 @@ export async function postToModelApi<T>(
     const outcome = await attemptOnce(request, read);
     if (outcome.kind === "done") return outcome.value;
     if (attempt >= request.maxRetries || !outcome.retryable) throw outcome.error;
-    await sleep(outcome.askedDelayMs ?? backoffDelay(attempt), signal);
+    await waitUnlessAborted(outcome.askedDelayMs ?? backoffDelay(attempt), signal);
   }
 }
 
@@ -141,19 +142,4 @@ function askedDelay(retryAfter: string | null, text: string): number | undefined
 
 function backoffDelay(attempt: number): number {
   return Math.min(8000, 500 * 2 ** attempt) * (1 - Math.random() * 0.25);
-}
-
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  if (signal?.aborted) return Promise.reject(signal.reason);
-  return new Promise((resolve, reject) => {
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
 }

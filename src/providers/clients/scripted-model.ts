@@ -6,6 +6,7 @@ import { contentBlockAsText } from "../../core/tool-result.js";
 import { ModelError } from "../errors.js";
 import type { ToolCall } from "../types.js";
 import type { ModelClient, ModelRequest, ModelStopReason, ModelTurn, ModelUsage } from "./types.js";
+import { waitUnlessAborted } from "./wait-unless-aborted.js";
 
 /** What a scripted turn may check about the request it answers. */
 export interface ScriptedExpectation {
@@ -67,7 +68,7 @@ export function createScriptedModel(source: ScriptedScript | string): ModelClien
         );
       }
       if (turn.expect !== undefined) checkExpectation(turn.expect, request, index, name);
-      await wait(turn.delayMs ?? 0, request.signal);
+      await waitUnlessAborted(turn.delayMs ?? 0, request.signal);
       const result = toModelTurn(turn, index);
       if (result.text !== "") request.onTextDelta?.(result.text);
       return result;
@@ -221,20 +222,4 @@ function toModelTurn(turn: ScriptedTurn, index: number): ModelTurn {
     stopReason: turn.stopReason ?? (toolCalls.length > 0 ? "tool_use" : "end"),
     ...(turn.usage === undefined ? {} : { usage: turn.usage }),
   };
-}
-
-function wait(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  if (signal?.aborted) return Promise.reject(signal.reason);
-  if (ms === 0) return Promise.resolve();
-  return new Promise((resolve, reject) => {
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
 }
