@@ -3,7 +3,7 @@
 import type { AgentSession } from "../core/dispatch/session.js";
 import { describeThrown } from "../core/errors.js";
 import { isRecord } from "../core/json.js";
-import type { ApprovalRequest, ToolCallOutcome, ToolResultBlock } from "../core/types.js";
+import type { AgentTool, ApprovalRequest, ToolCallOutcome, ToolResultBlock } from "../core/types.js";
 import type {
   ModelStopReason,
   ModelTurn,
@@ -273,6 +273,7 @@ async function* requestTurn(
         systemPrompt: options.toolsInSystemPrompt === true ? session.systemPrompt : session.baseSystemPrompt,
         messages: [...transcript],
         tools: session.modelTools, // deferred tools only once tool_search found them (SPEC 19)
+        deferredTools: deferredToolsOf(session), // for provider-native tool search, when the client does it
         onTextDelta,
         onToolCallDelta,
         ...(signal === undefined ? {} : { signal }),
@@ -364,3 +365,15 @@ function addUsage(total: ModelUsage, usage: ModelUsage): ModelUsage {
   if (cacheWrite > 0) sum.cacheWriteTokens = cacheWrite;
   return sum;
 }
+
+/** The session's deferred active tools, in active order, found or not: the same list every turn until they change. */
+function deferredToolsOf(session: AgentSession): readonly AgentTool[] {
+  const names = session.deferredToolNames;
+  if (names === undefined || names.length === 0) return NO_TOOLS;
+  return names.flatMap((name) => {
+    const tool = session.activeTools.get(name);
+    return tool === undefined ? [] : [tool];
+  });
+}
+
+const NO_TOOLS: readonly AgentTool[] = Object.freeze([]);
