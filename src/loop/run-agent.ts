@@ -22,7 +22,8 @@ import type { AgentEvent, AgentStopReason, RunAgentOptions } from "./types.js";
 export const DEFAULT_MAX_TURNS = 20;
 
 /**
- * Runs the agent (SPEC 12): a model turn over the session's system prompt and `session.modelTools`, every tool call
+ * Runs the agent (SPEC 12): a model turn over the session's system prompt and `session.modelTools` (with the session's
+ * deferred tools as `deferredTools`, for clients with provider-native tool search), every tool call
  * dispatched through `session.dispatchAll`, the results appended, repeated until the model answers without calls,
  * `maxTurns` is reached, the signal aborts or a model turn fails. Streams `AgentEvent`s, ends with a `done` event,
  * and returns the transcript. Every tool call in the transcript has its result, aborted ones included.

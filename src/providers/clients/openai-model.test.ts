@@ -230,6 +230,7 @@ function responsesFinalReply(text: string) {
     usage: { input_tokens: 90, output_tokens: 8, total_tokens: 98 },
   };
 }
+
 describe("createOpenAIModel (Responses)", () => {
   function responsesToolCallReply() {
     const { response } = readProviderFixture("openai-responses.function-call-response.json");
