@@ -93,6 +93,18 @@ export function pairResultsWithCalls(
 }
 
 /**
+ * For native tool search: the tools of `tools` that are not among `deferred`, in order (a found tool is already among
+ * the deferred, which go with `defer_loading: true`, so it is not sent twice).
+ */
+export function upFrontTools<T extends ToolDescriptor | AgentTool>(
+  tools: readonly T[],
+  deferred: readonly (ToolDescriptor | AgentTool)[],
+): T[] {
+  const deferredNames = new Set(deferred.map((tool) => descriptorOf(tool).name));
+  return tools.filter((tool) => !deferredNames.has(descriptorOf(tool).name));
+}
+
+/**
  * For native tool search: a lookup of the deferred tools by name that tells, per result, which of them a
  * `tool_search` call found (`undefined` for a result that is not a tool search's, or without `options.toolSearch`).
  * Found names come from the result's pinned text, once each, best first, restricted to the deferred tools given.

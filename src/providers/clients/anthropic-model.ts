@@ -4,7 +4,7 @@ import type { AgentTool, ToolDescriptor } from "../../core/types.js";
 import { anthropic } from "../anthropic.js";
 import type { AnthropicTool } from "../anthropic-wire.js";
 import { ModelError } from "../errors.js";
-import { descriptorOf } from "../shared.js";
+import { upFrontTools } from "../shared.js";
 import type { FormatToolResultsOptions } from "../types.js";
 import { mapTranscript } from "./map-transcript.js";
 import { baseUrlOf, count, loadSdk, sdkClientOptions, toModelError } from "./sdk-support.js";
@@ -101,9 +101,10 @@ function nativeTools(
   tools: readonly (AgentTool | ToolDescriptor)[],
   deferred: readonly (AgentTool | ToolDescriptor)[],
 ): AnthropicTool[] {
-  const deferredNames = new Set(deferred.map((tool) => descriptorOf(tool).name));
-  const upFront = tools.filter((tool) => !deferredNames.has(descriptorOf(tool).name));
-  return [...anthropic.formatTools(upFront), ...anthropic.formatTools(deferred, { deferLoading: true })];
+  return [
+    ...anthropic.formatTools(upFrontTools(tools, deferred)),
+    ...anthropic.formatTools(deferred, { deferLoading: true }),
+  ];
 }
 
 /**

@@ -5,7 +5,7 @@ import type { AgentTool, ToolDescriptor } from "../../core/types.js";
 import { ModelError } from "../errors.js";
 import { chatMessageOf, openaiChat } from "../openai-chat.js";
 import { formatResponsesToolSearch, openaiResponses } from "../openai-responses.js";
-import { descriptorOf } from "../shared.js";
+import { descriptorOf, upFrontTools } from "../shared.js";
 import type { FormatToolResultsOptions, ToolCall } from "../types.js";
 import { mapTranscript } from "./map-transcript.js";
 import { baseUrlOf, count, loadSdk, sdkClientOptions, toModelError } from "./sdk-support.js";
@@ -267,10 +267,8 @@ function nativeResponsesTools(
   deferred: readonly (AgentTool | ToolDescriptor)[],
   strict: boolean,
 ): unknown[] {
-  const deferredNames = new Set(deferred.map((tool) => descriptorOf(tool).name));
-  const upFront = tools.filter((tool) => !deferredNames.has(descriptorOf(tool).name));
   return [
-    ...upFront.map((tool) =>
+    ...upFrontTools(tools, deferred).map((tool) =>
       descriptorOf(tool).name === TOOL_SEARCH_NAME
         ? formatResponsesToolSearch(tool)
         : openaiResponses.formatTools([tool], { strict })[0],
