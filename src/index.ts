@@ -151,7 +151,9 @@ export {
   createModelFromSpec,
   createOpenAIModel,
   createScriptedModel,
+  type FormatToolResultsOptions,
   type FormatToolsOptions,
+  formatResponsesToolSearch,
   GEMINI_BASE_URL,
   type GeminiModelOptions,
   gemini,
@@ -208,7 +210,10 @@ export type {
   OpenAIResponsesFunctionTool,
   OpenAIResponsesItemLike,
   OpenAIResponsesOutputPart,
+  OpenAIResponsesResultItem,
   OpenAIResponsesToolOutput,
+  OpenAIResponsesToolSearchOutput,
+  OpenAIResponsesToolSearchTool,
 } from "./providers/index.js";
 
 // Plugins.

@@ -3,7 +3,7 @@
 import type { AgentSession } from "../core/dispatch/session.js";
 import { describeThrown } from "../core/errors.js";
 import { isRecord } from "../core/json.js";
-import type { ApprovalRequest, ToolCallOutcome, ToolResultBlock } from "../core/types.js";
+import type { AgentTool, ApprovalRequest, ToolCallOutcome, ToolResultBlock } from "../core/types.js";
 import type {
   ModelStopReason,
   ModelTurn,
@@ -22,7 +22,8 @@ import type { AgentEvent, AgentStopReason, RunAgentOptions } from "./types.js";
 export const DEFAULT_MAX_TURNS = 20;
 
 /**
- * Runs the agent (SPEC 12): a model turn over the session's system prompt and `session.modelTools`, every tool call
+ * Runs the agent (SPEC 12): a model turn over the session's system prompt and `session.modelTools` (with the session's
+ * deferred tools as `deferredTools`, for clients with provider-native tool search), every tool call
  * dispatched through `session.dispatchAll`, the results appended, repeated until the model answers without calls,
  * `maxTurns` is reached, the signal aborts or a model turn fails. Streams `AgentEvent`s, ends with a `done` event,
  * and returns the transcript. Every tool call in the transcript has its result, aborted ones included.
@@ -273,6 +274,7 @@ async function* requestTurn(
         systemPrompt: options.toolsInSystemPrompt === true ? session.systemPrompt : session.baseSystemPrompt,
         messages: [...transcript],
         tools: session.modelTools, // deferred tools only once tool_search found them (SPEC 19)
+        deferredTools: deferredToolsOf(session), // for provider-native tool search, when the client does it
         onTextDelta,
         onToolCallDelta,
         ...(signal === undefined ? {} : { signal }),
@@ -364,3 +366,15 @@ function addUsage(total: ModelUsage, usage: ModelUsage): ModelUsage {
   if (cacheWrite > 0) sum.cacheWriteTokens = cacheWrite;
   return sum;
 }
+
+/** The session's deferred active tools, in active order, found or not: the same list every turn until they change. */
+function deferredToolsOf(session: AgentSession): readonly AgentTool[] {
+  const names = session.deferredToolNames;
+  if (names === undefined || names.length === 0) return NO_TOOLS;
+  return names.flatMap((name) => {
+    const tool = session.activeTools.get(name);
+    return tool === undefined ? [] : [tool];
+  });
+}
+
+const NO_TOOLS: readonly AgentTool[] = Object.freeze([]);

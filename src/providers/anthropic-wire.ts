@@ -4,19 +4,28 @@ import type { JsonObject } from "../core/types.js";
 /** A tool's input schema as Anthropic takes it: a JSON Schema of `type: "object"` (what `defineTool` enforces). */
 export type AnthropicInputSchema = JsonObject & { readonly type: "object" };
 
-/** One entry of a Messages request's `tools` (the SDK's `Tool`). Frozen: the same object every turn. */
+/**
+ * One entry of a Messages request's `tools` (the SDK's `Tool`). Frozen: the same object every turn. `defer_loading`
+ * (only with `formatTools(..., { deferLoading: true })`) keeps the definition out of the model's context until a
+ * `tool_reference` names it.
+ */
 export interface AnthropicTool {
   readonly name: string;
   readonly description: string;
   readonly input_schema: AnthropicInputSchema;
+  readonly defer_loading?: true;
 }
 
 /** The image types Anthropic reads. */
 export type AnthropicImageMediaType = "image/jpeg" | "image/png" | "image/gif" | "image/webp";
 
-/** The content of an Anthropic tool_result: text, a base64 image, or a base64 PDF document. */
+/**
+ * The content of an Anthropic tool_result: text, a base64 image, a base64 PDF document, or (answering a native tool
+ * search) a reference to a deferred tool, which the API expands into that tool's definition.
+ */
 export type AnthropicResultContent =
   | { type: "text"; text: string }
+  | { type: "tool_reference"; tool_name: string }
   | { type: "image"; source: { type: "base64"; media_type: AnthropicImageMediaType; data: string } }
   | { type: "document"; source: { type: "base64"; media_type: "application/pdf"; data: string }; title: string };
 

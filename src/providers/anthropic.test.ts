@@ -1,5 +1,6 @@
 // Anthropic: tool_result blocks with is_error, base64 image blocks, and content left out when empty.
 import { describe, expect, it } from "vitest";
+import type { ToolDescriptor, ToolResultBlock } from "../core/types.js";
 import { anthropic } from "./anthropic.js";
 
 describe("anthropic", () => {
@@ -98,5 +99,70 @@ describe("anthropic", () => {
         text: "[resource file:///c.bmp (image/bmp), about 3 bytes of binary data; this provider cannot show it to the model]",
       },
     ]);
+  });
+});
+
+describe("anthropic, provider-native tool search", () => {
+  const weather = Object.freeze<ToolDescriptor>({
+    name: "get_weather",
+    description: "Current weather for a city.\nMore text.",
+    inputSchema: { type: "object", properties: { city: { type: "string" } } },
+    owner: { kind: "core" },
+  });
+  const stocks = Object.freeze<ToolDescriptor>({
+    name: "stocks",
+    description: "Stock quotes.",
+    inputSchema: { type: "object" },
+    owner: { kind: "core" },
+  });
+  const searchCall = { id: "toolu_s", name: "tool_search", input: { query: "weather" } };
+  const listed = (text: string, isError = false): ToolResultBlock => ({
+    type: "tool_result",
+    tool_use_id: "toolu_s",
+    content: [{ type: "text", text }],
+    ...(isError ? { is_error: true } : {}),
+  });
+
+  it("marks deferred tools defer_loading: true, the same object every time, apart from the plain entry", () => {
+    const [deferred] = anthropic.formatTools([weather], { deferLoading: true });
+    expect(deferred).toEqual({
+      name: "get_weather",
+      description: weather.description,
+      input_schema: weather.inputSchema,
+      defer_loading: true,
+    });
+    expect(anthropic.formatTools([weather], { deferLoading: true })[0]).toBe(deferred);
+    expect(anthropic.formatTools([weather])[0]).not.toHaveProperty("defer_loading");
+  });
+
+  it("answers a tool_search call with one tool_reference block per deferred tool it listed", () => {
+    const message = anthropic.formatToolResults(
+      [listed("stocks: Stock quotes.\nget_weather: Current weather for a city.\nnot_deferred: Something.")],
+      [searchCall],
+      { toolSearch: { deferredTools: [weather, stocks] } },
+    );
+    expect(message.content).toEqual([
+      {
+        type: "tool_result",
+        tool_use_id: "toolu_s",
+        content: [
+          { type: "tool_reference", tool_name: "stocks" },
+          { type: "tool_reference", tool_name: "get_weather" },
+        ],
+      },
+    ]);
+  });
+
+  it("keeps the text of a search that found nothing, of an error, of other tools, and without toolSearch", () => {
+    const options = { toolSearch: { deferredTools: [weather] } };
+    const none = listed('No deferred tool matched "x" (1 tools are deferred).');
+    expect(anthropic.formatToolResults([none], [searchCall], options).content[0]?.content).toEqual(none.content);
+    const failed = listed("get_weather: looks like a line", true);
+    expect(anthropic.formatToolResults([failed], [searchCall], options).content[0]).toMatchObject({ is_error: true });
+    const other = { ...listed("get_weather: x"), tool_use_id: "toolu_r" };
+    const otherCall = { id: "toolu_r", name: "read", input: {} };
+    expect(anthropic.formatToolResults([other], [otherCall], options).content[0]?.content).toEqual(other.content);
+    const plain = anthropic.formatToolResults([listed("get_weather: x")], [searchCall]);
+    expect(plain.content[0]?.content).toEqual([{ type: "text", text: "get_weather: x" }]);
   });
 });

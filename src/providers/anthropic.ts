@@ -10,7 +10,14 @@ import type {
   AnthropicToolResult,
   AnthropicToolResultMessage,
 } from "./anthropic-wire.js";
-import { blockAsText, cachedToolEntry, descriptorOf, pairResultsWithCalls, stringField } from "./shared.js";
+import {
+  blockAsText,
+  cachedToolEntry,
+  descriptorOf,
+  nativeSearchFinder,
+  pairResultsWithCalls,
+  stringField,
+} from "./shared.js";
 import type { ProviderAdapter, ToolCall } from "./types.js";
 
 /**
@@ -18,20 +25,25 @@ import type { ProviderAdapter, ToolCall } from "./types.js";
  * message of `tool_result` blocks, errors flagged `is_error: true`. JPEG, PNG, GIF and WebP images (image blocks
  * and embedded blobs) become base64 image blocks, an embedded PDF a base64 document block titled with its URI, a
  * text resource its text; other images, audio, other blobs and resource links a text block describing them.
+ * Native deferral: `formatTools(tools, { deferLoading: true })` marks the tools `defer_loading: true`, and with
+ * `formatToolResults(..., { toolSearch })` a `tool_search` result that found tools is a `tool_reference` block per
+ * tool found (and nothing else: the API expands each into the tool's definition).
  */
 export const anthropic: ProviderAdapter<AnthropicTool, AnthropicToolResultMessage, AnthropicMessageLike> = {
   name: "anthropic",
-  formatTools(tools) {
+  formatTools(tools, options) {
+    const deferLoading = options?.deferLoading === true;
     return Array.from(tools, (tool) => {
       const descriptor = descriptorOf(tool);
       return cachedToolEntry(
         descriptor,
-        "anthropic",
+        deferLoading ? "anthropic-deferred" : "anthropic",
         (): AnthropicTool => ({
           name: descriptor.name,
           description: descriptor.description,
           // A descriptor's schema is of `type: "object"` by contract (`defineTool` checks it).
           input_schema: descriptor.inputSchema as AnthropicInputSchema,
+          ...(deferLoading ? { defer_loading: true as const } : {}),
         }),
       );
     });
@@ -45,8 +57,17 @@ export const anthropic: ProviderAdapter<AnthropicTool, AnthropicToolResultMessag
     }
     return calls;
   },
-  formatToolResults(results, calls) {
-    return { role: "user", content: pairResultsWithCalls(results, calls).map(({ result }) => toAnthropic(result)) };
+  formatToolResults(results, calls, options) {
+    const foundBy = nativeSearchFinder(options);
+    return {
+      role: "user",
+      content: pairResultsWithCalls(results, calls).map(({ call, result }) => {
+        const found = foundBy(call, result);
+        if (found === undefined || found.length === 0) return toAnthropic(result);
+        const references = found.map((tool) => ({ type: "tool_reference" as const, tool_name: tool.name }));
+        return { type: "tool_result", tool_use_id: result.tool_use_id, content: references };
+      }),
+    };
   },
 };
 

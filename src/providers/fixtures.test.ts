@@ -10,7 +10,7 @@ import { readChatCompletion, readResponse, toChatMessages, toResponsesInput } fr
 import type { TranscriptMessage } from "./clients/types.js";
 import { gemini } from "./gemini.js";
 import { openaiChat } from "./openai-chat.js";
-import { openaiResponses } from "./openai-responses.js";
+import { formatResponsesToolSearch, openaiResponses } from "./openai-responses.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: reading wire shapes back
 type Any = any;
@@ -30,8 +30,69 @@ function withoutKey(value: Record<string, unknown>, key: string): Record<string,
   return rest;
 }
 
+/** The same JSON text: the bytes a provider's prompt cache compares, key order included. */
+function sameBytes(actual: unknown, expected: unknown): void {
+  expect(JSON.stringify(actual)).toBe(JSON.stringify(expected));
+}
+
 /** What each fixture proves; a fixture not listed here fails the coverage test below. */
 const ROUND_TRIPS: Record<string, () => void | Promise<void>> = {
+  "anthropic-messages.tool-search-request.json": () => {
+    const { request } = readProviderFixture("anthropic-messages.tool-search-request.json");
+    const tools: ToolDescriptor[] = request.tools.map((tool: Any) =>
+      descriptor(tool.name, tool.description, tool.input_schema),
+    );
+    const upFront = tools.slice(0, 2);
+    const deferred = tools.slice(2);
+    sameBytes(
+      [...anthropic.formatTools(upFront), ...anthropic.formatTools(deferred, { deferLoading: true })],
+      request.tools,
+    );
+    const assistant = request.messages[1];
+    const calls = anthropic.parseToolCalls(assistant);
+    expect(calls).toEqual([{ id: "toolu_01SearchAbc", name: "tool_search", input: { query: "weather" } }]);
+    // What toolwire's tool_search answers, in its pinned format: the adapter reads the names from it.
+    const listing = textResult("toolu_01SearchAbc", "get_weather: Get the current weather in a given location.");
+    const transcript: TranscriptMessage[] = [
+      { role: "user", text: request.messages[0].content },
+      { role: "assistant", text: assistant.content[0].text, toolCalls: calls },
+      { role: "tool", results: [listing] },
+    ];
+    expect(toAnthropicMessages(transcript, { toolSearch: { deferredTools: deferred } })).toEqual(request.messages);
+  },
+
+  "openai-responses.tool-search-output-request.json": () => {
+    const { request } = readProviderFixture("openai-responses.tool-search-output-request.json");
+    const [time, search, ...deferredTools] = request.tools;
+    const asDescriptor = (tool: Any) => descriptor(tool.name ?? "tool_search", tool.description, tool.parameters);
+    const deferred = deferredTools.map(asDescriptor);
+    sameBytes(
+      [
+        ...openaiResponses.formatTools([asDescriptor(time)]),
+        formatResponsesToolSearch(asDescriptor(search)),
+        ...openaiResponses.formatTools(deferred, { deferLoading: true }),
+      ],
+      request.tools,
+    );
+    const searchCall = request.input[1];
+    const calls = openaiResponses.parseToolCalls([searchCall]);
+    expect(calls).toEqual([{ id: "call_search_1", name: "tool_search", input: { query: "weather" } }]);
+    const listing = textResult("call_search_1", "get_weather: Get current temperature for a given location.");
+    const transcript: TranscriptMessage[] = [
+      { role: "user", text: request.input[0].content },
+      {
+        role: "assistant",
+        text: "",
+        toolCalls: calls,
+        providerMessage: { provider: "openai-responses", value: [searchCall] },
+      },
+      { role: "tool", results: [listing] },
+    ];
+    const input = toResponsesInput(transcript, { toolSearch: { deferredTools: deferred } });
+    expect(input).toEqual(request.input);
+    sameBytes(input[2], request.input[2]); // the found tool's definition, byte for byte
+  },
+
   "anthropic-messages.tool-use-response.json": () => {
     const { response } = readProviderFixture("anthropic-messages.tool-use-response.json");
     const calls = anthropic.parseToolCalls(response);

@@ -58,13 +58,16 @@ export type {
   OpenAIChatToolCallLike,
   OpenAIChatToolMessage,
 } from "./openai-chat-wire.js";
-export { openaiResponses } from "./openai-responses.js";
+export { formatResponsesToolSearch, openaiResponses } from "./openai-responses.js";
 export type {
   OpenAIResponseLike,
   OpenAIResponsesFunctionTool,
   OpenAIResponsesItemLike,
   OpenAIResponsesOutputPart,
+  OpenAIResponsesResultItem,
   OpenAIResponsesToolOutput,
+  OpenAIResponsesToolSearchOutput,
+  OpenAIResponsesToolSearchTool,
 } from "./openai-responses-wire.js";
 export { adaptSchema, type SchemaVariant, toGeminiSchema, toStrictSchema } from "./schema-adapt.js";
-export type { FormatToolsOptions, ProviderAdapter, ProviderName, ToolCall } from "./types.js";
+export type { FormatToolResultsOptions, FormatToolsOptions, ProviderAdapter, ProviderName, ToolCall } from "./types.js";

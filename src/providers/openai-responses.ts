@@ -1,17 +1,21 @@
 // OpenAI Responses: flat function tools, function_call output items in, function_call_output items out.
+
+import { TOOL_SEARCH_NAME } from "../core/defer/create-tool-search-tool.js";
 import { isRecord } from "../core/json.js";
-import type { ContentBlock, ToolResultBlock } from "../core/types.js";
+import type { AgentTool, ContentBlock, ToolDescriptor, ToolResultBlock } from "../core/types.js";
 import type {
   OpenAIResponseLike,
   OpenAIResponsesFunctionTool,
   OpenAIResponsesOutputPart,
-  OpenAIResponsesToolOutput,
+  OpenAIResponsesResultItem,
+  OpenAIResponsesToolSearchTool,
 } from "./openai-responses-wire.js";
 import { adaptSchema } from "./schema-adapt.js";
 import {
   blockAsText,
   cachedToolEntry,
   descriptorOf,
+  nativeSearchFinder,
   pairResultsWithCalls,
   parseArgumentsText,
   resourceFileName,
@@ -24,27 +28,33 @@ import type { ProviderAdapter, ToolCall } from "./types.js";
  * strict-mode schema); calls are answered by `call_id`; output is text (errors prefixed `Error: `) when every
  * block is text (a text resource counts as its text), otherwise a list of parts: images (and embedded image blobs)
  * as `input_image` data URLs, an embedded PDF as an `input_file` named after its URI, everything else as
- * `input_text` (audio, other blobs and resource links described).
+ * `input_text` (audio, other blobs and resource links described). Native deferral: `formatTools(tools,
+ * { deferLoading: true })` marks the tools `defer_loading: true`; a client-executed `tool_search_call` item is read
+ * as a call of `tool_search`; with `formatToolResults(..., { toolSearch })` its result is a `tool_search_output`
+ * item listing the found tools' definitions (as `formatTools` gives them, without `defer_loading`).
  */
 export const openaiResponses: ProviderAdapter<
   OpenAIResponsesFunctionTool,
-  OpenAIResponsesToolOutput[],
+  OpenAIResponsesResultItem[],
   OpenAIResponseLike
 > = {
   name: "openai-responses",
   formatTools(tools, options) {
     const strict = options?.strict === true;
+    const deferLoading = options?.deferLoading === true;
+    const variant = `openai-responses${strict ? "-strict" : ""}${deferLoading ? "-deferred" : ""}`;
     return Array.from(tools, (tool) => {
       const descriptor = descriptorOf(tool);
       return cachedToolEntry(
         descriptor,
-        strict ? "openai-responses-strict" : "openai-responses",
+        variant,
         (): OpenAIResponsesFunctionTool => ({
           type: "function",
           name: descriptor.name,
           description: descriptor.description,
           parameters: strict ? adaptSchema(descriptor.inputSchema, "openai-strict") : descriptor.inputSchema,
           strict,
+          ...(deferLoading ? { defer_loading: true as const } : {}),
         }),
       );
     });
@@ -54,23 +64,52 @@ export const openaiResponses: ProviderAdapter<
     if (!Array.isArray(items)) return [];
     const calls: ToolCall[] = [];
     for (const item of items) {
-      if (!isRecord(item) || item.type !== "function_call") continue;
-      calls.push({
-        id: stringField(item, "call_id"),
-        name: stringField(item, "name"),
-        input: parseArgumentsText(item.arguments),
-      });
+      if (!isRecord(item)) continue;
+      if (item.type === "function_call") {
+        calls.push({
+          id: stringField(item, "call_id"),
+          name: stringField(item, "name"),
+          input: parseArgumentsText(item.arguments),
+        });
+      } else if (item.type === "tool_search_call" && item.execution === "client") {
+        // A server-executed search is the API's own business: only the client's are toolwire's to answer.
+        calls.push({
+          id: stringField(item, "call_id"),
+          name: TOOL_SEARCH_NAME,
+          input: parseArgumentsText(item.arguments),
+        });
+      }
     }
     return calls;
   },
-  formatToolResults(results, calls) {
-    return pairResultsWithCalls(results, calls).map(({ result }) => ({
-      type: "function_call_output",
-      call_id: result.tool_use_id,
-      output: toOutput(result),
-    }));
+  formatToolResults(results, calls, options) {
+    const foundBy = nativeSearchFinder(options);
+    const strict = options?.toolSearch?.strict === true;
+    return pairResultsWithCalls(results, calls).map(({ call, result }): OpenAIResponsesResultItem => {
+      const found = foundBy(call, result);
+      if (found !== undefined) {
+        const tools = openaiResponses.formatTools(found, { strict });
+        return { type: "tool_search_output", call_id: result.tool_use_id, execution: "client", tools };
+      }
+      return { type: "function_call_output", call_id: result.tool_use_id, output: toOutput(result) };
+    });
   },
 };
+
+/**
+ * The `tool_search` tool (the session's own, or any tool standing for it) as the Responses API's client-executed
+ * tool search: its description and input schema, `execution: "client"`. Sent in place of the function tool when
+ * the deferred tools go with `defer_loading: true`. The same object for the same descriptor (frozen).
+ */
+export function formatResponsesToolSearch(tool: ToolDescriptor | AgentTool): OpenAIResponsesToolSearchTool {
+  const descriptor = descriptorOf(tool);
+  return cachedToolEntry(descriptor, "openai-responses-tool-search", () => ({
+    type: "tool_search",
+    execution: "client",
+    description: descriptor.description,
+    parameters: descriptor.inputSchema,
+  }));
+}
 
 function toOutput(result: ToolResultBlock): string | OpenAIResponsesOutputPart[] {
   const isError = result.is_error === true;

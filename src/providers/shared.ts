@@ -1,4 +1,7 @@
 // Helpers the four adapters share: reading tools, parsing arguments text, pairing results with calls, content as text.
+
+import { TOOL_SEARCH_NAME } from "../core/defer/create-tool-search-tool.js";
+import { toolSearchResultNames } from "../core/defer/tool-search-result-names.js";
 import { isRecord } from "../core/json.js";
 import { base64ByteLength, describeResourceLink } from "../core/tool-result.js";
 import type {
@@ -10,7 +13,7 @@ import type {
   ToolResultBlock,
 } from "../core/types.js";
 import { ProviderFormatError } from "./errors.js";
-import type { ToolCall } from "./types.js";
+import type { FormatToolResultsOptions, ToolCall } from "./types.js";
 
 /** The descriptor of a tool or descriptor. */
 export function descriptorOf(tool: ToolDescriptor | AgentTool): ToolDescriptor {
@@ -87,6 +90,40 @@ export function pairResultsWithCalls(
   });
   for (const queue of pending.values()) if (queue.length > 0) unmatched(queue[0] as ToolResultBlock);
   return paired;
+}
+
+/**
+ * For native tool search: the tools of `tools` that are not among `deferred`, in order (a found tool is already among
+ * the deferred, which go with `defer_loading: true`, so it is not sent twice).
+ */
+export function upFrontTools<T extends ToolDescriptor | AgentTool>(
+  tools: readonly T[],
+  deferred: readonly (ToolDescriptor | AgentTool)[],
+): T[] {
+  const deferredNames = new Set(deferred.map((tool) => descriptorOf(tool).name));
+  return tools.filter((tool) => !deferredNames.has(descriptorOf(tool).name));
+}
+
+/**
+ * For native tool search: a lookup of the deferred tools by name that tells, per result, which of them a
+ * `tool_search` call found (`undefined` for a result that is not a tool search's, or without `options.toolSearch`).
+ * Found names come from the result's pinned text, once each, best first, restricted to the deferred tools given.
+ */
+export function nativeSearchFinder(
+  options: FormatToolResultsOptions | undefined,
+): (call: ToolCall | undefined, result: ToolResultBlock) => ToolDescriptor[] | undefined {
+  const search = options?.toolSearch;
+  if (search === undefined) return () => undefined;
+  const byName = new Map<string, ToolDescriptor>();
+  for (const tool of search.deferredTools) {
+    const descriptor = descriptorOf(tool);
+    byName.set(descriptor.name, descriptor);
+  }
+  return (call, result) => {
+    if (call?.name !== TOOL_SEARCH_NAME) return undefined;
+    const found = new Set(toolSearchResultNames(result).filter((name) => byName.has(name)));
+    return [...found].map((name) => byName.get(name) as ToolDescriptor);
+  };
 }
 
 /** Throws `unmatched-tool-result` for a result that answers no known call. */

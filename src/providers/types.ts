@@ -12,6 +12,29 @@ export interface ToolCall {
 export interface FormatToolsOptions {
   /** OpenAI Chat and Responses: strict function calling (schemas adapted). The other adapters ignore it. */
   readonly strict?: boolean;
+  /**
+   * Anthropic and OpenAI Responses: send every tool given with `defer_loading: true`, so the provider keeps its
+   * definition out of the model's context until a tool search finds it (provider-native deferral). The other
+   * adapters ignore it.
+   */
+  readonly deferLoading?: boolean;
+}
+
+/**
+ * Options of `formatToolResults`. With `toolSearch`, the results of `tool_search` calls go back the provider's native
+ * way (Anthropic: `tool_reference` blocks; OpenAI Responses: a `tool_search_output` item with the found tools'
+ * definitions); the other adapters ignore it.
+ */
+export interface FormatToolResultsOptions {
+  readonly toolSearch?: {
+    /**
+     * The tools the request sent with `defer_loading: true`. A name a search listed that is not among them is left
+     * out (the providers reject a reference to a tool the request does not define).
+     */
+    readonly deferredTools: Iterable<ToolDescriptor | AgentTool>;
+    /** OpenAI Responses: the found tools' definitions in strict form, as `formatTools` with `strict` gives them. */
+    readonly strict?: boolean;
+  };
 }
 
 /** The name a provider adapter goes by. */
@@ -37,7 +60,12 @@ export interface ProviderAdapter<TTool = unknown, TResults = unknown, TResponse 
   parseToolCalls(response: unknown): ToolCall[];
   /**
    * The results in the provider's format, one per call in the calls' order. A call without a result gets an
-   * error result saying so; a result whose `tool_use_id` matches no call throws `ProviderFormatError`.
+   * error result saying so; a result whose `tool_use_id` matches no call throws `ProviderFormatError`. With
+   * `options.toolSearch`, results of `tool_search` calls take the provider's native form (see the options).
    */
-  formatToolResults(results: readonly ToolResultBlock[], calls: readonly ToolCall[]): TResults;
+  formatToolResults(
+    results: readonly ToolResultBlock[],
+    calls: readonly ToolCall[],
+    options?: FormatToolResultsOptions,
+  ): TResults;
 }

@@ -14,10 +14,14 @@ import {
   type AnthropicMessageLike,
   type AnthropicResultContent,
   anthropic,
+  type formatResponsesToolSearch,
   type GeminiResponseLike,
   gemini,
   type OpenAIChatCompletionLike,
   type OpenAIResponseLike,
+  type OpenAIResponsesFunctionTool,
+  type OpenAIResponsesToolSearchOutput,
+  type OpenAIResponsesToolSearchTool,
   openaiChat,
   openaiResponses,
   type ProviderAdapter,
@@ -76,6 +80,22 @@ accepts<AnthropicMessageLike>(anthropicMessage);
 accepts<AnthropicMessageLike>(anthropicAssistant);
 anthropic.parseToolCalls(anthropicMessage);
 
+// Native deferral: a deferred tool, and a tool_search result of tool_reference blocks.
+const anthropicDeferred = anthropic.formatTools([], { deferLoading: true });
+accepts<Anthropic.Messages.Tool[]>(anthropicDeferred);
+accepts<Anthropic.Messages.ToolResultBlockParam["content"]>([
+  { type: "tool_reference", tool_name: "get_weather" } satisfies AnthropicResultContent,
+]);
+accepts<Anthropic.Messages.MessageCreateParamsNonStreaming>({
+  model: "claude-sonnet-4-5",
+  max_tokens: 1024,
+  tools: [...anthropicTools, ...anthropicDeferred],
+  messages: [
+    { role: "user", content: "Weather in Paris?" },
+    anthropic.formatToolResults([], [], { toolSearch: { deferredTools: [] } }),
+  ],
+});
+
 // @ts-expect-error Anthropic reads JPEG, PNG, GIF and WebP images only: the type says so.
 accepts<AnthropicResultContent>({ type: "image", source: { type: "base64", media_type: "image/svg+xml", data: "" } });
 // @ts-expect-error one user message of tool_result blocks is not a list of Chat Completions tool messages.
@@ -112,8 +132,11 @@ accepts<OpenAI.Responses.ResponseInput>(chatResults);
 
 accepts<OpenAI.Responses.FunctionTool[]>(responsesTools);
 accepts<OpenAI.Responses.Tool[]>(responsesTools);
-accepts<OpenAI.Responses.ResponseInputItem.FunctionCallOutput[]>(responsesResults);
 accepts<OpenAI.Responses.ResponseInput>(responsesResults);
+// Each item is a function_call_output, or (answering a native tool search) a tool_search_output.
+accepts<(OpenAI.Responses.ResponseInputItem.FunctionCallOutput | OpenAI.Responses.ResponseToolSearchOutputItemParam)[]>(
+  responsesResults,
+);
 declare const response: OpenAI.Responses.Response;
 accepts<OpenAI.Responses.ResponseCreateParamsNonStreaming>({
   model: "gpt-4.1",
@@ -125,6 +148,25 @@ accepts<OpenAIResponseLike>(response);
 accepts<OpenAIResponseLike>(response.output);
 accepts<OpenAIResponseLike>(input);
 openaiResponses.parseToolCalls(response);
+
+// Native deferral: deferred function tools, the client-executed tool_search tool and its output item.
+declare const toolSearchTool: ReturnType<typeof formatResponsesToolSearch>;
+declare const toolSearchOutput: OpenAIResponsesToolSearchOutput;
+declare const toolSearchCall: OpenAI.Responses.ResponseToolSearchCall;
+isFalse<IsAny<typeof toolSearchTool>>();
+accepts<OpenAIResponsesToolSearchTool>(toolSearchTool);
+accepts<OpenAI.Responses.ToolSearchTool>(toolSearchTool);
+accepts<OpenAI.Responses.FunctionTool[]>(openaiResponses.formatTools([], { deferLoading: true }));
+accepts<OpenAI.Responses.ResponseToolSearchOutputItemParam>(toolSearchOutput);
+accepts<OpenAI.Responses.Tool[]>(toolSearchOutput.tools satisfies OpenAIResponsesFunctionTool[]);
+accepts<OpenAIResponseLike>([toolSearchCall]);
+accepts<OpenAI.Responses.ResponseCreateParamsNonStreaming>({
+  model: "gpt-5",
+  tools: [...responsesTools, toolSearchTool],
+  input: [{ role: "user", content: "Weather in Paris?" }, toolSearchCall, toolSearchOutput],
+});
+// @ts-expect-error a tool_search_output carries tool definitions, not text.
+accepts<OpenAI.Responses.ResponseInputItem.FunctionCallOutput>(toolSearchOutput);
 
 // @ts-expect-error function_call_output items are not Chat Completions messages.
 accepts<OpenAI.Chat.Completions.ChatCompletionMessageParam[]>(responsesResults);

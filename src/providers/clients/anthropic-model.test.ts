@@ -3,6 +3,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createNoteWorkspace, drain, eventTrace } from "../../../test/support/agent-harness.js";
 import { type FakeProviderServer, startFakeProvider } from "../../../test/support/fake-provider-server.js";
 import { readProviderFixture } from "../../../test/support/provider-fixtures.js";
+import { TOOL_SEARCH_DEFINITION } from "../../core/defer/create-tool-search-tool.js";
+import type { ToolDescriptor } from "../../core/types.js";
 import { runAgent } from "../../loop/run-agent.js";
 import { anthropic } from "../anthropic.js";
 import { createAnthropicModel } from "./anthropic-model.js";
@@ -98,4 +100,41 @@ describe("createAnthropicModel", () => {
     expect(first?.raw).toContain(toolBytes);
     expect(second?.raw).toContain(toolBytes);
   });
+});
+
+describe("createAnthropicModel, native tool search", () => {
+  const lookup = Object.freeze<ToolDescriptor>({
+    name: "lookup",
+    description: "Look a word up.",
+    inputSchema: { type: "object", properties: { word: { type: "string" } } },
+    owner: { kind: "core" },
+  });
+  const searchTool = Object.freeze<ToolDescriptor>({ ...TOOL_SEARCH_DEFINITION, owner: { kind: "core" } });
+
+  for (const nativeToolSearch of [false, true]) {
+    it(`sends ${nativeToolSearch ? "every deferred tool with defer_loading, a found one too" : "tools as given when nativeToolSearch is off"}`, async () => {
+      const server = await startFakeProvider({ "/v1/messages": [{ json: finalReply("ok") }] });
+      cleanups.push(server.close);
+      const model = createAnthropicModel({
+        apiKey: "test-key",
+        model: "claude-test",
+        baseURL: server.url,
+        maxRetries: 0,
+        nativeToolSearch,
+      });
+      // `lookup` was found already: the session sends it after tool_search; natively it stays among the deferred.
+      await model.complete({
+        systemPrompt: "",
+        messages: [{ role: "user", text: "hi" }],
+        tools: [searchTool, lookup],
+        deferredTools: [lookup],
+      });
+      const { tools } = server.requests[0]?.body ?? {};
+      expect(tools).toEqual(
+        nativeToolSearch
+          ? [...anthropic.formatTools([searchTool]), ...anthropic.formatTools([lookup], { deferLoading: true })]
+          : anthropic.formatTools([searchTool, lookup]),
+      );
+    });
+  }
 });

@@ -1,7 +1,11 @@
 // A model client for Anthropic Messages through the official SDK, loaded on first use.
 import { isRecord } from "../../core/json.js";
+import type { AgentTool, ToolDescriptor } from "../../core/types.js";
 import { anthropic } from "../anthropic.js";
+import type { AnthropicTool } from "../anthropic-wire.js";
 import { ModelError } from "../errors.js";
+import { upFrontTools } from "../shared.js";
+import type { FormatToolResultsOptions } from "../types.js";
 import { mapTranscript } from "./map-transcript.js";
 import { baseUrlOf, count, loadSdk, sdkClientOptions, toModelError } from "./sdk-support.js";
 import type {
@@ -22,6 +26,13 @@ export interface AnthropicModelOptions extends ModelConnectionOptions {
   readonly maxTokens?: number;
   /** Stream the reply, calling `onTextDelta` and `onToolCallDelta` as text and tool calls arrive. Default false. */
   readonly stream?: boolean;
+  /**
+   * Provider-native deferral (Anthropic tool search with `defer_loading`): the request's deferred tools go with
+   * `defer_loading: true`, and a `tool_search` result that found tools goes back as `tool_reference` blocks, which
+   * the API expands into their definitions. Default false (the provider-neutral form: `tool_search` and the found
+   * tools as ordinary tools), because only models with tool search accept `defer_loading`; others answer 400.
+   */
+  readonly nativeToolSearch?: boolean;
 }
 
 type AnthropicSdk = typeof import("@anthropic-ai/sdk");
@@ -49,13 +60,15 @@ export function createAnthropicModel(options: AnthropicModelOptions): ModelClien
       try {
         const sdk = await getClient();
         baseURL = baseUrlOf(sdk);
-        const tools = anthropic.formatTools(request.tools);
+        const native = options.nativeToolSearch === true && (request.deferredTools?.length ?? 0) > 0;
+        const deferred = native ? (request.deferredTools ?? []) : [];
+        const tools = native ? nativeTools(request.tools, deferred) : anthropic.formatTools(request.tools);
         const body = {
           model: options.model,
           max_tokens: options.maxTokens ?? 4096,
           ...(request.systemPrompt === "" ? {} : { system: request.systemPrompt }),
           ...(tools.length === 0 ? {} : { tools }),
-          messages: toAnthropicMessages(request.messages),
+          messages: toAnthropicMessages(request.messages, native ? { toolSearch: { deferredTools: deferred } } : {}),
         } as unknown as Parameters<AnthropicClient["messages"]["create"]>[0] & { stream?: false };
         let message: unknown;
         if (options.stream === true) {
@@ -78,6 +91,20 @@ export function createAnthropicModel(options: AnthropicModelOptions): ModelClien
       }
     },
   };
+}
+
+/**
+ * The tools sent up front (those of `tools` not deferred: a found tool is already among the deferred), then every
+ * deferred tool with `defer_loading: true`: the same list every turn, whatever the searches found.
+ */
+function nativeTools(
+  tools: readonly (AgentTool | ToolDescriptor)[],
+  deferred: readonly (AgentTool | ToolDescriptor)[],
+): AnthropicTool[] {
+  return [
+    ...anthropic.formatTools(upFrontTools(tools, deferred)),
+    ...anthropic.formatTools(deferred, { deferLoading: true }),
+  ];
 }
 
 /**
@@ -109,14 +136,20 @@ function toolCallDeltas(onToolCallDelta: (delta: ToolCallDelta) => void): (event
   };
 }
 
-/** The transcript as Anthropic messages: assistant content echoed as sent, tool results as one user message. */
-export function toAnthropicMessages(messages: readonly TranscriptMessage[]): unknown[] {
+/**
+ * The transcript as Anthropic messages: assistant content echoed as sent, tool results as one user message (with
+ * `options.toolSearch`, a tool search's as `tool_reference` blocks).
+ */
+export function toAnthropicMessages(
+  messages: readonly TranscriptMessage[],
+  options: FormatToolResultsOptions = {},
+): unknown[] {
   return mapTranscript(messages, {
     assistant: (message) => {
       const raw = message.providerMessage;
       return [{ role: "assistant", content: raw?.provider === "anthropic" ? raw.value : assistantContent(message) }];
     },
-    results: (results, calls) => [anthropic.formatToolResults(results, calls)],
+    results: (results, calls) => [anthropic.formatToolResults(results, calls, options)],
   });
 }
 

@@ -12,6 +12,7 @@ import {
   startFakeProvider,
 } from "../../../test/support/fake-provider-server.js";
 import { freePort } from "../../../test/support/free-port.js";
+import { defineTool } from "../../core/register/define-tool.js";
 import { runAgent } from "../../loop/run-agent.js";
 import type { AgentEvent } from "../../loop/types.js";
 import { ModelError } from "../errors.js";
@@ -59,7 +60,44 @@ interface WireFormat {
   expectedEcho(reply: Any): unknown;
   /** The tool results a request sends back, in order. */
   results(request: Any): SentResult[];
+  /** Provider-native tool search, for the wires that have one. */
+  readonly nativeSearch?: NativeSearchWire;
 }
+
+/** How a wire with provider-native tool search is driven and checked. */
+interface NativeSearchWire {
+  /** The client with `nativeToolSearch: true`. */
+  client(url: string, options: { stream: boolean }): ModelClient;
+  /** The body of a turn whose one call (a `tool_search` call) the model makes the provider's native way. */
+  searchBody(turn: WireTurn): Any;
+  /** Checks the bodies of the three requests: search, call the found tool, finish. */
+  check(bodies: readonly Any[], searchReply: Any): void;
+}
+
+/** A deferred tool the model finds with tool_search, then calls. */
+const getWeather = defineTool({
+  name: "get_weather",
+  description: "Current weather for a city.\nIn degrees Celsius.",
+  inputSchema: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+  defer: true,
+  execute: ({ city }) => `Sunny in ${String(city)}, 21 degrees.`,
+});
+/** A deferred tool no search finds: sent deferred all the same. */
+const getQuote = defineTool({
+  name: "get_quote",
+  description: "A stock quote by ticker symbol.",
+  inputSchema: { type: "object", properties: { ticker: { type: "string" } } },
+  defer: true,
+  execute: () => "101.5",
+});
+
+const U = { input: 10, output: 5 } as const;
+
+const NATIVE_SEARCH: readonly WireTurn[] = [
+  { text: "Searching.", calls: [{ id: "call_s", name: "tool_search", args: { query: "weather" } }], usage: U },
+  { text: "Asking.", calls: [{ id: "call_w", name: "get_weather", args: { city: "Paris" } }], usage: U },
+  { text: "Sunny, 21 degrees.", calls: [], usage: U },
+];
 
 const ROUND_TRIP: readonly WireTurn[] = [
   {
@@ -113,6 +151,43 @@ const FORMATS: readonly WireFormat[] = [
         text: joinedText(block.content),
         isError: block.is_error === true,
       })),
+    nativeSearch: {
+      client: (url, { stream }) =>
+        createAnthropicModel({
+          apiKey: "test-key",
+          model: "claude-test",
+          baseURL: url,
+          maxRetries: 0,
+          stream,
+          nativeToolSearch: true,
+        }),
+      searchBody: (turn) => FORMATS[0]?.body(turn),
+      check: (bodies) => {
+        const [first, second, third] = bodies;
+        expect(first.tools.map((tool: Any) => [tool.name, tool.defer_loading])).toEqual([
+          ["read_note", undefined],
+          ["tool_search", undefined],
+          ["get_quote", true], // the registry's order, which is by name
+          ["get_weather", true],
+        ]);
+        // Found or not, the tools are the same bytes on every request: the prompt cache keeps them.
+        expect(JSON.stringify(second.tools)).toBe(JSON.stringify(first.tools));
+        expect(JSON.stringify(third.tools)).toBe(JSON.stringify(first.tools));
+        expect(second.messages.at(-1)).toEqual({
+          role: "user",
+          content: [
+            {
+              type: "tool_result",
+              tool_use_id: "call_s",
+              content: [{ type: "tool_reference", tool_name: "get_weather" }],
+            },
+          ],
+        });
+        expect(third.messages.at(-3)).toEqual(second.messages.at(-1)); // the search's result, as sent before
+        expect(third.messages.at(-1).content[0]).toMatchObject({ tool_use_id: "call_w" });
+        expect(joinedText(third.messages.at(-1).content[0].content)).toBe("Sunny in Paris, 21 degrees.");
+      },
+    },
   },
   {
     name: "openai-chat",
@@ -227,6 +302,58 @@ const FORMATS: readonly WireFormat[] = [
           text: item.output.replace(/^Error: /, ""),
           isError: item.output.startsWith("Error: "),
         })),
+    nativeSearch: {
+      client: (url, { stream }) =>
+        createOpenAIModel({
+          apiKey: "test-key",
+          model: "gpt-test",
+          baseURL: `${url}/v1`,
+          api: "responses",
+          maxRetries: 0,
+          stream,
+          nativeToolSearch: true,
+        }),
+      searchBody: (turn) => {
+        const body = FORMATS[2]?.body({ ...turn, calls: [] });
+        const [call] = turn.calls;
+        // Arguments as an object: the SDK types them `unknown`, and the client reads either form.
+        const item = {
+          type: "tool_search_call",
+          id: "tsc_1",
+          call_id: call?.id,
+          execution: "client",
+          status: "completed",
+          arguments: call?.args,
+        };
+        return { ...body, output: [...body.output, item] };
+      },
+      check: (bodies, searchReply) => {
+        const [first, second, third] = bodies;
+        expect(first.tools.map((tool: Any) => [tool.type, tool.name, tool.defer_loading])).toEqual([
+          ["function", "read_note", undefined],
+          ["tool_search", undefined, undefined],
+          ["function", "get_quote", true],
+          ["function", "get_weather", true],
+        ]);
+        expect(first.tools[1]).toMatchObject({ execution: "client", parameters: { required: ["query"] } });
+        expect(JSON.stringify(second.tools)).toBe(JSON.stringify(first.tools));
+        expect(JSON.stringify(third.tools)).toBe(JSON.stringify(first.tools));
+        // The model's output items echoed as sent (the tool_search_call included), then the search's output.
+        expect(second.input.slice(1, -1)).toEqual(searchReply.output);
+        const { defer_loading: _deferred, ...loaded } = first.tools[3];
+        expect(second.input.at(-1)).toEqual({
+          type: "tool_search_output",
+          call_id: "call_s",
+          execution: "client",
+          tools: [loaded],
+        });
+        expect(third.input.at(-1)).toMatchObject({
+          type: "function_call_output",
+          call_id: "call_w",
+          output: "Sunny in Paris, 21 degrees.",
+        });
+      },
+    },
   },
   {
     name: "gemini",
@@ -297,6 +424,8 @@ interface Opened {
 interface ClientCase {
   readonly name: string;
   readonly streaming: boolean;
+  /** The wire, for clients that talk HTTP. */
+  readonly format?: WireFormat;
   open(steps: readonly Step[], options?: { maxRetries?: number }): Promise<Opened>;
   /** The client talking to this URL instead, without retries (HTTP clients only). */
   at?(url: string): ModelClient;
@@ -340,6 +469,7 @@ function httpCase(format: WireFormat, streaming: boolean): ClientCase {
   return {
     name: `${format.name}${streaming ? " (streaming)" : ""}`,
     streaming,
+    format,
     async open(steps, options = {}) {
       const server = await startFakeProvider({
         [format.path(streaming)]: steps.map((step) => reply(format, streaming, step)),
@@ -352,16 +482,26 @@ function httpCase(format: WireFormat, streaming: boolean): ClientCase {
       };
     },
     at: (url) => format.client(url, { stream: streaming, maxRetries: 0 }),
-    skip: streaming
-      ? { "a client that does not stream sends the text as one delta and no call deltas": "this one streams" }
-      : {
-          "streams text and tool-call deltas as events, before model_text": "not streamed",
-          "a streamed turn equals the same turn not streamed": "not streamed",
-          "aborting a stream midway rejects with the signal's reason": "not streamed",
-          "an error the server sends inside a stream is request-failed with its message": "not streamed",
-        },
+    skip: {
+      ...(format.nativeSearch === undefined
+        ? { [NATIVE_CASE]: "no native tool search: the provider-neutral form" }
+        : {}),
+      ...(streaming ? STREAMING_SKIPS : PLAIN_SKIPS),
+    },
   };
 }
+
+const NATIVE_CASE =
+  "provider-native tool search: deferred tools sent defer_loading, the search answered natively, the found tool called";
+const STREAMING_SKIPS = {
+  "a client that does not stream sends the text as one delta and no call deltas": "this one streams",
+};
+const PLAIN_SKIPS = {
+  "streams text and tool-call deltas as events, before model_text": "not streamed",
+  "a streamed turn equals the same turn not streamed": "not streamed",
+  "aborting a stream midway rejects with the signal's reason": "not streamed",
+  "an error the server sends inside a stream is request-failed with its message": "not streamed",
+};
 
 const NO_HTTP = "the scripted model makes no request";
 
@@ -404,6 +544,7 @@ const scriptedCase: ClientCase = {
     "a server that is not there is request-failed naming its URL": NO_HTTP,
     "a body that is not JSON is invalid-response": NO_HTTP,
     "a JSON body in no provider's shape is invalid-response": NO_HTTP,
+    [NATIVE_CASE]: NO_HTTP,
   },
 };
 
@@ -476,6 +617,34 @@ describe("every model client", { timeout: 20_000 }, () => {
     expect(ok).toEqual({ id: "call_1", text: "ship v1 on Friday\n", isError: false });
     expect(failed).toMatchObject({ id: "call_2", isError: true });
     expect(failed?.text).toContain("no_such_tool");
+  });
+
+  each(NATIVE_CASE, async (c) => {
+    const workspace = await createNoteWorkspace([getWeather, getQuote]);
+    cleanups.push(workspace.cleanup);
+    const native = c.format?.nativeSearch as NativeSearchWire;
+    const format = c.format as WireFormat;
+    const searchReply = native.searchBody(NATIVE_SEARCH[0] as WireTurn);
+    const bodies = [searchReply, format.body(NATIVE_SEARCH[1] as WireTurn), format.body(NATIVE_SEARCH[2] as WireTurn)];
+    const server = await startFakeProvider({
+      [format.path(c.streaming)]: bodies.map((body) => (c.streaming ? { sse: format.events(body) } : { json: body })),
+    });
+    cleanups.push(server.close);
+    const model = native.client(server.url, { stream: c.streaming });
+    const { events, done } = await drain(runAgent({ session: workspace.session, model, prompt: "Weather in Paris?" }));
+
+    expect(eventTrace(events).filter((type) => type.startsWith("tool"))).toEqual([
+      "tool_call:tool_search",
+      "tool_result:ok",
+      "tool_call:get_weather",
+      "tool_result:ok",
+    ]);
+    expect(done).toMatchObject({ reason: "completed", turns: 3 });
+    expect(server.requests).toHaveLength(3);
+    native.check(
+      server.requests.map((request) => request.body),
+      searchReply,
+    );
   });
 
   each("streams text and tool-call deltas as events, before model_text", async (c) => {

@@ -2,6 +2,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createNoteWorkspace, drain } from "../../../test/support/agent-harness.js";
 import { type FakeProviderServer, startFakeProvider } from "../../../test/support/fake-provider-server.js";
+import { defineTool } from "../../core/register/define-tool.js";
 import { runAgent } from "../../loop/run-agent.js";
 import { ModelError } from "../errors.js";
 import { createModelFromSpec } from "./model-from-spec.js";
@@ -31,6 +32,39 @@ describe("createModelFromSpec", () => {
     const { done } = await drain(runAgent({ session: workspace.session, model, prompt: "hello" }));
     expect(done.reason).toBe("completed");
     expect(server.requests[0]?.body.model).toBe("qwen");
+  });
+
+  it("passes nativeToolSearch on to the Anthropic client, which then sends deferred tools with defer_loading", async () => {
+    const reply = {
+      id: "msg_1",
+      type: "message",
+      role: "assistant",
+      model: "claude-test",
+      content: [{ type: "text", text: "hi" }],
+      stop_reason: "end_turn",
+      stop_sequence: null,
+      usage: { input_tokens: 1, output_tokens: 1 },
+    };
+    const server = await startFakeProvider({ "/v1/messages": [{ json: reply }] });
+    cleanups.push(server.close);
+    const lookup = defineTool({
+      name: "lookup",
+      description: "Look a word up.",
+      inputSchema: { type: "object" },
+      execute: () => "ok",
+    });
+    const model = createModelFromSpec("anthropic:claude-test", {
+      baseURL: server.url,
+      apiKey: "k",
+      nativeToolSearch: true,
+    });
+    await model.complete({
+      systemPrompt: "",
+      messages: [{ role: "user", text: "hi" }],
+      tools: [],
+      deferredTools: [lookup],
+    });
+    expect(server.requests[0]?.body.tools).toEqual([expect.objectContaining({ name: "lookup", defer_loading: true })]);
   });
 
   it("refuses an unknown or incomplete spec with invalid-model-spec", () => {

@@ -6,12 +6,16 @@ import { createOpenAIModel } from "./openai-model.js";
 import { createScriptedModel } from "./scripted-model.js";
 import type { ModelClient } from "./types.js";
 
-/** What a spec may add: the server to talk to, a key, and whether to stream. */
+/**
+ * What a spec may add: the server to talk to, a key, whether to stream, strict function calling (OpenAI), and
+ * provider-native tool search (`anthropic:` and `openai-responses:`; the other forms ignore it).
+ */
 export interface ModelSpecOptions {
   readonly baseURL?: string;
   readonly apiKey?: string;
   readonly stream?: boolean;
   readonly strict?: boolean;
+  readonly nativeToolSearch?: boolean;
 }
 
 /** The spec forms `createModelFromSpec` understands. */
@@ -37,12 +41,13 @@ export function createModelFromSpec(spec: string, options: ModelSpecOptions = {}
     ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),
     ...(options.stream === undefined ? {} : { stream: options.stream }),
   };
+  const native = options.nativeToolSearch === undefined ? {} : { nativeToolSearch: options.nativeToolSearch };
   if (rest !== "") {
     switch (kind) {
       case "scripted":
         return createScriptedModel(rest);
       case "anthropic":
-        return createAnthropicModel({ model: rest, ...common });
+        return createAnthropicModel({ model: rest, ...common, ...native });
       case "gemini":
         return createGeminiModel({ model: rest, ...common });
       case "openai":
@@ -52,6 +57,7 @@ export function createModelFromSpec(spec: string, options: ModelSpecOptions = {}
           api: kind === "openai" ? "chat" : "responses",
           ...common,
           ...(options.strict === undefined ? {} : { strict: options.strict }),
+          ...(kind === "openai" ? {} : native),
         });
     }
   }

@@ -7,10 +7,13 @@ import {
   startFakeProvider,
 } from "../../../test/support/fake-provider-server.js";
 import { readProviderFixture } from "../../../test/support/provider-fixtures.js";
+import { TOOL_SEARCH_DEFINITION } from "../../core/defer/create-tool-search-tool.js";
+import type { ToolDescriptor } from "../../core/types.js";
 import { runAgent } from "../../loop/run-agent.js";
 import { openaiChat } from "../openai-chat.js";
 import { openaiResponses } from "../openai-responses.js";
 import { createOpenAIModel, readChatCompletion } from "./openai-model.js";
+import type { ToolCallDelta } from "./types.js";
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -209,6 +212,25 @@ describe("readChatCompletion", () => {
   });
 });
 
+function responsesFinalReply(text: string) {
+  return {
+    id: "resp_2",
+    object: "response",
+    status: "completed",
+    model: "gpt-test",
+    output: [
+      {
+        type: "message",
+        id: "msg_1",
+        role: "assistant",
+        status: "completed",
+        content: [{ type: "output_text", text, annotations: [] }],
+      },
+    ],
+    usage: { input_tokens: 90, output_tokens: 8, total_tokens: 98 },
+  };
+}
+
 describe("createOpenAIModel (Responses)", () => {
   function responsesToolCallReply() {
     const { response } = readProviderFixture("openai-responses.function-call-response.json");
@@ -225,24 +247,6 @@ describe("createOpenAIModel (Responses)", () => {
     ];
     response.usage = { input_tokens: 50, output_tokens: 20, total_tokens: 70 };
     return response;
-  }
-  function responsesFinalReply(text: string) {
-    return {
-      id: "resp_2",
-      object: "response",
-      status: "completed",
-      model: "gpt-test",
-      output: [
-        {
-          type: "message",
-          id: "msg_1",
-          role: "assistant",
-          status: "completed",
-          content: [{ type: "output_text", text, annotations: [] }],
-        },
-      ],
-      usage: { input_tokens: 90, output_tokens: 8, total_tokens: 98 },
-    };
   }
 
   it("echoes the output items and answers the call with a function_call_output", async () => {
@@ -275,5 +279,84 @@ describe("createOpenAIModel (Responses)", () => {
       ...responsesToolCallReply().output,
       { type: "function_call_output", call_id: "call_1", output: "ship v1 on Friday\n" },
     ]);
+  });
+});
+
+describe("createOpenAIModel (Responses), native tool search", () => {
+  const lookup = Object.freeze<ToolDescriptor>({
+    name: "lookup",
+    description: "Look a word up.",
+    inputSchema: { type: "object", properties: { word: { type: "string" } } },
+    owner: { kind: "core" },
+  });
+  const searchTool = Object.freeze<ToolDescriptor>({ ...TOOL_SEARCH_DEFINITION, owner: { kind: "core" } });
+  const searchItem = {
+    type: "tool_search_call",
+    id: "tsc_1",
+    call_id: "call_s",
+    execution: "client",
+    status: "completed",
+    arguments: { query: "words" },
+  };
+  const searchReply = { ...responsesFinalReply(""), output: [searchItem] };
+
+  it("reports a streamed tool_search_call as deltas of tool_search, its arguments from the item done", async () => {
+    // The item added has no arguments yet; they come whole with the item done (tool search streams no pieces).
+    const events = [
+      { event: "response.created", data: { type: "response.created", response: { ...searchReply, output: [] } } },
+      {
+        event: "response.output_item.added",
+        data: { type: "response.output_item.added", output_index: 0, item: { ...searchItem, arguments: null } },
+      },
+      {
+        event: "response.output_item.done",
+        data: { type: "response.output_item.done", output_index: 0, item: searchItem },
+      },
+      { event: "response.completed", data: { type: "response.completed", response: searchReply } },
+    ];
+    const server = await startFakeProvider({ "/v1/responses": [{ sse: events }] });
+    cleanups.push(server.close);
+    const model = createOpenAIModel({
+      apiKey: "k",
+      model: "gpt-test",
+      baseURL: `${server.url}/v1`,
+      api: "responses",
+      maxRetries: 0,
+      stream: true,
+      nativeToolSearch: true,
+    });
+    const deltas: ToolCallDelta[] = [];
+    const turn = await model.complete({
+      systemPrompt: "",
+      messages: [{ role: "user", text: "hi" }],
+      tools: [searchTool],
+      deferredTools: [lookup],
+      onToolCallDelta: (delta) => deltas.push(delta),
+    });
+    expect(turn.toolCalls).toEqual([{ id: "call_s", name: "tool_search", input: { query: "words" } }]);
+    expect(turn.stopReason).toBe("tool_use");
+    expect(deltas).toEqual([
+      { index: 0, id: "call_s", name: "tool_search", argumentsDelta: "" },
+      { index: 0, argumentsDelta: '{"query":"words"}' },
+    ]);
+  });
+
+  it("sends the provider-neutral form when nativeToolSearch is off, whatever deferredTools holds", async () => {
+    const server = await startFakeProvider({ "/v1/responses": [{ json: responsesFinalReply("ok") }] });
+    cleanups.push(server.close);
+    const model = createOpenAIModel({
+      apiKey: "k",
+      model: "gpt-test",
+      baseURL: `${server.url}/v1`,
+      api: "responses",
+      maxRetries: 0,
+    });
+    await model.complete({
+      systemPrompt: "",
+      messages: [{ role: "user", text: "hi" }],
+      tools: [searchTool],
+      deferredTools: [lookup],
+    });
+    expect(server.requests[0]?.body.tools).toEqual(openaiResponses.formatTools([searchTool]));
   });
 });

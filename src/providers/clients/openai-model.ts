@@ -1,9 +1,12 @@
 // A model client for OpenAI-compatible servers (OpenAI, Ollama, vLLM, llama.cpp) through the official SDK.
+import { TOOL_SEARCH_NAME } from "../../core/defer/create-tool-search-tool.js";
 import { isRecord } from "../../core/json.js";
+import type { AgentTool, ToolDescriptor } from "../../core/types.js";
 import { ModelError } from "../errors.js";
 import { chatMessageOf, openaiChat } from "../openai-chat.js";
-import { openaiResponses } from "../openai-responses.js";
-import type { ToolCall } from "../types.js";
+import { formatResponsesToolSearch, openaiResponses } from "../openai-responses.js";
+import { descriptorOf, upFrontTools } from "../shared.js";
+import type { FormatToolResultsOptions, ToolCall } from "../types.js";
 import { mapTranscript } from "./map-transcript.js";
 import { baseUrlOf, count, loadSdk, sdkClientOptions, toModelError } from "./sdk-support.js";
 import type {
@@ -31,6 +34,14 @@ export interface OpenAIModelOptions extends ModelConnectionOptions {
   readonly maxTokens?: number;
   /** Stream the reply, calling `onTextDelta` and `onToolCallDelta` as text and tool calls arrive. Default false. */
   readonly stream?: boolean;
+  /**
+   * Responses only: provider-native deferral (the Responses API's `tool_search`, run by the client). The request's
+   * deferred tools go as function tools with `defer_loading: true`, `tool_search` as `{ type: "tool_search",
+   * execution: "client" }`; the model's `tool_search_call` runs the session's `tool_search` and is answered with a
+   * `tool_search_output` item holding the found tools' definitions. Default false (the provider-neutral form),
+   * because only models with tool search accept it (others answer 400). Chat Completions ignores it.
+   */
+  readonly nativeToolSearch?: boolean;
 }
 
 type OpenAISdk = typeof import("openai");
@@ -221,11 +232,16 @@ async function completeWithResponses(
   name: string,
   progress: StreamProgress,
 ): Promise<ModelTurn> {
-  const tools = openaiResponses.formatTools(request.tools, { strict: options.strict === true });
+  const strict = options.strict === true;
+  const native = options.nativeToolSearch === true && (request.deferredTools?.length ?? 0) > 0;
+  const deferred = native ? (request.deferredTools ?? []) : [];
+  const tools: readonly unknown[] = native
+    ? nativeResponsesTools(request.tools, deferred, strict)
+    : openaiResponses.formatTools(request.tools, { strict });
   const body = {
     model: options.model,
     ...(request.systemPrompt === "" ? {} : { instructions: request.systemPrompt }),
-    input: toResponsesInput(request.messages),
+    input: toResponsesInput(request.messages, native ? { toolSearch: { deferredTools: deferred, strict } } : {}),
     ...(tools.length === 0 ? {} : { tools }),
     ...(options.maxTokens === undefined ? {} : { max_output_tokens: options.maxTokens }),
   } as unknown as Parameters<OpenAIClient["responses"]["create"]>[0] & { stream?: false };
@@ -241,9 +257,30 @@ async function completeWithResponses(
   return readResponse(final, name);
 }
 
+/**
+ * The tools sent up front (those of `tools` not deferred: a found tool is already among the deferred), with
+ * `tool_search` as the API's client-executed tool search, then every deferred tool with `defer_loading: true`: the
+ * same list every turn, whatever the searches found.
+ */
+function nativeResponsesTools(
+  tools: readonly (AgentTool | ToolDescriptor)[],
+  deferred: readonly (AgentTool | ToolDescriptor)[],
+  strict: boolean,
+): unknown[] {
+  return [
+    ...upFrontTools(tools, deferred).map((tool) =>
+      descriptorOf(tool).name === TOOL_SEARCH_NAME
+        ? formatResponsesToolSearch(tool)
+        : openaiResponses.formatTools([tool], { strict })[0],
+    ),
+    ...openaiResponses.formatTools(deferred, { strict, deferLoading: true }),
+  ];
+}
+
 /** The response a Responses event stream ends with, reporting text and tool-call deltas on the way. */
 async function readResponsesStream(events: AsyncIterable<unknown>, request: ModelRequest, name: string) {
   const callIndexByOutput = new Map<number, number>();
+  const searchesAwaitingArguments = new Set<number>();
   for await (const event of events) {
     if (!isRecord(event)) continue;
     const outputIndex = typeof event.output_index === "number" ? event.output_index : -1;
@@ -253,15 +290,28 @@ async function readResponsesStream(events: AsyncIterable<unknown>, request: Mode
         break;
       case "response.output_item.added": {
         const item = event.item;
-        if (!isRecord(item) || item.type !== "function_call") break;
+        if (!isRecord(item)) break;
+        const search = item.type === "tool_search_call" && item.execution === "client";
+        if (item.type !== "function_call" && !search) break;
         const index = callIndexByOutput.size;
         callIndexByOutput.set(outputIndex, index);
+        const name = search ? TOOL_SEARCH_NAME : item.name;
+        const argumentsDelta = argumentsDeltaOf(item.arguments);
+        if (search && argumentsDelta === "") searchesAwaitingArguments.add(outputIndex);
         request.onToolCallDelta?.({
           index,
           ...(typeof item.call_id === "string" ? { id: item.call_id } : {}),
-          ...(typeof item.name === "string" ? { name: item.name } : {}),
-          argumentsDelta: typeof item.arguments === "string" ? item.arguments : "",
+          ...(typeof name === "string" ? { name } : {}),
+          argumentsDelta,
         });
+        break;
+      }
+      case "response.output_item.done": {
+        // A tool search has no argument deltas: its arguments come whole, on the item added or the item done.
+        const index = callIndexByOutput.get(outputIndex);
+        if (index === undefined || !searchesAwaitingArguments.delete(outputIndex) || !isRecord(event.item)) break;
+        const argumentsDelta = argumentsDeltaOf(event.item.arguments);
+        if (argumentsDelta !== "") request.onToolCallDelta?.({ index, argumentsDelta });
         break;
       }
       case "response.function_call_arguments.delta": {
@@ -285,8 +335,20 @@ async function readResponsesStream(events: AsyncIterable<unknown>, request: Mode
   throw new ModelError("invalid-response", name, `Model ${name} ended its stream before the response was complete`);
 }
 
-/** The transcript as Responses input items: output items echoed as sent, results as function_call_output items. */
-export function toResponsesInput(messages: readonly TranscriptMessage[]): unknown[] {
+/** A streamed item's arguments as text: as sent when text, JSON for an object (a tool search's may be one). */
+function argumentsDeltaOf(args: unknown): string {
+  if (typeof args === "string") return args;
+  return isRecord(args) && Object.keys(args).length > 0 ? JSON.stringify(args) : "";
+}
+
+/**
+ * The transcript as Responses input items: output items echoed as sent, results as function_call_output items
+ * (with `options.toolSearch`, a tool search's as a tool_search_output item).
+ */
+export function toResponsesInput(
+  messages: readonly TranscriptMessage[],
+  options: FormatToolResultsOptions = {},
+): unknown[] {
   return mapTranscript(messages, {
     assistant: (message) => {
       const raw = message.providerMessage;
@@ -297,7 +359,7 @@ export function toResponsesInput(messages: readonly TranscriptMessage[]): unknow
       }
       return items;
     },
-    results: (results, calls) => openaiResponses.formatToolResults(results, calls),
+    results: (results, calls) => openaiResponses.formatToolResults(results, calls, options),
   });
 }
 

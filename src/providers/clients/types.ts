@@ -59,6 +59,13 @@ export interface ModelRequest {
   readonly systemPrompt: string;
   readonly messages: readonly TranscriptMessage[];
   readonly tools: readonly (AgentTool | ToolDescriptor)[];
+  /**
+   * Every deferred tool the model may find, found yet or not, in a stable order (`runAgent` gives the session's
+   * deferred active tools, in active order). A client with provider-native tool search turned on sends these with
+   * `defer_loading: true`, and sends `tools` without them (a found tool stays where it is, among the deferred ones,
+   * so the request's tools are the same bytes every turn); every other client ignores it and sends `tools`.
+   */
+  readonly deferredTools?: readonly (AgentTool | ToolDescriptor)[];
   readonly signal?: AbortSignal;
   /** Called with each piece of text as it streams in (clients that do not stream call it once with the whole text). */
   readonly onTextDelta?: (text: string) => void;
