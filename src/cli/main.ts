@@ -172,6 +172,10 @@ Environment:
     .option("--stream", "print the model's text as it arrives even when stdout is not a terminal")
     .option("--no-stream", "print each text whole, also on a terminal")
     .option("--tools-in-system-prompt", "also list the active tools in the system prompt")
+    .option(
+      "--native-tool-search",
+      "send deferred tools the provider's own way (anthropic: and openai-responses: models; the model must support it)",
+    )
     .option("--max-turns <n>", "most model turns", (value) => {
       const turns = Number(value);
       if (!Number.isInteger(turns) || turns < 1)
@@ -207,6 +211,7 @@ Examples:
           approve?: string[];
           stream?: boolean;
           toolsInSystemPrompt?: boolean;
+          nativeToolSearch?: boolean;
         },
       ) => {
         const { createModelFromSpec } = await import("../providers/clients/model-from-spec.js");
@@ -222,7 +227,11 @@ Examples:
             : undefined;
         // Streamed on a terminal; piped output and --json stay as they were unless --stream asks.
         const stream = options.stream ?? (process.stdout.isTTY === true && globals().json !== true);
-        const model = createModelFromSpec(spec, { stream, ...(baseURL === undefined ? {} : { baseURL }) });
+        const model = createModelFromSpec(spec, {
+          stream,
+          ...(baseURL === undefined ? {} : { baseURL }),
+          ...(options.nativeToolSearch === true ? { nativeToolSearch: true } : {}),
+        });
         const prompt = words.join(" ").trim();
         const demo = prompt === "";
         const workspace = demo ? await copyDemoWorkspace() : undefined;

@@ -326,6 +326,54 @@ describe.concurrent("toolwire run against a loopback Gemini server", { timeout: 
   });
 });
 
+describe.concurrent("toolwire run with deferred tools against a loopback Responses server", { timeout: 60_000 }, () => {
+  let deferring: { path: string; remove(): Promise<void> };
+  beforeAll(async () => {
+    deferring = await tempWorkspace({ "toolwire.config.json": JSON.stringify({ defer: ["grep"] }) });
+  });
+  afterAll(() => deferring.remove());
+
+  /** One run against a server that answers with text at once; the tools of the request it got. */
+  async function toolsSent(flags: string[]): Promise<Record<string, unknown>[]> {
+    const answer = readProviderFixture("openai-responses.function-call-response.json").response;
+    answer.output = [
+      {
+        type: "message",
+        id: "msg_1",
+        status: "completed",
+        role: "assistant",
+        content: [{ type: "output_text", text: "Done.", annotations: [] }],
+      },
+    ];
+    const server = await startFakeProvider({ "/v1/responses": [{ json: answer }] });
+    try {
+      const { code, stderr } = await runCli(
+        ["run", "--model", "openai-responses:test-model", "--base-url", `${server.url}/v1`, ...flags, "hi"],
+        { cwd: deferring.path, env: cliEnv() },
+      );
+      expect(stderr).toBe("");
+      expect(code).toBe(0);
+      return server.requests[0]?.body.tools as Record<string, unknown>[];
+    } finally {
+      await server.close();
+    }
+  }
+
+  it("sends tool_search as a function tool and leaves the deferred tool out, by default", async () => {
+    const tools = await toolsSent([]);
+    expect(tools.map((tool) => tool.name)).toContain("tool_search");
+    expect(tools.map((tool) => tool.name)).not.toContain("grep");
+    expect(tools.every((tool) => tool.type === "function" && tool.defer_loading === undefined)).toBe(true);
+  });
+
+  it("--native-tool-search sends the client tool_search tool and the deferred tool with defer_loading", async () => {
+    const tools = await toolsSent(["--native-tool-search"]);
+    expect(tools).toContainEqual(expect.objectContaining({ type: "tool_search", execution: "client" }));
+    expect(tools).toContainEqual(expect.objectContaining({ type: "function", name: "grep", defer_loading: true }));
+    expect(tools.filter((tool) => tool.name === "tool_search")).toEqual([]);
+  });
+});
+
 describe.concurrent("the demo task: run without a prompt, and demo --json", { timeout: 60_000 }, () => {
   const demoScript = resolve(import.meta.dirname, "..", "..", "examples", "demo-script.json");
 
