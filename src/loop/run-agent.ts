@@ -274,7 +274,7 @@ async function* requestTurn(
         systemPrompt: options.toolsInSystemPrompt === true ? session.systemPrompt : session.baseSystemPrompt,
         messages: [...transcript],
         tools: session.modelTools, // deferred tools only once tool_search found them (SPEC 19)
-        deferredTools: deferredToolsOf(session), // for provider-native tool search, when the client does it
+        deferredTools: session.deferredTools ?? NO_TOOLS, // for provider-native tool search, when the client does it
         onTextDelta,
         onToolCallDelta,
         ...(signal === undefined ? {} : { signal }),
@@ -365,16 +365,6 @@ function addUsage(total: ModelUsage, usage: ModelUsage): ModelUsage {
   if (cacheRead > 0) sum.cacheReadTokens = cacheRead;
   if (cacheWrite > 0) sum.cacheWriteTokens = cacheWrite;
   return sum;
-}
-
-/** The session's deferred active tools, in active order, found or not: the same list every turn until they change. */
-function deferredToolsOf(session: AgentSession): readonly AgentTool[] {
-  const names = session.deferredToolNames;
-  if (names === undefined || names.length === 0) return NO_TOOLS;
-  return names.flatMap((name) => {
-    const tool = session.activeTools.get(name);
-    return tool === undefined ? [] : [tool];
-  });
 }
 
 const NO_TOOLS: readonly AgentTool[] = Object.freeze([]);

@@ -100,7 +100,12 @@ export interface AgentSession {
    * set or the registry's deferral does. Without deferred tools it is every active tool.
    */
   readonly modelTools: readonly AgentTool[];
-  /** The active tools that are deferred, in active order (the registry's `deferred`, narrowed to the active set). */
+  /**
+   * The active tools that are deferred, in active order (the registry's `deferred`, narrowed to the active set),
+   * found or not: the same array until they change.
+   */
+  readonly deferredTools: readonly AgentTool[];
+  /** The names of `deferredTools`. */
   readonly deferredToolNames: readonly string[];
   /** The deferred tools that joined `modelTools` (found by `tool_search` or given to `loadDeferredTools`), in order. */
   readonly loadedToolNames: readonly string[];
@@ -246,7 +251,7 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
     const deferral: ReadonlyMap<string, ToolDeferral> = registry.deferred ?? NO_DEFERRAL;
     const nextDeferred =
       deferral.size === 0 ? [] : [...base.values()].filter((tool) => deferral.has(tool.descriptor.name));
-    if (!sameList(nextDeferred, deferredTools)) deferredTools = nextDeferred;
+    if (!sameList(nextDeferred, deferredTools)) deferredTools = Object.freeze(nextDeferred);
     deferredNames = new Set(deferredTools.map((tool) => tool.descriptor.name));
     const offersSearch = deferredTools.length > 0 && !base.has(TOOL_SEARCH_NAME);
     const next: ReadonlyMap<string, AgentTool> = offersSearch
@@ -318,6 +323,9 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
     },
     get modelTools() {
       return modelTools;
+    },
+    get deferredTools() {
+      return deferredTools;
     },
     get deferredToolNames() {
       return deferredTools.map((tool) => tool.descriptor.name);
