@@ -26,21 +26,24 @@ export function createResultBudget(maxChars: number | undefined, workspace: stri
   return { maxChars: maxChars ?? DEFAULT_MAX_RESULT_CHARS, workspace };
 }
 
-/** The characters of text in a result: its text blocks and embedded text resources. */
+/** The text a block carries, as the budget counts it: a text block's, or an embedded text resource's. */
+function textOf(block: ContentBlock): string | undefined {
+  if (block.type === "text") return block.text;
+  return block.type === "resource" && typeof block.resource.text === "string" ? block.resource.text : undefined;
+}
+
+/** The characters of text in a result. */
 function textLength(content: readonly ContentBlock[]): number {
   let chars = 0;
-  for (const block of content) {
-    if (block.type === "text") chars += block.text.length;
-    else if (block.type === "resource" && typeof block.resource.text === "string") chars += block.resource.text.length;
-  }
+  for (const block of content) chars += textOf(block)?.length ?? 0;
   return chars;
 }
 
 /**
  * The result as the model gets it: unchanged when its text is within the tool's limit (the tool's own
- * `maxResultChars`, else an MCP tool's `_meta["anthropic/maxResultSizeChars"]`, else the session's), else a promise of the result with its text saved whole to
- * `<workspace>/.toolwire/results/<tool call id>.txt` and replaced by a preview naming the file; other blocks and
- * `details` are kept. Never rejects: when the file cannot be written, the text is cut and the preview says why.
+ * `maxResultChars`, else an MCP tool's `_meta["anthropic/maxResultSizeChars"]`, else the session's), else a
+ * promise of the result with its text saved whole to `<workspace>/.toolwire/results/<tool call id>.txt` and
+ * replaced by a preview naming the file; other blocks and `details` are kept. Never rejects: when the file cannot be written, the text is cut and the preview says why.
  */
 export function applyResultBudget(
   budget: ResultBudget,
@@ -71,19 +74,17 @@ async function spill(
   const texts: string[] = [];
   const kept: ContentBlock[] = [];
   for (const block of result.content) {
-    if (block.type === "text") texts.push(block.text);
-    else if (block.type === "resource" && typeof block.resource.text === "string") texts.push(block.resource.text);
-    else kept.push(block);
+    const text = textOf(block);
+    if (text === undefined) kept.push(block);
+    else texts.push(text);
   }
   const preview = previewResult(texts, maxChars);
   let where: string;
   try {
-    const path = await writeTexts(budget, toolCallId, texts);
-    where = `was saved whole to ${shownPath(budget, path)}`;
-    const readOn = preview.jsonItems
-      ? `Read it with read (path ${JSON.stringify(shownPath(budget, path))}) or search it with grep.`
-      : `Read on with read (path ${JSON.stringify(shownPath(budget, path))}, offset ${preview.headEndLine + 1}) or search it with grep.`;
-    where += `. ${readOn}`;
+    const path = shownPath(budget, await writeTexts(budget, toolCallId, texts));
+    const offset = preview.jsonItems ? "" : `, offset ${preview.headEndLine + 1}`;
+    const readOn = preview.jsonItems ? "Read it" : "Read on";
+    where = `was saved whole to ${path}. ${readOn} with read (path ${JSON.stringify(path)}${offset}) or search it with grep.`;
   } catch (error) {
     where = `could not be saved to a file (${describeThrown(error)}), so only this preview of it is left`;
   }
