@@ -1,0 +1,241 @@
+// createCallHistory: the calls the inspector saw, newest last, bounded in count and in the bytes of their bodies.
+import { contentBlockAsText } from "../core/tool-result.js";
+import type { ApprovalRequest, ApprovalResolvedEvent, ToolExecutionEndEvent } from "../core/types.js";
+import { cutForPage, cutText } from "./cut-for-page.js";
+import { readSpillFile } from "./read-spill-file.js";
+import type { CallDetail, CallPhaseView, CallSummary, CutText } from "./types.js";
+
+/** How a call began, as `tool_execution_start` tells it. */
+export interface CallStart {
+  readonly toolCallId: string;
+  readonly toolName: string;
+  readonly input: unknown;
+  /** Epoch milliseconds; the time of the event when absent. */
+  readonly startedAt?: number;
+}
+
+/** A `tool_call_phase` event. */
+export interface CallPhase extends CallPhaseView {
+  readonly toolCallId: string;
+}
+
+/** The limits of a history. */
+export interface CallHistoryLimits {
+  /** The most calls kept; the oldest leave first. */
+  readonly maxCalls: number;
+  /** The most bytes of one input, result content or details kept. */
+  readonly maxBodyBytes: number;
+  /** The most bytes of bodies kept over the whole history; the oldest calls' bodies are dropped past it. */
+  readonly maxTotalBytes: number;
+}
+
+/** What a history tells its owner: a call changed, or calls up to a key left. */
+export interface CallHistoryListener {
+  changed(key: number): void;
+  dropped(throughKey: number): void;
+}
+
+/** The calls of every watched session. Each method is told the session the event came from. */
+export interface CallHistory {
+  start(sessionId: string, start: CallStart): void;
+  phase(sessionId: string, phase: CallPhase): void;
+  approvalRequested(sessionId: string, request: ApprovalRequest): void;
+  approvalResolved(sessionId: string, event: ApprovalResolvedEvent): void;
+  end(sessionId: string, event: ToolExecutionEndEvent): void;
+  /** The loop named the call's turn (its `tool_call` event, which comes before the session starts the call). */
+  assignTurn(sessionId: string, toolCallId: string, turn: number): void;
+  summary(key: number): CallSummary | undefined;
+  detail(key: number): CallDetail | undefined;
+  summaries(): CallSummary[];
+}
+
+interface CallRecord {
+  summary: CallSummary;
+  input?: CutText;
+  result?: CallDetail["result"];
+  error?: CallDetail["error"];
+  bodyBytes: number;
+  dropped: boolean;
+}
+
+const MAX_PREVIEW_CHARS = 160;
+/** A turn named by the loop but never started (a call the session refused to announce) is forgotten after this many. */
+const MAX_PENDING_TURNS = 1_000;
+
+/** A history; `listener` hears each change as it happens (synchronously). */
+export function createCallHistory(limits: CallHistoryLimits, listener: CallHistoryListener): CallHistory {
+  const records = new Map<number, CallRecord>();
+  /** The call open now for a session's tool call id (a call resumed after a pause starts again with its id). */
+  const open = new Map<string, number>();
+  const turns = new Map<string, number>();
+  let nextKey = 1;
+  let totalBytes = 0;
+
+  const idOf = (sessionId: string, toolCallId: string) => `${sessionId}\u0000${toolCallId}`;
+  const update = (key: number, change: (summary: CallSummary) => CallSummary) => {
+    const record = records.get(key);
+    if (record === undefined) return;
+    record.summary = change(record.summary);
+    listener.changed(key);
+  };
+  const openKey = (sessionId: string, toolCallId: string) => open.get(idOf(sessionId, toolCallId));
+  const keepBodies = (record: CallRecord, bytes: number) => {
+    record.bodyBytes += bytes;
+    totalBytes += bytes;
+    if (totalBytes <= limits.maxTotalBytes) return;
+    for (const [key, older] of records) {
+      if (totalBytes <= limits.maxTotalBytes || older === record) break;
+      if (older.dropped || older.bodyBytes === 0) continue;
+      totalBytes -= older.bodyBytes;
+      older.bodyBytes = 0;
+      older.dropped = true;
+      delete older.input;
+      delete older.result;
+      listener.changed(key);
+    }
+  };
+  const trim = () => {
+    let last: number | undefined;
+    while (records.size > limits.maxCalls) {
+      const [key, oldest] = records.entries().next().value as [number, CallRecord];
+      records.delete(key);
+      totalBytes -= oldest.bodyBytes;
+      const id = idOf(oldest.summary.sessionId, oldest.summary.toolCallId);
+      if (open.get(id) === key) open.delete(id);
+      last = key;
+    }
+    if (last !== undefined) listener.dropped(last);
+  };
+
+  return {
+    start(sessionId, start) {
+      const id = idOf(sessionId, start.toolCallId);
+      const known = open.get(id);
+      if (known !== undefined && records.has(known)) {
+        // Resumed after a pause for approval: the same call goes on.
+        update(known, (summary) => ({ ...summary, status: "running" }));
+        return;
+      }
+      const key = nextKey++;
+      const input = cutForPage(start.input, limits.maxBodyBytes);
+      const turn = turns.get(id);
+      turns.delete(id);
+      const record: CallRecord = {
+        summary: {
+          key,
+          sessionId,
+          toolCallId: start.toolCallId,
+          toolName: start.toolName,
+          ...(turn === undefined ? {} : { turn }),
+          status: "running",
+          startedAt: start.startedAt ?? Date.now(),
+          phases: [],
+          inputPreview: previewOf(input.text),
+        },
+        input,
+        bodyBytes: 0,
+        dropped: false,
+      };
+      records.set(key, record);
+      open.set(id, key);
+      keepBodies(record, Buffer.byteLength(input.text));
+      listener.changed(key);
+      trim();
+    },
+    phase(sessionId, { toolCallId, ...phase }) {
+      const key = openKey(sessionId, toolCallId);
+      if (key === undefined) return;
+      const view: CallPhaseView = {
+        phase: phase.phase,
+        startedAt: phase.startedAt,
+        durationMs: phase.durationMs,
+        ...(phase.errorCode === undefined ? {} : { errorCode: phase.errorCode }),
+      };
+      update(key, (summary) => ({ ...summary, phases: [...summary.phases, view] }));
+    },
+    approvalRequested(sessionId, request) {
+      const key = openKey(sessionId, request.toolCallId);
+      if (key === undefined) return;
+      update(key, (summary) => ({ ...summary, status: "approval", approval: { approvalId: request.approvalId } }));
+    },
+    approvalResolved(sessionId, event) {
+      const key = openKey(sessionId, event.toolCallId);
+      if (key === undefined) return;
+      update(key, (summary) => ({
+        ...summary,
+        status: summary.status === "approval" ? "running" : summary.status,
+        approval: { approvalId: event.approvalId, outcome: event.outcome },
+      }));
+    },
+    end(sessionId, event) {
+      const id = idOf(sessionId, event.toolCallId);
+      const key = open.get(id);
+      const record = key === undefined ? undefined : records.get(key);
+      if (key === undefined || record === undefined) return;
+      open.delete(id);
+      const { result } = event;
+      const content = Array.isArray(result?.content) ? result.content : [];
+      const json = safeJson(content);
+      const spillFile = readSpillFile(result);
+      const failed = event.isError;
+      const text = cutText(content.map(contentBlockAsText).join("\n"), limits.maxBodyBytes);
+      const details = result?.details === undefined ? undefined : cutForPage(result.details, limits.maxBodyBytes);
+      if (!record.dropped) {
+        record.result = { content: text, ...(details === undefined ? {} : { details }), isError: failed };
+        keepBodies(
+          record,
+          Buffer.byteLength(text.text) + (details === undefined ? 0 : Buffer.byteLength(details.text)),
+        );
+      }
+      if (failed)
+        record.error = {
+          ...(event.errorCode === undefined ? {} : { code: event.errorCode }),
+          text: cutText(text.text, 4_000).text,
+        };
+      update(key, (summary) => ({
+        ...summary,
+        status: failed ? "error" : "ok",
+        durationMs: event.durationMs,
+        ...(event.errorCode === undefined ? {} : { errorCode: event.errorCode }),
+        resultBytes: Buffer.byteLength(json),
+        resultTokens: Math.ceil(json.length / 4),
+        ...(spillFile === undefined ? {} : { spillFile }),
+      }));
+    },
+    assignTurn(sessionId, toolCallId, turn) {
+      const key = openKey(sessionId, toolCallId);
+      if (key !== undefined) {
+        update(key, (summary) => ({ ...summary, turn }));
+        return;
+      }
+      turns.set(idOf(sessionId, toolCallId), turn);
+      if (turns.size > MAX_PENDING_TURNS) turns.delete(turns.keys().next().value as string);
+    },
+    summary: (key) => records.get(key)?.summary,
+    detail(key) {
+      const record = records.get(key);
+      if (record === undefined) return undefined;
+      return {
+        ...record.summary,
+        ...(record.input === undefined ? {} : { input: record.input }),
+        ...(record.result === undefined ? {} : { result: record.result }),
+        ...(record.error === undefined ? {} : { error: record.error }),
+        ...(record.dropped ? { dropped: true } : {}),
+      };
+    },
+    summaries: () => [...records.values()].map((record) => record.summary),
+  };
+}
+
+function previewOf(text: string): string {
+  const line = text.replace(/\s+/g, " ").trim();
+  return line.length > MAX_PREVIEW_CHARS ? `${line.slice(0, MAX_PREVIEW_CHARS - 1)}…` : line;
+}
+
+function safeJson(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? "";
+  } catch {
+    return "";
+  }
+}

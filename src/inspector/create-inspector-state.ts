@@ -1,0 +1,342 @@
+// createInspectorState: what the page shows, kept up to date from sessions' and loops' events, and streamed to
+// subscribers as a snapshot and then updates, coalesced per flush.
+import type { AgentSession } from "../core/dispatch/session.js";
+import { describeThrown } from "../core/errors.js";
+import type { ToolCallErrorCode } from "../core/types.js";
+import type { AgentEvent } from "../loop/types.js";
+import { type CallHistory, createCallHistory } from "./create-call-history.js";
+import { createPageApprover, type PageApprover } from "./create-page-approver.js";
+import { measureToolDefinitions } from "./measure-tool-definitions.js";
+import { readPlan } from "./read-plan.js";
+import type {
+  InspectorMessage,
+  InspectorSnapshot,
+  InspectorUpdate,
+  PlanView,
+  RunView,
+  SessionView,
+  TurnView,
+} from "./types.js";
+
+/** The limits and labels a state is made with. */
+export interface InspectorStateOptions {
+  readonly title: string;
+  readonly canCall: boolean;
+  readonly maxCalls: number;
+  readonly maxBodyBytes: number;
+  readonly maxTotalBytes: number;
+  /** How long updates gather before they are sent, in ms. */
+  readonly flushMs: number;
+}
+
+/** A followed session, as `watch` hands it back. */
+export interface WatchedSession {
+  readonly id: string;
+  readonly session: AgentSession;
+  record(event: AgentEvent): void;
+  stop(): void;
+}
+
+/** The state behind the page. */
+export interface InspectorState {
+  readonly approvals: PageApprover;
+  snapshot(): InspectorSnapshot;
+  /** `send` gets the snapshot at once, then every update; returns an unsubscribe function. */
+  subscribe(send: (message: InspectorMessage) => void): () => void;
+  watch(session: AgentSession, label: string | undefined): WatchedSession;
+  history: Pick<CallHistory, "detail">;
+  sessionById(id: string): AgentSession | undefined;
+  /** Stops following every session, declines the waiting approvals and drops the subscribers. */
+  close(reason: string): void;
+}
+
+/** `tool_call_phase`: one stretch of a call's life ended (the session emits it; SPEC 17's spans match it). */
+interface PhaseEvent {
+  readonly toolCallId: string;
+  readonly toolName: string;
+  readonly phase: string;
+  readonly startedAt: number;
+  readonly durationMs: number;
+  readonly errorCode?: ToolCallErrorCode;
+}
+
+interface SessionEntry {
+  readonly id: string;
+  readonly label: string;
+  readonly session: AgentSession;
+  ended: boolean;
+  plan: PlanView | undefined;
+  run: RunView | undefined;
+  /** The key of the turn the loop is in now. */
+  turnKey: number | undefined;
+  readonly unsubscribe: (() => void)[];
+}
+
+/** The most ended sessions the list keeps. */
+const MAX_ENDED_SESSIONS = 50;
+const MAX_TURN_TEXT_CHARS = 400;
+const MAX_APPROVAL_SESSIONS = 10_000;
+
+/** A state with no sessions yet. */
+export function createInspectorState(options: InspectorStateOptions): InspectorState {
+  const sessions = new Map<string, SessionEntry>();
+  const turns = new Map<number, TurnView>();
+  const approvalSessions = new Map<string, string>();
+  const subscribers = new Set<(message: InspectorMessage) => void>();
+  const pending = new Map<string, () => InspectorUpdate | undefined>();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let nextSession = 1;
+  let nextTurn = 1;
+  let closed = false;
+
+  const flush = () => {
+    timer = undefined;
+    const updates = [...pending.values()];
+    pending.clear();
+    for (const make of updates) {
+      const update = make();
+      if (update === undefined) continue;
+      for (const send of subscribers) send(update);
+    }
+  };
+  /** Queues an update, built when it is sent (so a burst of changes to one thing goes out once, as it is then). */
+  const queue = (key: string, make: () => InspectorUpdate | undefined) => {
+    if (closed) return;
+    pending.delete(key); // re-queued at the end: updates go out in the order of their last change
+    pending.set(key, make);
+    if (timer === undefined && subscribers.size > 0) {
+      timer = setTimeout(flush, options.flushMs);
+      timer.unref?.();
+    }
+  };
+  const sessionView = (entry: SessionEntry): SessionView => {
+    entry.plan ??= readPlan(entry.session);
+    return {
+      id: entry.id,
+      label: entry.label,
+      ended: entry.ended,
+      plan: entry.plan,
+      ...(entry.run === undefined ? {} : { run: entry.run }),
+    };
+  };
+  const sessionChanged = (entry: SessionEntry, planChanged = false) => {
+    if (planChanged && !entry.ended) entry.plan = undefined;
+    queue(`session:${entry.id}`, () =>
+      sessions.get(entry.id) === entry ? { kind: "session", session: sessionView(entry) } : undefined,
+    );
+  };
+
+  const history = createCallHistory(
+    { maxCalls: options.maxCalls, maxBodyBytes: options.maxBodyBytes, maxTotalBytes: options.maxTotalBytes },
+    {
+      changed: (key) =>
+        queue(`call:${key}`, () => {
+          const call = history.summary(key);
+          return call === undefined ? undefined : { kind: "call", call };
+        }),
+      dropped: (throughKey) => queue("calls-dropped", () => ({ kind: "calls-dropped", throughKey })),
+    },
+  );
+
+  const approvals = createPageApprover({
+    maxBodyBytes: options.maxBodyBytes,
+    sessionOf: (approvalId) => approvalSessions.get(approvalId),
+    listener: {
+      added: (approval) => queue(`approval:${approval.approvalId}`, () => ({ kind: "approval", approval })),
+      settled: (approvalId, outcome) =>
+        queue(`approval:${approvalId}`, () => ({ kind: "approval-settled", approvalId, outcome })),
+    },
+  });
+
+  const changeTurn = (key: number, change: (turn: TurnView) => TurnView) => {
+    const turn = turns.get(key);
+    if (turn === undefined) return;
+    turns.set(key, change(turn));
+    queue(`turn:${key}`, () => {
+      const now = turns.get(key);
+      return now === undefined ? undefined : { kind: "turn", turn: now };
+    });
+  };
+  const addTurn = (entry: SessionEntry, turn: number) => {
+    const key = nextTurn++;
+    turns.set(key, {
+      key,
+      sessionId: entry.id,
+      turn,
+      startedAt: Date.now(),
+      definitions: measureToolDefinitions(entry.session.modelTools),
+    });
+    entry.turnKey = key;
+    changeTurn(key, (view) => view);
+    if (turns.size > options.maxCalls) {
+      let last = 0;
+      while (turns.size > options.maxCalls) {
+        last = turns.keys().next().value as number;
+        turns.delete(last);
+      }
+      queue("turns-dropped", () => ({ kind: "turns-dropped", throughKey: last }));
+    }
+  };
+  const changeRun = (entry: SessionEntry, change: (run: RunView) => RunView) => {
+    if (entry.run === undefined) return;
+    entry.run = change(entry.run);
+    sessionChanged(entry);
+  };
+
+  const record = (entry: SessionEntry, event: AgentEvent) => {
+    if (entry.ended) return;
+    switch (event.type) {
+      case "turn_start":
+        if (entry.run === undefined || entry.run.status !== "running") {
+          entry.run = { status: "running", turns: 0, startedAt: Date.now(), inputTokens: 0, outputTokens: 0 };
+        }
+        changeRun(entry, (run) => ({ ...run, turns: event.turn }));
+        addTurn(entry, event.turn);
+        sessionChanged(entry, true); // the tools sent may have grown (deferred tools found)
+        break;
+      case "model_text":
+        if (entry.turnKey !== undefined) {
+          const text =
+            event.text.length > MAX_TURN_TEXT_CHARS ? `${event.text.slice(0, MAX_TURN_TEXT_CHARS - 1)}…` : event.text;
+          changeTurn(entry.turnKey, (turn) => ({ ...turn, text }));
+        }
+        break;
+      case "usage":
+        if (entry.turnKey !== undefined) {
+          const { inputTokens, outputTokens } = event.usage;
+          changeTurn(entry.turnKey, (turn) => ({ ...turn, inputTokens, outputTokens }));
+        }
+        changeRun(entry, (run) => ({
+          ...run,
+          inputTokens: event.total.inputTokens,
+          outputTokens: event.total.outputTokens,
+        }));
+        break;
+      case "tool_call":
+        history.assignTurn(entry.id, event.call.id, event.turn);
+        break;
+      case "turn_end":
+        if (entry.turnKey !== undefined) {
+          const { stopReason, toolCalls } = event;
+          changeTurn(entry.turnKey, (turn) => ({ ...turn, endedAt: Date.now(), stopReason, toolCalls }));
+        }
+        break;
+      case "error":
+        changeRun(entry, (run) => ({ ...run, error: describeThrown(event.error) }));
+        break;
+      case "done":
+        if (entry.turnKey !== undefined) {
+          changeTurn(entry.turnKey, (turn) => (turn.endedAt === undefined ? { ...turn, endedAt: Date.now() } : turn));
+        }
+        changeRun(entry, (run) => ({ ...run, status: event.reason, turns: event.turns, endedAt: Date.now() }));
+        break;
+      default:
+        break;
+    }
+  };
+
+  const dropEndedSessions = () => {
+    const ended = [...sessions.values()].filter((entry) => entry.ended);
+    for (const entry of ended.slice(0, Math.max(0, ended.length - MAX_ENDED_SESSIONS))) {
+      sessions.delete(entry.id);
+      queue(`session:${entry.id}`, () => ({ kind: "session-removed", sessionId: entry.id }));
+    }
+  };
+
+  const watch = (session: AgentSession, label: string | undefined): WatchedSession => {
+    const id = `s${nextSession++}`;
+    const entry: SessionEntry = {
+      id,
+      label: label ?? (nextSession === 2 ? "session" : `session ${id.slice(1)}`),
+      session,
+      ended: false,
+      plan: undefined,
+      run: undefined,
+      turnKey: undefined,
+      unsubscribe: [],
+    };
+    sessions.set(id, entry);
+    const off = entry.unsubscribe;
+    off.push(
+      session.on("tool_execution_start", (event) => {
+        const startedAt = (event as { startedAt?: unknown }).startedAt;
+        history.start(id, { ...event, ...(typeof startedAt === "number" ? { startedAt } : {}) });
+      }),
+      session.on("tool_execution_end", (event) => history.end(id, event)),
+      session.on("approval_requested", (request) => {
+        approvalSessions.set(request.approvalId, id);
+        if (approvalSessions.size > MAX_APPROVAL_SESSIONS) {
+          approvalSessions.delete(approvalSessions.keys().next().value as string);
+        }
+        history.approvalRequested(id, request);
+      }),
+      session.on("approval_resolved", (event) => history.approvalResolved(id, event)),
+      session.onActiveToolsChange(() => sessionChanged(entry, true)),
+      session.registry.onRefresh(() => sessionChanged(entry, true)),
+    );
+    try {
+      // The phase event is newer than some sessions (a session of another copy of toolwire may not have it).
+      const on = session.on as unknown as (event: string, listener: (event: PhaseEvent) => void) => () => void;
+      off.push(on("tool_call_phase", (event) => history.phase(id, event)));
+    } catch {
+      // no phases: each call is one bar from its start to its end
+    }
+    sessionChanged(entry);
+    return {
+      id,
+      session,
+      record: (event) => record(entry, event),
+      stop() {
+        if (entry.ended) return;
+        entry.ended = true;
+        for (const unsubscribe of off.splice(0)) unsubscribe();
+        sessionChanged(entry);
+        dropEndedSessions();
+      },
+    };
+  };
+
+  const snapshot = (): InspectorSnapshot => ({
+    kind: "snapshot",
+    version: 1,
+    title: options.title,
+    canCall: options.canCall,
+    sessions: [...sessions.values()].map(sessionView),
+    calls: history.summaries(),
+    turns: [...turns.values()],
+    approvals: approvals.pending(),
+  });
+
+  return {
+    approvals,
+    history,
+    snapshot,
+    subscribe(send) {
+      if (closed) return () => {};
+      // The snapshot holds every change so far: what was queued for nobody needs no sending.
+      if (subscribers.size === 0) pending.clear();
+      send(snapshot());
+      subscribers.add(send);
+      return () => {
+        subscribers.delete(send);
+      };
+    },
+    watch(session, label) {
+      return watch(session, label);
+    },
+    sessionById: (id) => {
+      const entry = sessions.get(id);
+      return entry === undefined || entry.ended ? undefined : entry.session;
+    },
+    close(reason) {
+      if (closed) return;
+      for (const entry of sessions.values()) for (const unsubscribe of entry.unsubscribe.splice(0)) unsubscribe();
+      approvals.close(reason);
+      closed = true;
+      if (timer !== undefined) clearTimeout(timer);
+      timer = undefined;
+      pending.clear();
+      subscribers.clear();
+    },
+  };
+}

@@ -1,0 +1,21 @@
+// InspectorError: the inspector cannot be used as asked, with a stable code.
+import { ToolwireError } from "../core/errors.js";
+
+/**
+ * Why the inspector refused. One line each:
+ * - `invalid-inspector-options`: an option of `createInspector` is malformed (a port outside 0-65535, a limit that
+ *   is not a positive integer, a title that is not a string).
+ * - `inspector-closed`: `watch` was called after `close()`.
+ */
+export type InspectorErrorCode = "invalid-inspector-options" | "inspector-closed";
+
+/** The inspector's options or use were wrong; the message says what to change. */
+export class InspectorError extends ToolwireError {
+  override readonly name = "InspectorError";
+  constructor(
+    readonly code: InspectorErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
