@@ -89,7 +89,8 @@ export function createBashTool(context: BuiltinContext): AgentTool {
     // bash enforces its own timeout (the input's, or the default). The tool-level one, which wins over a session's
     // toolTimeoutMs, is only a backstop above the longest it can take, so a session default never cuts it first.
     timeoutMs: Math.max(MAX_BASH_TIMEOUT_MS, context.bashTimeoutMs) + context.killGraceMs + BACKSTOP_MARGIN_MS,
-    async execute(input, { signal, onUpdate }): Promise<ToolResult<BashDetails>> {
+    async execute(input, call): Promise<ToolResult<BashDetails>> {
+      const { signal, onUpdate } = call;
       if (signal.aborted)
         throw new ToolCallError("aborted", "bash", "The command was not started: the call was aborted.");
       const asked = input.timeoutMs;
@@ -97,6 +98,7 @@ export function createBashTool(context: BuiltinContext): AgentTool {
         typeof asked === "number" && asked > 0 ? Math.min(asked, MAX_BASH_TIMEOUT_MS) : context.bashTimeoutMs;
       const started = performance.now();
       const { launch, state } = await prepareSandbox(context.sandbox);
+      if (launch !== undefined) call.phase?.("sandbox_start", started);
       const run = await runCommand({
         shell: context.shell,
         command: input.command,

@@ -218,6 +218,49 @@ export interface ToolCallContext {
    * optional for contexts made by hand.
    */
   log?(level: ToolLogLevel, data: JsonValue, logger?: string): void;
+  /**
+   * Reports a stretch of the executor's own work, from `start` (a `performance.now()` reading) until now, as a
+   * phase of the call (the built-in `bash` reports `sandbox_start`): it reaches `tool_call_phase` listeners and,
+   * with telemetry, becomes a child span. Never throws. Optional for contexts made by hand.
+   */
+  phase?(name: string, start: number): void;
+  /**
+   * The call's span, when the session has telemetry (SPEC 17): start child spans of your own work under it, and
+   * pass its trace context on to a server you call. `undefined` without telemetry.
+   */
+  readonly span?: ToolCallSpan;
+}
+
+/** The span of one call, as its executor sees it (`context.span`): for child spans and trace propagation. */
+export interface ToolCallSpan {
+  /**
+   * Starts a child span of the call's span (kind `client` for a request to another process, else `internal`).
+   * End it with `end`, giving the error type when the work failed.
+   */
+  startChild(
+    name: string,
+    options?: {
+      readonly kind?: "client" | "internal";
+      readonly attributes?: Readonly<Record<string, string | number | boolean>>;
+    },
+  ): ToolCallChildSpan;
+  /** The W3C trace context (`traceparent`, and `tracestate` when there is one) naming the call's span as parent. */
+  traceContext(): TraceContext;
+}
+
+/** A child span of a call (`ToolCallSpan.startChild`). */
+export interface ToolCallChildSpan {
+  /** The W3C trace context naming this span as parent, for the process it calls. */
+  traceContext(): TraceContext;
+  setAttribute(key: string, value: string | number | boolean): void;
+  /** Ends the span: with `errorType`, its status is ERROR and `error.type` is set. Later calls do nothing. */
+  end(errorType?: string): void;
+}
+
+/** W3C trace context headers, as they travel in MCP's `_meta` or in HTTP headers. */
+export interface TraceContext {
+  readonly traceparent: string;
+  readonly tracestate?: string;
 }
 
 /** Log levels, least severe first (syslog's, as MCP uses them). */
@@ -443,6 +486,11 @@ export interface DispatchOptions {
    * `dispatchAllDetailed` can hand the request back; `dispatch` answers `approval-required`.
    */
   readonly pauseForApproval?: boolean;
+  /**
+   * The trace this call belongs to, from another process (the MCP server takes it from a request's `_meta`):
+   * with telemetry, the call's span becomes a child of it. Ignored when malformed.
+   */
+  readonly traceContext?: TraceContext;
 }
 
 /**
@@ -470,6 +518,8 @@ export interface ToolExecutionStartEvent {
   readonly toolCallId: string;
   readonly toolName: string;
   readonly input: unknown;
+  /** When the call began, in milliseconds since the epoch (fractional). */
+  readonly startedAt: number;
 }
 /** `tool_execution_update`: a running call reported progress. */
 export interface ToolExecutionUpdateEvent {
@@ -488,6 +538,35 @@ export interface ToolExecutionEndEvent {
   /** The final result, `details` included. */
   readonly result: ToolResult;
 }
+/**
+ * `tool_call_phase`: one stretch of a call's life ended, for waterfalls. Phases, in a call's order: `validate`
+ * (finding the tool and checking the input; a refused call ends here), `queued` (waiting for other calls of its
+ * batch, or for the write lock), `before_hooks`, `approval` (waiting for a person),
+ * `execute` (the executor; the built-in `bash` reports `sandbox_start` inside it), `after_hooks`; an executor
+ * may report phases of its own (`context.phase`).
+ */
+export interface ToolCallPhaseEvent {
+  readonly toolCallId: string;
+  readonly toolName: string;
+  readonly phase: ToolCallPhase;
+  /** When it started, in milliseconds since the epoch (fractional). */
+  readonly startedAt: number;
+  readonly durationMs: number;
+  /** Set when the call failed in this phase (a hook blocked it, the executor failed or timed out, a person declined). */
+  readonly errorCode?: ToolCallErrorCode;
+}
+
+/** The phases of a call that toolwire reports, and any an executor names (`context.phase`). */
+export type ToolCallPhase =
+  | "validate"
+  | "queued"
+  | "before_hooks"
+  | "approval"
+  | "sandbox_start"
+  | "execute"
+  | "after_hooks"
+  | (string & {});
+
 /** `error`: trouble that did not stop a call (a hook or a listener threw), with the call it happened in. */
 export interface SessionErrorEvent {
   readonly code: SessionErrorCode;
@@ -565,6 +644,7 @@ export interface AgentSessionEvents {
   tool_execution_start: ToolExecutionStartEvent;
   tool_execution_update: ToolExecutionUpdateEvent;
   tool_execution_end: ToolExecutionEndEvent;
+  tool_call_phase: ToolCallPhaseEvent;
   tool_log: ToolLogEvent;
   approval_requested: ApprovalRequest;
   approval_resolved: ApprovalResolvedEvent;

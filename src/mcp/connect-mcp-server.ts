@@ -338,10 +338,23 @@ export async function connectMcpEndpoint(
   async function callTool(bridged: BridgedTool, input: JsonObject, context: ToolCallContext): Promise<ToolResult> {
     const live = state.kind === "connected" ? state.live : await acquire(bridged.name, context.signal);
     running.add(context);
+    // With telemetry: a client span for the request, and its trace context in `_meta` for the server to continue.
+    const span = context.span?.startChild(`tools/call ${bridged.toolName}`, {
+      kind: "client",
+      attributes: {
+        "mcp.method.name": "tools/call",
+        "gen_ai.tool.name": bridged.toolName,
+        "toolwire.mcp.server": serverId,
+      },
+    });
+    const params = { name: bridged.toolName, arguments: input as Record<string, unknown> };
     let result: CallResultAsSent;
     try {
       result = await live.client.request(
-        { method: "tools/call", params: { name: bridged.toolName, arguments: input as Record<string, unknown> } },
+        {
+          method: "tools/call",
+          params: span === undefined ? params : { ...params, _meta: { ...span.traceContext() } },
+        },
         CALL_RESULT_AS_SENT,
         {
           // The call's own signal as it is: the SDK removes its abort listener when the request settles, so
@@ -353,10 +366,13 @@ export async function connectMcpEndpoint(
         },
       );
     } catch (error) {
-      throw callError(live, bridged, error, context.signal);
+      const failure = callError(live, bridged, error, context.signal);
+      span?.end(failure.code);
+      throw failure;
     } finally {
       running.delete(context);
     }
+    span?.end(result.isError === true ? "tool-error" : undefined);
     move(CALL_SUCCEEDED);
     return bridgedResult(bridged, result);
   }

@@ -10,7 +10,15 @@ import {
 import { TOOL_SEARCH_NAME } from "../core/defer/create-tool-search-tool.js";
 import type { AgentSession } from "../core/dispatch/session.js";
 import { describeThrown } from "../core/errors.js";
-import type { DispatchOptions, ToolCallOutcome, ToolDescriptor, ToolLogEvent, ToolResult } from "../core/types.js";
+import { isRecord } from "../core/json.js";
+import type {
+  DispatchOptions,
+  ToolCallOutcome,
+  ToolDescriptor,
+  ToolLogEvent,
+  ToolResult,
+  TraceContext,
+} from "../core/types.js";
 import { approvalInputRequired, elicitApproval, readApprovalRetry } from "./approve-over-mcp.js";
 import { toMcpContent } from "./map-result.js";
 
@@ -132,9 +140,11 @@ async function runCall(
   const onLog = (entry: ToolLogEvent) => {
     ctx.mcpReq.log(entry.level, entry.data, entry.logger).catch(() => undefined);
   };
+  const traceContext = traceContextOf(params._meta);
   const dispatchOptions: DispatchOptions = {
     signal: ctx.mcpReq.signal,
     onLog,
+    ...(traceContext === undefined ? {} : { traceContext }),
     ...(onUpdate === undefined ? {} : { onUpdate }),
     ...(legacy && canAsk ? { approver: elicitApproval(ctx) } : {}),
     ...(!legacy && canAsk && approvals !== undefined ? { pauseForApproval: true } : {}),
@@ -165,6 +175,13 @@ async function runCall(
   }
   const result = server.projectCallToolResult(toCallToolResult(outcome), active?.descriptor.outputSchema);
   return { result, outcome: outcomeCode(outcome) };
+}
+
+/** The client's trace context from a request's `_meta` (W3C `traceparent`, `tracestate`), when it sent one. */
+function traceContextOf(meta: unknown): TraceContext | undefined {
+  if (!isRecord(meta) || typeof meta.traceparent !== "string") return undefined;
+  const { traceparent, tracestate } = meta;
+  return typeof tracestate === "string" ? { traceparent, tracestate } : { traceparent };
 }
 
 /** `"ok"`, or why the call failed: its error code, or `"tool-error"` when the tool answered with an error. */

@@ -27,11 +27,13 @@ import type {
   ToolResult,
   ToolResultBlock,
   ToolUse,
+  TraceContext,
   WriteLock,
 } from "../types.js";
 import { type BeforeChainOutcome, runAfterHooks, runBeforeHooks } from "../wrap/hooks.js";
 import { type ToolOutcome, type WrappedTool, wrapTool } from "../wrap/wrap-tool.js";
 import { runLocked } from "../wrap/write-lock.js";
+import { type CallTelemetry, type CallWatch, watchCall } from "./call-watch.js";
 import type { Deadline, DeadlineClock } from "./deadline-clock.js";
 import type { SessionEmitter } from "./events.js";
 import { guardAbortListeners } from "./guard-abort-listeners.js";
@@ -56,6 +58,8 @@ export interface CallRuntime {
   readonly emitter: SessionEmitter;
   /** How much text a result may hold, and where a larger one is saved. */
   readonly budget: ResultBudget;
+  /** One span per call (SPEC 17); `undefined` without telemetry. */
+  readonly telemetry: CallTelemetry | undefined;
 }
 
 /** A call as it arrived. */
@@ -64,6 +68,8 @@ export interface CallInfo {
   readonly name: string;
   readonly rawInput: unknown;
   readonly started: number;
+  /** Times the call's phases and holds its span; `undefined` when nobody listens for phases and there is no telemetry. */
+  readonly watch: CallWatch | undefined;
 }
 
 /** A call refused before its executor, ready to run, or paused until a person decides (`pauseForApproval`). */
@@ -79,14 +85,22 @@ export type PreparedCall =
     }
   | { readonly kind: "paused"; readonly info: CallInfo; readonly request: ApprovalRequest };
 
-/** Reads an untrusted tool use and announces the call. */
-export function startToolCall(runtime: CallRuntime, toolUse: ToolUse): CallInfo {
+/** Reads an untrusted tool use and announces the call; `parent` is a trace it continues (from another process). */
+export function startToolCall(runtime: CallRuntime, toolUse: ToolUse, parent?: TraceContext): CallInfo {
   const record: Record<string, unknown> = isRecord(toolUse) ? toolUse : {};
   const id = typeof record.id === "string" ? record.id : record.id === undefined ? "" : describeThrown(record.id);
   const name = typeof record.name === "string" ? record.name : describeThrown(record.name);
-  const info: CallInfo = { id, name, rawInput: record.input, started: performance.now() };
+  const started = performance.now();
+  const call = { id, name, started, input: record.input };
+  const watch = watchCall(runtime.emitter, runtime.telemetry, call, () => runtime.activeTools().get(name), parent);
+  const info: CallInfo = { id, name, rawInput: record.input, started, watch };
   if (runtime.emitter.has("tool_execution_start")) {
-    runtime.emitter.emit("tool_execution_start", { toolCallId: id, toolName: name, input: record.input });
+    runtime.emitter.emit("tool_execution_start", {
+      toolCallId: id,
+      toolName: name,
+      input: record.input,
+      startedAt: performance.timeOrigin + started,
+    });
   }
   return info;
 }
@@ -100,7 +114,10 @@ export function prepareToolCall(
   info: CallInfo,
   signal: AbortSignal | undefined,
 ): PreparedCall | Promise<PreparedCall> {
-  const refuse = (error: ToolCallError): PreparedCall => ({ kind: "refused", info, error });
+  const refuse = (error: ToolCallError): PreparedCall => {
+    info.watch?.phase("validate", info.started, performance.now(), error.code);
+    return { kind: "refused", info, error };
+  };
   const active = runtime.activeTools();
   const found = active.get(info.name);
   if (found === undefined) return refuse(notFoundError(info.name, active));
@@ -110,15 +127,19 @@ export function prepareToolCall(
   if (parsed instanceof ToolCallError) return refuse(parsed);
   const input = validateInput(runtime, tool, parsed, "input");
   if (input instanceof ToolCallError) return refuse(input);
+  info.watch?.phase("validate", info.started, performance.now());
   if (runtime.beforeHooks.length === 0) return { kind: "ready", info, tool, input };
+  const refused = (error: ToolCallError): PreparedCall => ({ kind: "refused", info, error });
+  let hooksStart = 0;
   const decide = (outcome: BeforeChainOutcome): PreparedCall => {
+    info.watch?.phase("before_hooks", hooksStart, performance.now(), beforeHookFailure(outcome));
     switch (outcome.kind) {
       case "allow":
         return { kind: "ready", info, tool, input: outcome.input };
       case "block":
-        return refuse(toolCallRefusal("blocked-by-hook", info.name, `Tool call blocked: ${outcome.reason}`));
+        return refused(toolCallRefusal("blocked-by-hook", info.name, `Tool call blocked: ${outcome.reason}`));
       case "invalid-rewrite":
-        return refuse(
+        return refused(
           outcome.problem instanceof ToolCallError
             ? outcome.problem
             : toolCallRefusal(
@@ -129,8 +150,9 @@ export function prepareToolCall(
         );
     }
   };
-  const outcome = runLocked(runtime.lock, () =>
-    runBeforeHooks(
+  const outcome = runLocked(runtime.lock, () => {
+    hooksStart = performance.now(); // inside the lock: the wait for it counts as queued
+    return runBeforeHooks(
       runtime.beforeHooks,
       { toolName: info.name, toolCallId: info.id, input, descriptor: tool.descriptor },
       runtime.hookTimeoutMs,
@@ -138,9 +160,15 @@ export function prepareToolCall(
         const checked = validateInput(runtime, tool, rewritten, "input from a beforeToolCall hook");
         return checked instanceof ToolCallError ? { problem: checked } : { input: checked };
       },
-    ),
-  );
+    );
+  });
   return outcome instanceof Promise ? outcome.then(decide) : decide(outcome);
+}
+
+function beforeHookFailure(outcome: BeforeChainOutcome): ToolCallErrorCode | undefined {
+  if (outcome.kind === "allow") return undefined;
+  if (outcome.kind === "block") return "blocked-by-hook";
+  return outcome.problem instanceof ToolCallError ? outcome.problem.code : "invalid-input";
 }
 
 /**
@@ -166,9 +194,11 @@ export function approveToolCall(
     runtime.emitter.emit("approval_requested", request);
     return { kind: "paused", info, request };
   }
-  return askApproval(approvals, subject, announcerOf(runtime), options?.signal, approver).then((verdict) =>
-    verdict.approved ? call : refusedBy(info, verdict),
-  );
+  const asked = performance.now();
+  return askApproval(approvals, subject, announcerOf(runtime), options?.signal, approver).then((verdict) => {
+    info.watch?.phase("approval", asked, performance.now(), verdict.approved ? undefined : verdict.code);
+    return verdict.approved ? call : refusedBy(info, verdict);
+  });
 }
 
 /**
@@ -176,10 +206,15 @@ export function approveToolCall(
  * (it ends in this dispatch); approved, it runs exactly the request's input with the tool active now,
  * checked against that tool's schema once more, without before hooks (they ran before the pause).
  */
-export function prepareResumedCall(runtime: CallRuntime, request: ApprovalRequest, decision: unknown): PreparedCall {
+export function prepareResumedCall(
+  runtime: CallRuntime,
+  request: ApprovalRequest,
+  decision: unknown,
+  parent?: TraceContext,
+): PreparedCall {
   const copied = copyJson(request.input, "the approved input");
   const input = copied.ok && isRecord(copied.value) ? (copied.value as JsonObject) : {};
-  const info = startToolCall(runtime, { id: request.toolCallId, name: request.toolName, input });
+  const info = startToolCall(runtime, { id: request.toolCallId, name: request.toolName, input }, parent);
   const verdict = copied.ok
     ? applyResumedDecision({ ...request, input }, decision, announcerOf(runtime))
     : ({
@@ -265,7 +300,10 @@ export function executePreparedToolCall(
   const context = new CallContext(runtime, info, options);
   return new Promise<ToolOutcome>((resolve) => {
     const timeoutMs = timerDelay(tool.timeoutMs ?? runtime.toolTimeoutMs);
-    tool.start(call.input, context, new RunningCall(context, resolve, signal, timeoutMs, executorStart).settle);
+    const running = new RunningCall(context, resolve, signal, timeoutMs, executorStart);
+    const { watch } = info;
+    if (watch === undefined) tool.start(call.input, context, running.settle);
+    else watch.enter(() => tool.start(call.input, context, running.settle));
   });
 }
 
@@ -279,6 +317,8 @@ class RunningCall {
   readonly #signal: AbortSignal | undefined;
   readonly #timeoutMs: number | undefined;
   readonly #deadline: Deadline | undefined;
+  /** When the executor began (a `performance.now()` reading), for its phase; 0 when the call is not watched. */
+  readonly #begun: number;
 
   constructor(
     context: CallContext,
@@ -291,6 +331,7 @@ class RunningCall {
     this.#resolve = resolve;
     this.#signal = signal;
     this.#timeoutMs = timeoutMs;
+    this.#begun = context.info.watch === undefined ? 0 : performance.now();
     this.#deadline =
       timeoutMs === undefined ? undefined : context.runtime.deadlines.after(timeoutMs, executorStart, this);
     signal?.addEventListener("abort", this, { once: true });
@@ -303,6 +344,12 @@ class RunningCall {
     context.finished = true;
     this.#deadline?.cancel();
     this.#signal?.removeEventListener("abort", this);
+    context.info.watch?.phase(
+      "execute",
+      this.#begun,
+      performance.now(),
+      outcome.result.isError === true ? outcome.errorCode : undefined,
+    );
     this.#resolve(outcome);
   };
 
@@ -393,6 +440,17 @@ class CallContext implements ToolCallContext {
         toolName: info.name,
       });
     }
+  }
+
+  /** A stretch of the executor's own work (such as `sandbox_start`), from `start` until now. Never throws. */
+  phase(name: string, start: number): void {
+    const { watch } = this.info;
+    if (watch === undefined || this.finished || typeof name !== "string" || typeof start !== "number") return;
+    watch.phase(cutText(name, 100), Math.min(start, performance.now()), performance.now(), undefined, true);
+  }
+
+  get span(): ToolCallContext["span"] {
+    return this.info.watch?.span;
   }
 
   get signal(): AbortSignal {
@@ -500,17 +558,23 @@ export function finalizeExecutedToolCall<T>(
     return budgeted instanceof Promise ? budgeted.then(finish) : finish(budgeted);
   };
   if (runtime.afterHooks.length === 0) return end(outcome.result);
-  const result = runLocked(runtime.lock, () =>
-    runAfterHooks(
+  let hooksStart = 0;
+  const result = runLocked(runtime.lock, () => {
+    hooksStart = performance.now(); // inside the lock: the wait for it counts as queued
+    return runAfterHooks(
       runtime.afterHooks,
       { toolName: info.name, toolCallId: info.id, input: call.input, durationMs: performance.now() - info.started },
       outcome.result,
       runtime.hookTimeoutMs,
       (error: SessionError) =>
         runtime.emitter.emit("error", { code: error.code, error, toolCallId: info.id, toolName: info.name }),
-    ),
-  );
-  return result instanceof Promise ? result.then(end) : end(result);
+    );
+  });
+  const afterHooks = (hooked: ToolResult) => {
+    info.watch?.phase("after_hooks", hooksStart, performance.now());
+    return end(hooked);
+  };
+  return result instanceof Promise ? result.then(afterHooks) : afterHooks(result);
 }
 
 /** Ends a call refused before its executor. */
@@ -535,6 +599,7 @@ export function pauseToolCall<T>(
 
 /** Ends a call as `dispatch` answers: announces it, and shapes its `tool_result`. */
 export const endToolCall: CallEnding<ToolResultBlock> = (runtime, info, result, errorCode) => {
+  info.watch?.end(result, errorCode, performance.now());
   if (runtime.emitter.has("tool_execution_end")) {
     announceEnd(runtime, info, result, errorCode, performance.now() - info.started);
   }
@@ -543,7 +608,9 @@ export const endToolCall: CallEnding<ToolResultBlock> = (runtime, info, result, 
 
 /** Ends a call as `dispatchDetailed` answers: the block, the result with its details, the error code, the duration. */
 export const endToolCallDetailed: CallEnding<ToolCallOutcome> = (runtime, info, result, errorCode, pending) => {
-  const durationMs = performance.now() - info.started;
+  const ended = performance.now();
+  const durationMs = ended - info.started;
+  info.watch?.end(result, pending === undefined ? errorCode : undefined, ended, pending !== undefined);
   if (pending !== undefined) {
     // Not ended: no tool_execution_end until it is resumed and runs (or is declined).
     return {

@@ -16,6 +16,7 @@ export function createSessionEmitter(): SessionEmitter {
     tool_execution_start: new Set(),
     tool_execution_update: new Set(),
     tool_execution_end: new Set(),
+    tool_call_phase: new Set(),
     tool_log: new Set(),
     approval_requested: new Set(),
     approval_resolved: new Set(),

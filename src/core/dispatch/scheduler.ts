@@ -26,7 +26,7 @@ export function runToolCall<T>(
 ): Promise<T> {
   let info: CallInfo | undefined;
   try {
-    info = startToolCall(runtime, toolUse);
+    info = startToolCall(runtime, toolUse, options?.traceContext);
     const prepared = prepareToolCall(runtime, info, options?.signal);
     const done =
       prepared instanceof Promise
@@ -95,7 +95,7 @@ export async function runToolCallsInParallel<T>(
   for (const toolUse of toolUses) {
     let info: CallInfo | undefined;
     try {
-      info = startToolCall(runtime, toolUse);
+      info = startToolCall(runtime, toolUse, options?.traceContext);
       const pending = prepareToolCall(runtime, info, options?.signal);
       const call = pending instanceof Promise ? await pending : pending; // synchronous unless a hook is async
       prepared.push(call.kind === "refused" ? { ended: refuseToolCall(runtime, call, ending) } : call); // refused calls end at once
@@ -193,6 +193,7 @@ function internalFailure<T>(
     name: safeString(() => (toolUse as { name?: unknown }).name),
     rawInput: undefined,
     started: performance.now(),
+    watch: undefined,
   };
   const result = errorResult(`Tool call failed inside toolwire: ${describeThrown(error)}`);
   try {

@@ -7,6 +7,7 @@ import { createToolSearchTool, TOOL_SEARCH_NAME } from "../defer/create-tool-sea
 import { ApprovalError, describeThrown, SessionError } from "../errors.js";
 import { isRecord } from "../json.js";
 import { isResultLimit } from "../register/define-tool.js";
+import type { SessionTelemetryOptions } from "../telemetry-types.js";
 import type {
   AfterToolCall,
   AgentSessionEvents,
@@ -24,6 +25,7 @@ import type {
   ToolRegistry,
   ToolResultBlock,
   ToolUse,
+  TraceContext,
   WriteLock,
 } from "../types.js";
 import { createWriteLock } from "../wrap/write-lock.js";
@@ -35,6 +37,7 @@ import {
   type PreparedCall,
   prepareResumedCall,
 } from "./call.js";
+import type { CallTelemetry } from "./call-watch.js";
 import { createDeadlineClock } from "./deadline-clock.js";
 import { createSessionEmitter } from "./events.js";
 import { createResultBudget } from "./result-budget.js";
@@ -82,6 +85,16 @@ export interface AgentSessionOptions {
    * where the built-in `read` can open them. Default: a temporary folder made on the first large result.
    */
   readonly workspace?: string;
+  /**
+   * OpenTelemetry spans for every call (SPEC 17): `true` for the global tracer and meter of `@opentelemetry/api`
+   * (an optional peer dependency), or your own tracer and meter. Default: none, and calls are not timed at all.
+   */
+  readonly telemetry?: boolean | SessionTelemetryOptions;
+}
+
+/** The core session's options: the public ones, and how `telemetry` is made (the root export supplies OpenTelemetry). */
+export interface CoreSessionOptions extends AgentSessionOptions {
+  readonly createTelemetry?: (options: SessionTelemetryOptions) => CallTelemetry;
 }
 
 /** A session over a registry. `dispatch` and `dispatchAll` never reject. */
@@ -177,7 +190,7 @@ export const DEFAULT_TOOL_TIMEOUT_MS = 300_000;
 const ALLOW_ALL_VALIDATOR: InputValidatorFactory = () => () => undefined;
 
 /** Creates a session. Until `setActiveToolsByName`, every registry tool is active. */
-export function createAgentSession(options: AgentSessionOptions): AgentSession {
+export function createAgentSession(options: CoreSessionOptions): AgentSession {
   const { registry } = options;
   const { toolTimeoutMs = DEFAULT_TOOL_TIMEOUT_MS } = options;
   if (typeof toolTimeoutMs !== "number" || !(toolTimeoutMs > 0)) {
@@ -300,6 +313,7 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
     hookTimeoutMs: options.hookTimeoutMs ?? 30_000,
     emitter,
     budget: createResultBudget(options.maxResultChars, options.workspace),
+    telemetry: sessionTelemetry(options),
   };
   const sequential = options.toolExecution === "sequential";
   const runBatch = <T>(
@@ -382,7 +396,7 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
             requires: (call) => approvals.requires(call),
             seal: approvals.seal,
             resume: async (resumptions, dispatchOptions) => {
-              const prepared = await claimAndPrepare(runtime, approvals, resumptions);
+              const prepared = await claimAndPrepare(runtime, approvals, resumptions, dispatchOptions?.traceContext);
               return sequential
                 ? completeInSequence(runtime, prepared, dispatchOptions, endToolCallDetailed)
                 : completeInParallel(runtime, prepared, dispatchOptions, endToolCallDetailed);
@@ -404,6 +418,7 @@ async function claimAndPrepare(
   runtime: CallRuntime,
   approvals: Approvals,
   resumptions: readonly ApprovalResumption[],
+  parent: TraceContext | undefined,
 ): Promise<PreparedCall[]> {
   if (!Array.isArray(resumptions)) throw new TypeError("approvals.resume takes a list of { request, decision }");
   const entries = resumptions.map((entry: unknown, index) => {
@@ -435,8 +450,22 @@ async function claimAndPrepare(
   }
   return entries.map(({ request, decision }, index) => {
     const failure = storeFailures.get(index);
-    return prepareResumedCall(runtime, request, failure === undefined ? decision : { approve: false, reason: failure });
+    const decided = failure === undefined ? decision : { approve: false, reason: failure };
+    return prepareResumedCall(runtime, request, decided, parent);
   });
+}
+
+/** The session's telemetry, or `undefined` without it (`telemetry: false` or absent). */
+function sessionTelemetry(options: CoreSessionOptions): CallTelemetry | undefined {
+  const { telemetry } = options;
+  if (telemetry === undefined || telemetry === false) return undefined;
+  if (telemetry !== true && !isRecord(telemetry)) {
+    throw new TypeError(`createAgentSession: telemetry must be true or { tracer?, meter? }, got ${String(telemetry)}`);
+  }
+  if (options.createTelemetry === undefined) {
+    throw new TypeError("createAgentSession: telemetry needs the root export's createAgentSession (toolwire)");
+  }
+  return options.createTelemetry(telemetry === true ? {} : telemetry);
 }
 
 const NO_DEFERRAL: ReadonlyMap<string, ToolDeferral> = new Map();
