@@ -1,17 +1,28 @@
 // `toolwire run --approve`: an approver that says yes ahead to the tools named, and no, naming the flag, to the rest.
 import { compilePolicyPattern } from "../core/filter/policy.js";
-import type { ApprovalDecision, ApprovalRequest } from "../core/types.js";
+import type { ApprovalDecision, ApprovalOptions, ApprovalRequest } from "../core/types.js";
 
 /**
  * The approver `--approve <pattern,...|all>` stands for: calls of tools matching a pattern (policy
  * syntax: `write`, `group:fs`, `mcp:github`, `*`) are approved; every other call that needs approval
  * is declined with a reason that says how to allow it. With no patterns, everything is declined so.
  */
-export function approveAhead(patterns: readonly string[]): (request: ApprovalRequest) => ApprovalDecision {
+export function approveAhead(patterns: readonly string[]): (request: ApprovalRequest) => ApprovalDecision;
+/** The same, but the calls the patterns do not approve go to `otherwise` (the inspector's page) instead of a no. */
+export function approveAhead(
+  patterns: readonly string[],
+  otherwise: NonNullable<ApprovalOptions["approver"]>,
+): NonNullable<ApprovalOptions["approver"]>;
+export function approveAhead(
+  patterns: readonly string[],
+  otherwise?: NonNullable<ApprovalOptions["approver"]>,
+): NonNullable<ApprovalOptions["approver"]> {
   const all = patterns.some((pattern) => pattern.trim().toLowerCase() === "all");
   const matchers = patterns.map((pattern) => compilePolicyPattern(pattern));
-  return ({ toolName, descriptor }) => {
+  return (request, context) => {
+    const { toolName, descriptor } = request;
     if (all || matchers.some((matches) => matches(descriptor, toolName.toLowerCase()))) return { approve: true };
+    if (otherwise !== undefined) return otherwise(request, context);
     return {
       approve: false,
       reason: `${toolName} needs approval, and this run approved only what --approve names (${

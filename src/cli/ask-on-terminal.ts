@@ -64,8 +64,10 @@ function question(output: Output, request: ApprovalRequest, signal: AbortSignal)
       resolve(answer);
     };
     const onAbort = () => {
-      process.stderr.write("\n(withdrawn: the call stopped waiting)\n");
-      finish("n the call stopped waiting");
+      // A string reason says why (`answered elsewhere`: the inspector's page answered first).
+      const why = typeof signal.reason === "string" ? signal.reason : "the call stopped waiting";
+      process.stderr.write(`\n(withdrawn: ${why})\n`);
+      finish(`n ${why}`);
     };
     signal.addEventListener("abort", onAbort, { once: true });
     lines.once("line", finish);

@@ -1,9 +1,11 @@
 #!/usr/bin/env node
-// The `toolwire` command: demo, plan, explain, call, run, serve and auth, all reading toolwire.config.json.
+// The `toolwire` command: demo, plan, explain, call, run, serve, inspect and auth, all reading toolwire.config.json.
 import { readFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { Command, CommanderError, Option } from "commander";
 import { describeThrown } from "../core/errors.js";
+import type { ApprovalOptions } from "../core/types.js";
+import type { Inspector } from "../inspector/create-inspector.js";
 import { approveAhead, parseApprovePatterns } from "./approve-ahead.js";
 import { askOnTerminal } from "./ask-on-terminal.js";
 import { CliError, EXIT_CONFIG, EXIT_FAILED, EXIT_OK, EXIT_USAGE } from "./exit-codes.js";
@@ -75,7 +77,7 @@ Environment:
 
   const globals = () => program.opts<GlobalOptions>();
   const warn = (message: string) => output().error(paint(output(), "yellow", `toolwire: ${message}`));
-  const open = async (connectMcp = true) => {
+  const open = async (connectMcp = true, approver?: ApprovalOptions["approver"]) => {
     const { createAuthorizationUrlShower } = await import("./show-authorization-url.js");
     const shower = createAuthorizationUrlShower({
       write: (text) => process.stderr.write(text),
@@ -89,6 +91,7 @@ Environment:
         progress: (label, work) => output().progress(label, work),
         warn,
         onAuthorizationUrl: shower.show,
+        ...(approver === undefined ? {} : { approver }),
       });
     } finally {
       shower.release();
@@ -188,6 +191,15 @@ Environment:
       "approve ahead the calls the config's approvals cover, for these tools (policy patterns, comma-separated, or all)",
       (value: string, previous: string[] | undefined) => parseApprovePatterns(value, previous),
     )
+    .option(
+      "--inspect",
+      "serve a local web page of the run as it happens (the URL goes to stderr); approve calls there; it stays open after the run until Ctrl-C",
+    )
+    .option(
+      "--inspect-port <port>",
+      "the inspector's loopback port (default: any free port)",
+      portOption("--inspect-port"),
+    )
     .addHelpText(
       "after",
       `
@@ -212,6 +224,8 @@ Examples:
           stream?: boolean;
           toolsInSystemPrompt?: boolean;
           nativeToolSearch?: boolean;
+          inspect?: boolean;
+          inspectPort?: number;
         },
       ) => {
         const { createModelFromSpec } = await import("../providers/clients/model-from-spec.js");
@@ -234,37 +248,65 @@ Examples:
         });
         const prompt = words.join(" ").trim();
         const demo = prompt === "";
+        const inspecting = options.inspect === true || options.inspectPort !== undefined;
         const workspace = demo ? await copyDemoWorkspace() : undefined;
+        let inspector: Inspector | undefined;
         try {
+          if (inspecting) {
+            const { startInspector } = await import("./start-inspector.js");
+            inspector = await startInspector(output(), {
+              title: `toolwire run: ${demo ? "the demo task" : prompt}`.slice(0, 200),
+              ...(options.inspectPort === undefined ? {} : { port: options.inspectPort }),
+            });
+          }
+          const patterns = options.approve ?? [];
+          const terminal =
+            process.stdin.isTTY === true && output().interactive ? askOnTerminal(output(), patterns) : undefined;
+          // On a terminal a person is asked; without one, --approve answers ahead and declines the rest. With the
+          // inspector, its page is asked too: the first answer, on the terminal or the page, counts.
+          const approver =
+            inspector === undefined
+              ? (terminal ?? approveAhead(patterns))
+              : terminal === undefined
+                ? approveAhead(patterns, inspector.approver)
+                : (await import("./first-answer.js")).firstAnswer([terminal, inspector.approver]);
           const runtime = await openRuntime({
             cwd: workspace ?? process.cwd(),
             ...(demo || globals().config === undefined ? {} : { configPath: globals().config }),
             progress: (label, work) => output().progress(label, work),
             warn,
-            // On a terminal a person is asked; without one, --approve answers ahead and declines the rest.
-            approver:
-              process.stdin.isTTY === true && output().interactive
-                ? askOnTerminal(output(), options.approve ?? [])
-                : approveAhead(options.approve ?? []),
+            approver,
+            // The demo task under the inspector asks, as `toolwire demo` does, before each edit: something to approve.
+            ...(demo && inspector !== undefined ? { approvals: { require: ["edit"] } } : {}),
             systemPrompt: "You are a careful coding agent. Work in the workspace with the tools you have; be brief.",
           });
           try {
             if (!globals().json)
               output().line(paint(output(), "dim", `model ${spec}, workspace ${runtime.built.workspaceRoot}`));
+            const watch = inspector?.watch(runtime.session, { label: demo ? "demo" : "run" });
+            const signal = interruptSignal();
             setExit(
               await runAgentInTerminal(runtime, model, output(), {
                 prompt: demo ? DEMO_PROMPT : prompt,
                 json: globals().json === true,
-                signal: interruptSignal(),
+                signal,
                 streamText: stream,
                 toolsInSystemPrompt: options.toolsInSystemPrompt === true,
                 ...(options.maxTurns === undefined ? {} : { maxTurns: options.maxTurns }),
+                ...(watch === undefined ? {} : { onEvent: watch.record }),
               }),
             );
+            // The page stays for a person to look at the run, unless Ctrl-C stopped it.
+            if (inspector !== undefined && !signal.aborted) {
+              const { waitForStopSignal } = await import("./start-inspector.js");
+              output().error(`inspector: the run ended; the page stays open at ${inspector.url} until Ctrl-C`);
+              await waitForStopSignal();
+            }
           } finally {
             await runtime.close();
           }
         } finally {
+          await inspector?.close();
           // The demo task's copy of the sample workspace is temporary, as in `toolwire demo`.
           if (workspace !== undefined) {
             if (options.keep === true) output().line(`The workspace is kept at ${workspace}`);
@@ -307,27 +349,95 @@ Examples:
     })
     .option("--host <host>", "host to bind for --http", "127.0.0.1")
     .option("--no-auth", "with --http on a loopback host: ask clients for no credential")
-    .action(async (options: { stdio?: boolean; http?: number; host: string; auth: boolean }) => {
-      if (options.stdio === true && options.http !== undefined)
-        throw new CliError(EXIT_USAGE, "choose --stdio or --http, not both");
-      const { runServe, checkServeAuthFlag } = await import("./commands/serve.js");
-      // Refused before the config loads and any MCP server starts.
-      checkServeAuthFlag({ host: options.host, auth: options.auth });
-      const runtime = await open();
+    .option(
+      "--inspect",
+      "serve a local web page of the sessions' plans and calls (the URL goes to stderr); it answers approvals the MCP client cannot",
+    )
+    .option(
+      "--inspect-port <port>",
+      "the inspector's loopback port (default: any free port)",
+      portOption("--inspect-port"),
+    )
+    .action(
+      async (options: {
+        stdio?: boolean;
+        http?: number;
+        host: string;
+        auth: boolean;
+        inspect?: boolean;
+        inspectPort?: number;
+      }) => {
+        if (options.stdio === true && options.http !== undefined)
+          throw new CliError(EXIT_USAGE, "choose --stdio or --http, not both");
+        const { runServe, checkServeAuthFlag } = await import("./commands/serve.js");
+        // Refused before the config loads and any MCP server starts.
+        checkServeAuthFlag({ host: options.host, auth: options.auth });
+        let inspector: Inspector | undefined;
+        if (options.inspect === true || options.inspectPort !== undefined) {
+          const { startInspector } = await import("./start-inspector.js");
+          inspector = await startInspector(output(), {
+            title: "toolwire serve",
+            ...(options.inspectPort === undefined ? {} : { port: options.inspectPort }),
+          });
+        }
+        try {
+          const runtime = await open(true, inspector?.approver);
+          try {
+            setExit(
+              await runServe(runtime, output(), {
+                ...(options.http === undefined ? {} : { http: options.http }),
+                host: options.host,
+                auth: options.auth,
+                ...(inspector === undefined ? {} : { inspector }),
+              }),
+            );
+          } finally {
+            await runtime.close();
+          }
+        } finally {
+          await inspector?.close();
+        }
+      },
+    );
+
+  program
+    .command("inspect")
+    .description(
+      "serve a local web page of the config's plan, kept live, where you can call tools by hand (until Ctrl-C)",
+    )
+    .option("--port <port>", "the loopback port (default: any free port)", portOption("--port"))
+    .action(async (options: { port?: number }) => {
+      const { startInspector, waitForStopSignal } = await import("./start-inspector.js");
+      const inspector = await startInspector(output(), {
+        title: "toolwire inspect",
+        allowToolCalls: true,
+        ...(options.port === undefined ? {} : { port: options.port }),
+      });
       try {
-        setExit(
-          await runServe(runtime, output(), {
-            ...(options.http === undefined ? {} : { http: options.http }),
-            host: options.host,
-            auth: options.auth,
-          }),
-        );
+        const runtime = await open(true, inspector.approver);
+        try {
+          inspector.watch(runtime.session, { label: runtime.fromFile ? runtime.loaded.file : "defaults" });
+          output().error("inspector: the page follows the config's session; Ctrl-C ends it");
+          await waitForStopSignal();
+        } finally {
+          await runtime.close();
+        }
       } finally {
-        await runtime.close();
+        await inspector.close();
       }
     });
 
   return program;
+}
+
+/** Parses a port option (0 to 65535; 0 is any free port). */
+function portOption(flag: string): (value: string) => number {
+  return (value) => {
+    const port = Number(value);
+    if (!Number.isInteger(port) || port < 0 || port > 65535)
+      throw new CliError(EXIT_USAGE, `${flag} needs a port number, got ${value}`);
+    return port;
+  };
 }
 
 /** The Anthropic model `run` uses when only `ANTHROPIC_API_KEY` is set: one the pinned SDK does not mark deprecated. */

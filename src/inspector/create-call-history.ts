@@ -1,23 +1,15 @@
 // createCallHistory: the calls the inspector saw, newest last, bounded in count and in the bytes of their bodies.
 import { contentBlockAsText } from "../core/tool-result.js";
-import type { ApprovalRequest, ApprovalResolvedEvent, ToolExecutionEndEvent } from "../core/types.js";
+import type {
+  ApprovalRequest,
+  ApprovalResolvedEvent,
+  ToolCallPhaseEvent,
+  ToolExecutionEndEvent,
+  ToolExecutionStartEvent,
+} from "../core/types.js";
 import { cutForPage, cutText } from "./cut-for-page.js";
 import { readSpillFile } from "./read-spill-file.js";
 import type { CallDetail, CallPhaseView, CallSummary, CutText } from "./types.js";
-
-/** How a call began, as `tool_execution_start` tells it. */
-export interface CallStart {
-  readonly toolCallId: string;
-  readonly toolName: string;
-  readonly input: unknown;
-  /** Epoch milliseconds; the time of the event when absent. */
-  readonly startedAt?: number;
-}
-
-/** A `tool_call_phase` event. */
-export interface CallPhase extends CallPhaseView {
-  readonly toolCallId: string;
-}
 
 /** The limits of a history. */
 export interface CallHistoryLimits {
@@ -37,8 +29,8 @@ export interface CallHistoryListener {
 
 /** The calls of every watched session. Each method is told the session the event came from. */
 export interface CallHistory {
-  start(sessionId: string, start: CallStart): void;
-  phase(sessionId: string, phase: CallPhase): void;
+  start(sessionId: string, start: ToolExecutionStartEvent): void;
+  phase(sessionId: string, phase: ToolCallPhaseEvent): void;
   approvalRequested(sessionId: string, request: ApprovalRequest): void;
   approvalResolved(sessionId: string, event: ApprovalResolvedEvent): void;
   end(sessionId: string, event: ToolExecutionEndEvent): void;
@@ -128,7 +120,7 @@ export function createCallHistory(limits: CallHistoryLimits, listener: CallHisto
           toolName: start.toolName,
           ...(turn === undefined ? {} : { turn }),
           status: "running",
-          startedAt: start.startedAt ?? Date.now(),
+          startedAt: typeof start.startedAt === "number" ? start.startedAt : Date.now(),
           phases: [],
           inputPreview: previewOf(input.text),
         },

@@ -2,7 +2,6 @@
 // subscribers as a snapshot and then updates, coalesced per flush.
 import type { AgentSession } from "../core/dispatch/session.js";
 import { describeThrown } from "../core/errors.js";
-import type { ToolCallErrorCode } from "../core/types.js";
 import type { AgentEvent } from "../loop/types.js";
 import { type CallHistory, createCallHistory } from "./create-call-history.js";
 import { createPageApprover, type PageApprover } from "./create-page-approver.js";
@@ -48,16 +47,6 @@ export interface InspectorState {
   sessionById(id: string): AgentSession | undefined;
   /** Stops following every session, declines the waiting approvals and drops the subscribers. */
   close(reason: string): void;
-}
-
-/** `tool_call_phase`: one stretch of a call's life ended (the session emits it; SPEC 17's spans match it). */
-interface PhaseEvent {
-  readonly toolCallId: string;
-  readonly toolName: string;
-  readonly phase: string;
-  readonly startedAt: number;
-  readonly durationMs: number;
-  readonly errorCode?: ToolCallErrorCode;
 }
 
 interface SessionEntry {
@@ -258,10 +247,8 @@ export function createInspectorState(options: InspectorStateOptions): InspectorS
     sessions.set(id, entry);
     const off = entry.unsubscribe;
     off.push(
-      session.on("tool_execution_start", (event) => {
-        const startedAt = (event as { startedAt?: unknown }).startedAt;
-        history.start(id, { ...event, ...(typeof startedAt === "number" ? { startedAt } : {}) });
-      }),
+      session.on("tool_execution_start", (event) => history.start(id, event)),
+      session.on("tool_call_phase", (event) => history.phase(id, event)),
       session.on("tool_execution_end", (event) => history.end(id, event)),
       session.on("approval_requested", (request) => {
         approvalSessions.set(request.approvalId, id);
@@ -274,13 +261,6 @@ export function createInspectorState(options: InspectorStateOptions): InspectorS
       session.onActiveToolsChange(() => sessionChanged(entry, true)),
       session.registry.onRefresh(() => sessionChanged(entry, true)),
     );
-    try {
-      // The phase event is newer than some sessions (a session of another copy of toolwire may not have it).
-      const on = session.on as unknown as (event: string, listener: (event: PhaseEvent) => void) => () => void;
-      off.push(on("tool_call_phase", (event) => history.phase(id, event)));
-    } catch {
-      // no phases: each call is one bar from its start to its end
-    }
     sessionChanged(entry);
     return {
       id,

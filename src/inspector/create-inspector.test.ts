@@ -262,6 +262,27 @@ describe("createInspector's event stream", () => {
     expect((await send(`${inspector.url}calls/999999`)).status).toBe(404);
   });
 
+  it("gives each call its phases as the session reports them, starting with the call", async () => {
+    const session = sessionWith([echoTool()], { beforeToolCall: [() => undefined], afterToolCall: [() => undefined] });
+    const inspector = await start();
+    inspector.watch(session);
+    const stream = await follow(inspector);
+    let startedAt = 0;
+    session.on("tool_execution_start", (event) => {
+      startedAt = event.startedAt;
+    });
+    await session.dispatch({ id: "c1", name: "echo", input: { text: "hi" } });
+    const { call } = await stream.next("call", (message) => message.call.status === "ok");
+    expect(call.startedAt).toBe(startedAt);
+    expect(call.phases.map((phase) => phase.phase).filter((phase) => phase !== "queued")).toEqual([
+      "validate",
+      "before_hooks",
+      "execute",
+      "after_hooks",
+    ]);
+    for (const phase of call.phases) expect(phase.startedAt).toBeGreaterThanOrEqual(call.startedAt);
+  });
+
   it("carries a failed call's error code and text", async () => {
     const session = sessionWith([echoTool()]);
     const inspector = await start();

@@ -39,6 +39,8 @@ export async function runAgentInTerminal(
     signal: AbortSignal;
     streamText?: boolean;
     toolsInSystemPrompt?: boolean;
+    /** Hears every event of the run as it comes (the inspector's `record`). */
+    onEvent?: (event: AgentEvent) => void;
   },
 ): Promise<number> {
   let finished: Extract<AgentEvent, { type: "done" }> | undefined;
@@ -58,6 +60,7 @@ export async function runAgentInTerminal(
     const next = text?.open === true ? await events.next() : await output.progress(waitingFor, events.next());
     if (next.done === true) break;
     const event = next.value;
+    options.onEvent?.(event);
     if (event.type === "turn_start") streamed = false;
     if (event.type === "tool_call") waitingFor = "running tools";
     else if (event.type === "turn_end") waitingFor = "waiting for the model";

@@ -3,9 +3,12 @@
 import { randomBytes } from "node:crypto";
 import { resolve } from "node:path";
 import type { ServeConfig } from "../../config/load-config.js";
+import type { AgentSession } from "../../core/dispatch/session.js";
+import type { PolicyLayer } from "../../core/types.js";
 import { type GatewayAuthOptions, resolveServeTokens, type ServeTokenConfig } from "../../gateway/authenticate.js";
 import type { GatewayOptions } from "../../gateway/gateway-options.js";
 import { isLoopbackHost } from "../../gateway/is-loopback-host.js";
+import type { Inspector } from "../../inspector/create-inspector.js";
 import { loadMcpModule } from "../../load-optional.js";
 import { CliError, EXIT_CONFIG, EXIT_USAGE } from "../exit-codes.js";
 import type { Output } from "../output.js";
@@ -20,6 +23,8 @@ export interface ServeCommandOptions {
   readonly host?: string;
   /** `false` (`--no-auth`): ask HTTP clients for no credential; loopback hosts only. */
   readonly auth?: boolean;
+  /** `--inspect`: the inspector follows the served sessions (each principal's, over HTTP). */
+  readonly inspector?: Inspector;
 }
 
 /** `--no-auth` on a host other people can reach is refused: anyone there could run the tools as this user. */
@@ -45,7 +50,9 @@ export async function runServe(
 ): Promise<number> {
   const { serveMcp } = await loadMcpModule(() => import("../../mcp/serve-mcp.js"));
   const names = runtime.session.activeToolNames;
+  const { inspector } = options;
   if (options.http === undefined) {
+    inspector?.watch(runtime.session, { label: "stdio" });
     const handle = await serveMcp(runtime.session, { transport: "stdio" });
     // stdout belongs to the protocol on stdio: everything for people goes to stderr.
     output.error(`toolwire serve: ${names.length} tools (${names.join(", ")}) on stdio`);
@@ -55,7 +62,13 @@ export async function runServe(
   checkServeAuthFlag(options);
   const config = runtime.loaded.config.serve ?? {};
   const auth = options.auth === false ? undefined : gatewayAuth(runtime, config, env);
-  const handle = await serveMcp((principal) => runtime.sessionFor(principal.id, principal.policy), {
+  // The config's own session shows the plan before any client comes; each principal's session joins when made.
+  inspector?.watch(runtime.session, { label: "config" });
+  const sessionFor = (principal: { readonly id: string; readonly policy: readonly PolicyLayer[] }) => {
+    const session = runtime.sessionFor(principal.id, principal.policy);
+    return inspector === undefined ? session : watchedUntilClosed(inspector, session, principal.id);
+  };
+  const handle = await serveMcp(sessionFor, {
     transport: "http",
     port: options.http,
     ...(options.host === undefined ? {} : { host: options.host }),
@@ -117,6 +130,23 @@ function gatewayOptions(runtime: Runtime, config: ServeConfig): GatewayOptions {
     ...rest,
     ...(audit === undefined ? {} : { audit: { ...audit, file: resolve(runtime.loaded.dir, audit.file) } }),
   };
+}
+
+/**
+ * The session, followed by the inspector until the gateway closes it (an idle principal is released): a view of
+ * the session whose `close` also stops the watch.
+ */
+function watchedUntilClosed(inspector: Inspector, session: AgentSession, label: string): AgentSession {
+  const watch = inspector.watch(session, { label });
+  const view: AgentSession = Object.create(session, {
+    close: {
+      value: () => {
+        watch.stop();
+        session.close();
+      },
+    },
+  });
+  return view;
 }
 
 function reportProblems(runtime: Runtime, output: Output) {

@@ -5,6 +5,7 @@ import { el, formatBytes, formatClock, formatCount, formatMs, replaceChildren } 
 
 /** The phases the session reports, in the order of a call's life, with their names on the page. */
 export const PHASES: readonly (readonly [string, string])[] = [
+  ["validate", "validate"],
   ["queued", "queued"],
   ["before_hooks", "before hooks"],
   ["approval", "approval wait"],
@@ -216,19 +217,24 @@ function detailParts(detail: CallDetail): Node[] {
       el(
         "ol",
         { class: "phase-list" },
-        ...detail.phases.map((phase) =>
-          el(
-            "li",
-            null,
-            el("i", { class: `phase phase-${KNOWN.has(phase.phase) ? phase.phase : "other"}` }),
-            `${phase.phase}: +${formatMs(Math.max(phase.startedAt - detail.startedAt, 0))}, ${formatMs(phase.durationMs)}`,
-            phase.errorCode === undefined ? "" : ` (${phase.errorCode})`,
+        ...[...detail.phases]
+          .sort((a, b) => a.startedAt - b.startedAt)
+          .map((phase) =>
+            el(
+              "li",
+              null,
+              el("i", { class: `phase phase-${KNOWN.has(phase.phase) ? phase.phase : "other"}` }),
+              `${phase.phase}: +${formatMs(Math.max(phase.startedAt - detail.startedAt, 0))}, ${formatMs(phase.durationMs)}`,
+              phase.errorCode === undefined ? "" : ` (${phase.errorCode})`,
+            ),
           ),
-        ),
       ),
     );
   }
-  if (detail.error !== undefined) {
+  // A call refused or failed before or in its executor: its result is the error text. A tool that returned an error
+  // result itself has no code: its result shows as it is.
+  const failedEarly = detail.error?.code !== undefined;
+  if (detail.error !== undefined && failedEarly) {
     parts.push(
       el(
         "div",
@@ -242,7 +248,7 @@ function detailParts(detail: CallDetail): Node[] {
     parts.push(el("p", { class: "note" }, "The input and result were dropped from memory to keep the history small."));
   if (detail.input !== undefined) parts.push(block("Input", detail.input));
   if (detail.result !== undefined) {
-    parts.push(block(detail.result.isError ? "Result (error)" : "Result", detail.result.content));
+    if (!failedEarly) parts.push(block(detail.result.isError ? "Result (error)" : "Result", detail.result.content));
     if (detail.result.details !== undefined)
       parts.push(block("Details (for programs, not sent to the model)", detail.result.details));
   } else if (detail.durationMs === undefined) {

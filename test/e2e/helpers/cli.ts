@@ -105,3 +105,79 @@ export function runCliInTerminal(
     child.on("close", (code, signal) => resolvePromise({ code, signal, stdout, stderr: "" }));
   });
 }
+
+/** A CLI process left running: what it printed so far, a wait for a line, and a stop by its PID. */
+export interface RunningCli {
+  readonly pid: number;
+  readonly stdout: () => string;
+  readonly stderr: () => string;
+  /** Resolves with the first match of `pattern` in stderr (waiting for it); rejects when the process exits first or after `timeoutMs`. */
+  waitForStderr(pattern: RegExp, timeoutMs?: number): Promise<RegExpExecArray>;
+  /** Resolves when the process has exited, with its code and signal. */
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** Sends `signal` (default SIGTERM) to the process by its PID, then SIGKILL after `graceMs`; resolves once it exited. */
+  stop(signal?: NodeJS.Signals, graceMs?: number): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** Starts `node dist/cli/main.js ...args` in `cwd` (stdin closed) and leaves it running. */
+export function startCli(args: readonly string[], options: { cwd: string; env?: Record<string, string> }): RunningCli {
+  const child = spawn(process.execPath, [CLI, ...args], {
+    cwd: options.cwd,
+    env: options.env ?? cliEnv(),
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  const listeners = new Set<() => void>();
+  child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+    stdout += chunk;
+  });
+  child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+    stderr += chunk;
+    for (const listener of listeners) listener();
+  });
+  let done = false;
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolvePromise) => {
+    child.on("close", (code, signal) => {
+      done = true;
+      for (const listener of listeners) listener();
+      resolvePromise({ code, signal });
+    });
+  });
+  return {
+    pid: child.pid ?? 0,
+    stdout: () => stdout,
+    stderr: () => stderr,
+    exited,
+    waitForStderr(pattern, timeoutMs = 15_000) {
+      return new Promise((resolvePromise, reject) => {
+        const timer = setTimeout(() => {
+          listeners.delete(check);
+          reject(new Error(`no ${pattern} on stderr within ${timeoutMs} ms\nstdout: ${stdout}\nstderr: ${stderr}`));
+        }, timeoutMs);
+        const check = () => {
+          const match = pattern.exec(stderr);
+          if (match === null && !done) return;
+          clearTimeout(timer);
+          listeners.delete(check);
+          if (match !== null) resolvePromise(match);
+          else reject(new Error(`the CLI exited before ${pattern} showed\nstdout: ${stdout}\nstderr: ${stderr}`));
+        };
+        listeners.add(check);
+        check();
+      });
+    },
+    async stop(signal = "SIGTERM", graceMs = 5_000) {
+      if (!done && child.pid !== undefined) {
+        process.kill(child.pid, signal);
+        const timer = setTimeout(() => {
+          if (!done && child.pid !== undefined) process.kill(child.pid, "SIGKILL");
+        }, graceMs);
+        const result = await exited;
+        clearTimeout(timer);
+        return result;
+      }
+      return exited;
+    },
+  };
+}

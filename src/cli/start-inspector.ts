@@ -1,0 +1,34 @@
+// `--inspect` and `toolwire inspect`: the inspector started for a command, its URL on stderr, and the wait for Ctrl-C.
+import type { Inspector } from "../inspector/create-inspector.js";
+import type { Output } from "./output.js";
+
+/**
+ * Starts the inspector (loaded only now: commands without `--inspect` never load it) and prints its URL on
+ * stderr, on a line of its own: `inspector: http://127.0.0.1:PORT/TOKEN/`.
+ */
+export async function startInspector(
+  output: Output,
+  options: { readonly port?: number; readonly allowToolCalls?: boolean; readonly title: string },
+): Promise<Inspector> {
+  const { createInspector } = await import("../inspector/create-inspector.js");
+  const inspector = await createInspector({
+    title: options.title,
+    ...(options.port === undefined ? {} : { port: options.port }),
+    ...(options.allowToolCalls === true ? { allowToolCalls: true } : {}),
+  });
+  output.error(`inspector: ${inspector.url}`);
+  return inspector;
+}
+
+/** Resolves on the first SIGINT (Ctrl-C) or SIGTERM, with its name; the listeners are removed then. */
+export function waitForStopSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    const stop = (signal: NodeJS.Signals) => {
+      process.off("SIGINT", stop);
+      process.off("SIGTERM", stop);
+      resolve(signal);
+    };
+    process.on("SIGINT", stop);
+    process.on("SIGTERM", stop);
+  });
+}

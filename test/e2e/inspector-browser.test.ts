@@ -1,0 +1,95 @@
+// `toolwire run --inspect` with the scripted demo, watched in headless chromium: the plan, the calls as they come, one
+// call opened, the pending edit approved on the page, and the run going on to the end. A screenshot is kept in
+// test-artifacts/ (not committed) for a person to look at.
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { type Browser, chromium, type Page } from "playwright-core";
+import { afterEach, describe, expect, it } from "vitest";
+import { browserTestsRun, CHROMIUM, CHROMIUM_FLAGS } from "../support/chromium.js";
+import { builtInspectorPage } from "./helpers/build.js";
+import { cliEnv, type RunningCli, startCli, tempWorkspace } from "./helpers/cli.js";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const SCRIPT = join(ROOT, "examples", "demo-script.json");
+const ARTIFACTS = join(ROOT, "test-artifacts");
+const URL_LINE = /^inspector: (http:\/\/127\.0\.0\.1:\d+\/[A-Za-z0-9_-]+\/)$/m;
+
+const runs = browserTestsRun("the inspector's browser test");
+if (runs) builtInspectorPage();
+
+let cli: RunningCli | undefined;
+let browser: Browser | undefined;
+afterEach(async () => {
+  await browser?.close();
+  browser = undefined;
+  await cli?.stop("SIGKILL");
+  cli = undefined;
+});
+
+async function openPage(url: string): Promise<Page> {
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const problems: string[] = [];
+  page.on("pageerror", (error) => problems.push(error.message));
+  page.on("console", (message) => {
+    if (message.type() === "error") problems.push(message.text());
+  });
+  await page.goto(url);
+  (page as Page & { problems: string[] }).problems = problems;
+  return page;
+}
+
+describe.skipIf(!runs)("toolwire run --inspect in a browser", () => {
+  it("shows the plan and the calls as they happen, and goes on when the edit is approved on the page", async () => {
+    const folder = await tempWorkspace();
+    try {
+      cli = startCli(["run", "--inspect", "--model", `scripted:${SCRIPT}`], { cwd: folder.path, env: cliEnv() });
+      const url = (await cli.waitForStderr(URL_LINE))[1] as string;
+      const page = await openPage(url);
+
+      // The plan: visible, hidden with its diagnostic, removed with its layer and pattern.
+      const plan = page.locator("#plan");
+      await expect.poll(() => plan.locator(".plan-visible").textContent()).toContain("bash");
+      expect(await plan.locator(".plan-hidden").textContent()).toContain("SHOP_DEPLOY_TOKEN");
+      expect(await plan.locator(".plan-removed").textContent()).toContain('policy layer "team": denied by "write"');
+
+      // The calls before the edit come in; the edit waits on the page.
+      const approval = page.locator('.approval[data-tool="edit"]');
+      await approval.waitFor({ timeout: 15_000 });
+      expect(await approval.locator("pre").textContent()).toContain("item.priceCents * item.quantity");
+      const first = page.locator('.call[data-tool-call-id="call_1"]');
+      expect(await first.getAttribute("data-status")).toBe("error");
+      expect(await page.locator('.call[data-tool-call-id="call_5"]').getAttribute("data-status")).toBe("approval");
+
+      // One call, opened: its input, its result, its phases.
+      await first.locator(".call-head").click();
+      const detail = first.locator(".call-detail");
+      await expect.poll(() => detail.textContent()).toContain("750 !== 1200");
+      expect(await detail.textContent()).toContain('"command": "node test.js"');
+      expect(await detail.locator(".phase-list").textContent()).toContain("execute");
+
+      // Approved on the page, the run goes on to the end.
+      await approval.getByRole("button", { name: "Approve" }).click();
+      await page.locator('#run[data-status="completed"]').waitFor({ timeout: 15_000 });
+      await expect.poll(() => page.locator(".call").count()).toBe(6);
+      expect(await page.locator('.call[data-tool-call-id="call_5"]').getAttribute("data-status")).toBe("ok");
+      expect(await page.locator('.call[data-tool-call-id="call_6"]').getAttribute("data-status")).toBe("ok");
+      expect(await page.locator("#approvals").isHidden()).toBe(true);
+      const turns = page.locator("#turns tbody tr");
+      expect(await turns.count()).toBe(6);
+      expect(await page.locator("#turns thead").textContent()).toContain("OpenAI Responses");
+
+      await mkdir(ARTIFACTS, { recursive: true });
+      await page.screenshot({ path: join(ARTIFACTS, "inspector-demo-run.png"), fullPage: true });
+      expect((page as Page & { problems: string[] }).problems).toEqual([]);
+
+      // The run is over and the page stays until the process is told to stop; it stops cleanly, exit 0 (completed).
+      await cli.waitForStderr(/the page stays open at .* until Ctrl-C/);
+      expect(cli.stdout()).toContain("completed after 6 turns");
+      expect(await cli.stop("SIGTERM")).toEqual({ code: 0, signal: null });
+    } finally {
+      await folder.remove();
+    }
+  });
+});
