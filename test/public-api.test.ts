@@ -372,6 +372,16 @@ const PINNED: Record<string, readonly string[]> = {
     "toPiTools",
     "ToPiToolsOptions",
   ],
+  "toolwire/inspector": [
+    "createInspector",
+    "DEFAULT_INSPECTOR_MAX_CALLS",
+    "Inspector",
+    "InspectorError",
+    "InspectorErrorCode",
+    "InspectorOptions",
+    "InspectorWatch",
+    "InspectorWatchOptions",
+  ],
 };
 
 const api = readPublicApi() as { specifier: string; exports: { name: string; doc: string }[] }[];
