@@ -135,7 +135,7 @@ export async function createInspector(options: InspectorOptions = {}): Promise<I
       return;
     }
     if (method === "GET" || method === "HEAD") {
-      if (path === "events") return openStream(response);
+      if (path === "events") return method === "GET" ? openStream(response) : sendText(response, 405, "GET the events");
       const call = /^calls\/(\d{1,15})$/.exec(path);
       if (call !== null) {
         const detail = state.history.detail(Number(call[1]));

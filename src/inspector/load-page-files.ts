@@ -1,5 +1,5 @@
 // loadPageFiles: the inspector's built page, read into memory once: a handful of small files, served from there.
-import { readdirSync, readFileSync } from "node:fs";
+import { type Dirent, readdirSync, readFileSync } from "node:fs";
 import { extname, join, relative, sep } from "node:path";
 
 /** One file of the page, ready to send. */
@@ -30,7 +30,7 @@ export function loadPageFiles(folder: string): ReadonlyMap<string, PageFile> {
   const files = new Map<string, PageFile>();
   let total = 0;
   const visit = (dir: string) => {
-    let entries: import("node:fs").Dirent[];
+    let entries: Dirent[];
     try {
       entries = readdirSync(dir, { withFileTypes: true });
     } catch {
