@@ -41,8 +41,13 @@ export interface CallHistory {
   summaries(): CallSummary[];
 }
 
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/** A call as kept: its fields changed in place, its summary built when asked for (and kept until it changes). */
 interface CallRecord {
-  summary: CallSummary;
+  readonly fields: Mutable<Omit<CallSummary, "phases">>;
+  readonly phases: CallPhaseView[];
+  view: CallSummary | undefined;
   input?: CutText;
   result?: CallDetail["result"];
   error?: CallDetail["error"];
@@ -64,11 +69,16 @@ export function createCallHistory(limits: CallHistoryLimits, listener: CallHisto
   let totalBytes = 0;
 
   const idOf = (sessionId: string, toolCallId: string) => `${sessionId}\u0000${toolCallId}`;
-  const update = (key: number, change: (summary: CallSummary) => CallSummary) => {
+  const update = (key: number, change: (record: CallRecord) => void) => {
     const record = records.get(key);
     if (record === undefined) return;
-    record.summary = change(record.summary);
+    change(record);
+    record.view = undefined;
     listener.changed(key);
+  };
+  const summaryOf = (record: CallRecord): CallSummary => {
+    record.view ??= { ...record.fields, phases: [...record.phases] };
+    return record.view;
   };
   const openKey = (sessionId: string, toolCallId: string) => open.get(idOf(sessionId, toolCallId));
   const keepBodies = (record: CallRecord, bytes: number) => {
@@ -92,7 +102,7 @@ export function createCallHistory(limits: CallHistoryLimits, listener: CallHisto
       const [key, oldest] = records.entries().next().value as [number, CallRecord];
       records.delete(key);
       totalBytes -= oldest.bodyBytes;
-      const id = idOf(oldest.summary.sessionId, oldest.summary.toolCallId);
+      const id = idOf(oldest.fields.sessionId, oldest.fields.toolCallId);
       if (open.get(id) === key) open.delete(id);
       last = key;
     }
@@ -105,7 +115,9 @@ export function createCallHistory(limits: CallHistoryLimits, listener: CallHisto
       const known = open.get(id);
       if (known !== undefined && records.has(known)) {
         // Resumed after a pause for approval: the same call goes on.
-        update(known, (summary) => ({ ...summary, status: "running" }));
+        update(known, (record) => {
+          record.fields.status = "running";
+        });
         return;
       }
       const key = nextKey++;
@@ -113,7 +125,7 @@ export function createCallHistory(limits: CallHistoryLimits, listener: CallHisto
       const turn = turns.get(id);
       turns.delete(id);
       const record: CallRecord = {
-        summary: {
+        fields: {
           key,
           sessionId,
           toolCallId: start.toolCallId,
@@ -121,9 +133,10 @@ export function createCallHistory(limits: CallHistoryLimits, listener: CallHisto
           ...(turn === undefined ? {} : { turn }),
           status: "running",
           startedAt: typeof start.startedAt === "number" ? start.startedAt : Date.now(),
-          phases: [],
           inputPreview: previewOf(input.text),
         },
+        phases: [],
+        view: undefined,
         input,
         bodyBytes: 0,
         dropped: false,
@@ -143,21 +156,25 @@ export function createCallHistory(limits: CallHistoryLimits, listener: CallHisto
         durationMs: phase.durationMs,
         ...(phase.errorCode === undefined ? {} : { errorCode: phase.errorCode }),
       };
-      update(key, (summary) => ({ ...summary, phases: [...summary.phases, view] }));
+      update(key, (record) => {
+        record.phases.push(view);
+      });
     },
     approvalRequested(sessionId, request) {
       const key = openKey(sessionId, request.toolCallId);
       if (key === undefined) return;
-      update(key, (summary) => ({ ...summary, status: "approval", approval: { approvalId: request.approvalId } }));
+      update(key, (record) => {
+        record.fields.status = "approval";
+        record.fields.approval = { approvalId: request.approvalId };
+      });
     },
     approvalResolved(sessionId, event) {
       const key = openKey(sessionId, event.toolCallId);
       if (key === undefined) return;
-      update(key, (summary) => ({
-        ...summary,
-        status: summary.status === "approval" ? "running" : summary.status,
-        approval: { approvalId: event.approvalId, outcome: event.outcome },
-      }));
+      update(key, (record) => {
+        if (record.fields.status === "approval") record.fields.status = "running";
+        record.fields.approval = { approvalId: event.approvalId, outcome: event.outcome };
+      });
     },
     end(sessionId, event) {
       const id = idOf(sessionId, event.toolCallId);
@@ -184,38 +201,42 @@ export function createCallHistory(limits: CallHistoryLimits, listener: CallHisto
           ...(event.errorCode === undefined ? {} : { code: event.errorCode }),
           text: cutText(text.text, 4_000).text,
         };
-      update(key, (summary) => ({
-        ...summary,
-        status: failed ? "error" : "ok",
-        durationMs: event.durationMs,
-        ...(event.errorCode === undefined ? {} : { errorCode: event.errorCode }),
-        resultBytes: Buffer.byteLength(json),
-        resultTokens: Math.ceil(json.length / 4),
-        ...(spillFile === undefined ? {} : { spillFile }),
-      }));
+      update(key, ({ fields }) => {
+        fields.status = failed ? "error" : "ok";
+        fields.durationMs = event.durationMs;
+        if (event.errorCode !== undefined) fields.errorCode = event.errorCode;
+        fields.resultBytes = Buffer.byteLength(json);
+        fields.resultTokens = Math.ceil(json.length / 4);
+        if (spillFile !== undefined) fields.spillFile = spillFile;
+      });
     },
     assignTurn(sessionId, toolCallId, turn) {
       const key = openKey(sessionId, toolCallId);
       if (key !== undefined) {
-        update(key, (summary) => ({ ...summary, turn }));
+        update(key, (record) => {
+          record.fields.turn = turn;
+        });
         return;
       }
       turns.set(idOf(sessionId, toolCallId), turn);
       if (turns.size > MAX_PENDING_TURNS) turns.delete(turns.keys().next().value as string);
     },
-    summary: (key) => records.get(key)?.summary,
+    summary(key) {
+      const record = records.get(key);
+      return record === undefined ? undefined : summaryOf(record);
+    },
     detail(key) {
       const record = records.get(key);
       if (record === undefined) return undefined;
       return {
-        ...record.summary,
+        ...summaryOf(record),
         ...(record.input === undefined ? {} : { input: record.input }),
         ...(record.result === undefined ? {} : { result: record.result }),
         ...(record.error === undefined ? {} : { error: record.error }),
         ...(record.dropped ? { dropped: true } : {}),
       };
     },
-    summaries: () => [...records.values()].map((record) => record.summary),
+    summaries: () => [...records.values()].map(summaryOf),
   };
 }
 

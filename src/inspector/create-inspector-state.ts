@@ -90,10 +90,11 @@ export function createInspectorState(options: InspectorStateOptions): InspectorS
   };
   /** Queues an update, built when it is sent (so a burst of changes to one thing goes out once, as it is then). */
   const queue = (key: string, make: () => InspectorUpdate | undefined) => {
-    if (closed) return;
+    // With no page open nothing is queued: the snapshot a page gets when it connects holds every change.
+    if (closed || subscribers.size === 0) return;
     pending.delete(key); // re-queued at the end: updates go out in the order of their last change
     pending.set(key, make);
-    if (timer === undefined && subscribers.size > 0) {
+    if (timer === undefined) {
       timer = setTimeout(flush, options.flushMs);
       timer.unref?.();
     }
@@ -293,12 +294,11 @@ export function createInspectorState(options: InspectorStateOptions): InspectorS
     snapshot,
     subscribe(send) {
       if (closed) return () => {};
-      // The snapshot holds every change so far: what was queued for nobody needs no sending.
-      if (subscribers.size === 0) pending.clear();
       send(snapshot());
       subscribers.add(send);
       return () => {
         subscribers.delete(send);
+        if (subscribers.size === 0) pending.clear();
       };
     },
     watch(session, label) {
