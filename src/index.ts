@@ -43,9 +43,13 @@ export type {
   ToolAvailabilityDiagnostic,
   ToolAvailabilityExpression,
   ToolAvailabilitySignal,
+  ToolCallChildSpan,
   ToolCallContext,
   ToolCallErrorCode,
   ToolCallOutcome,
+  ToolCallPhase,
+  ToolCallPhaseEvent,
+  ToolCallSpan,
   ToolDeferral,
   ToolDescriptor,
   ToolExecutionEndEvent,
@@ -67,6 +71,7 @@ export type {
   ToolSourceInput,
   ToolUnavailableReason,
   ToolUse,
+  TraceContext,
   WriteLock,
 } from "./core/types.js";
 
@@ -123,6 +128,16 @@ export { DEFAULT_MAX_RESULT_CHARS } from "./core/dispatch/result-budget.js";
 export type { InputValidator, InputValidatorFactory, ValidationIssue } from "./core/dispatch/validate.js";
 export { createAgentSession } from "./create-agent-session.js";
 export { createAjvValidator } from "./validation/ajv-validator.js";
+
+// Observe: OpenTelemetry spans and the duration histogram of every call (SPEC 17).
+export type {
+  SessionTelemetryOptions,
+  TelemetryAttributes,
+  TelemetryMeter,
+  TelemetrySpan,
+  TelemetryTracer,
+} from "./core/telemetry-types.js";
+export { TELEMETRY_SCOPE, TOOL_DURATION_METRIC } from "./telemetry/create-otel-telemetry.js";
 
 // Approve: calls that wait for a person.
 export { createMemoryApprovalStore, DEFAULT_APPROVAL_TTL_MS } from "./core/approve/approvals.js";

@@ -8,7 +8,7 @@ const root = resolve(import.meta.dirname, "..");
 const dist = join(root, "dist");
 
 /** The SDKs that are optional peers or dev dependencies: a declaration that imports one breaks a consumer without it. */
-const SDKS = ["@anthropic-ai/sdk", "openai", "@google/genai", "@modelcontextprotocol/"];
+const SDKS = ["@anthropic-ai/sdk", "openai", "@google/genai", "@modelcontextprotocol/", "@opentelemetry/"];
 
 /**
  * The entries whose declarations must stay SDK-free. `toolwire/mcp` is left out: it is the MCP bridge and types

@@ -3,6 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { makeWorkspace, type TestWorkspace, textOf } from "../../test/support/builtins.js";
+import { createToolRegistry } from "../core/register/registry.js";
+import type { ToolCallPhaseEvent } from "../core/types.js";
+import { createAgentSession } from "../create-agent-session.js";
 import { BWRAP_VARIABLE, detectSandbox } from "../sandbox/detect-sandbox.js";
 import type { BashDetails } from "./bash.js";
 import { BuiltinToolsError } from "./builtin-tools-error.js";
@@ -84,6 +87,22 @@ describe("bash's sandbox modes", () => {
     const results = await Promise.all(sets.map((set, index) => set.ok("bash", { command: `echo ${index} $$` })));
     expect(results.map((result) => textOf(result))).toEqual(["0 3", "1 3", "2 3", "3 3"]);
     expect(results.every((result) => (result.details as BashDetails).sandbox === "bubblewrap")).toBe(true);
+  });
+
+  it.skipIf(!sandboxHere)("reports starting the sandbox as the call's sandbox_start phase", async () => {
+    ws = await makeWorkspace({}, { sandbox: { mode: "auto" } }); // "required" would need the capability signal
+    const session = createAgentSession({ registry: createToolRegistry({ custom: [...ws.tools.values()] }) });
+    const phases: ToolCallPhaseEvent[] = [];
+    session.on("tool_call_phase", (event) => phases.push(event));
+    const block = await session.dispatch({ id: "s", name: "bash", input: { command: "echo in" } });
+    expect(block).toMatchObject({ content: [{ type: "text", text: "in" }] });
+    expect(block.is_error).toBeUndefined();
+    const names = phases.map((phase) => phase.phase).filter((phase) => phase !== "queued");
+    expect(names).toEqual(["validate", "sandbox_start", "execute"]);
+    const start = phases.find((phase) => phase.phase === "sandbox_start") as ToolCallPhaseEvent;
+    const execute = phases.find((phase) => phase.phase === "execute") as ToolCallPhaseEvent;
+    expect(start.durationMs).toBeGreaterThan(0);
+    expect(start.durationMs).toBeLessThan(execute.durationMs);
   });
 
   it("refuses sandbox options of the wrong shape, naming the field", async () => {

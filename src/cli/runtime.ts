@@ -172,6 +172,7 @@ export async function openRuntime(options: OpenRuntimeOptions): Promise<Runtime>
       closeRegistry,
       workspace: built.session.workspace,
       ...(built.session.maxResultChars === undefined ? {} : { maxResultChars: built.session.maxResultChars }),
+      ...(built.session.telemetry === undefined ? {} : { telemetry: built.session.telemetry }),
       ...(approvals === undefined
         ? {}
         : {

@@ -140,7 +140,7 @@ async function runCall(
   const onLog = (entry: ToolLogEvent) => {
     ctx.mcpReq.log(entry.level, entry.data, entry.logger).catch(() => undefined);
   };
-  const traceContext = traceContextOf(params._meta);
+  const traceContext = traceContextOf(params._meta) ?? traceContextOf(traceHeaders(ctx.http?.req));
   const dispatchOptions: DispatchOptions = {
     signal: ctx.mcpReq.signal,
     onLog,
@@ -182,6 +182,14 @@ function traceContextOf(meta: unknown): TraceContext | undefined {
   if (!isRecord(meta) || typeof meta.traceparent !== "string") return undefined;
   const { traceparent, tracestate } = meta;
   return typeof tracestate === "string" ? { traceparent, tracestate } : { traceparent };
+}
+
+/** An HTTP request's W3C trace headers, for clients that send the trace context there instead of in `_meta`. */
+function traceHeaders(request: Request | undefined): Record<string, string> | undefined {
+  const traceparent = request?.headers.get("traceparent");
+  if (traceparent === null || traceparent === undefined) return undefined;
+  const tracestate = request?.headers.get("tracestate");
+  return tracestate === null || tracestate === undefined ? { traceparent } : { traceparent, tracestate };
 }
 
 /** `"ok"`, or why the call failed: its error code, or `"tool-error"` when the tool answered with an error. */

@@ -267,6 +267,30 @@ describe("trace context across processes", () => {
       await served.close();
     }
   });
+
+  it("a served call takes the trace context from the HTTP request's traceparent when _meta has none", async () => {
+    const served = await serveMcp(
+      createAgentSession({ registry: createToolRegistry({ custom: [echoTool()] }), telemetry: { tracer, meter } }),
+      { transport: "http", port: 0 },
+    );
+    const traceId = "0af7651916cd43dd8448eb211c80319c";
+    const connection = await connectMcpServer({
+      id: "inner",
+      url: served.url as string,
+      headers: { traceparent: `00-${traceId}-b7ad6b7169203331-01` },
+    });
+    try {
+      const session = createAgentSession({ registry: createToolRegistry({ extensions: [connection] }) });
+      const [name] = session.activeToolNames;
+      await session.dispatch({ id: "h1", name: name as string, input: { text: "x" } });
+      const inner = spanNamed("execute_tool echo");
+      expect(inner.spanContext().traceId).toBe(traceId);
+      expect(parentOf(inner)).toBe("b7ad6b7169203331");
+    } finally {
+      await connection.close();
+      await served.close();
+    }
+  });
 });
 
 describe("the duration histogram", () => {

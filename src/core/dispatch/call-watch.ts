@@ -43,16 +43,18 @@ export interface CallWatch {
 /** A wait shorter than this (ms) between two phases is the promise chain passing the call on, not queueing. */
 const QUEUED_MIN_MS = 1;
 
-/** The watch of a call that has just started, or `undefined` when nobody would see what it reports. */
+/** The watch of a call that has just started, for a session with telemetry or a `tool_call_phase` listener. */
 export function watchCall(
-  emitter: SessionEmitter,
-  telemetry: CallTelemetry | undefined,
+  runtime: {
+    readonly emitter: SessionEmitter;
+    readonly telemetry: CallTelemetry | undefined;
+    activeTools(): ReadonlyMap<string, AgentTool>;
+  },
   call: { readonly id: string; readonly name: string; readonly started: number; readonly input: unknown },
-  tool: () => AgentTool | undefined,
   parent: TraceContext | undefined,
-): CallWatch | undefined {
-  if (telemetry === undefined && !emitter.has("tool_call_phase")) return undefined;
-  return new PhaseWatch(emitter, call, telemetry?.begin(call, tool(), parent));
+): CallWatch {
+  const trace = runtime.telemetry?.begin(call, runtime.activeTools().get(call.name), parent);
+  return new PhaseWatch(runtime.emitter, call, trace);
 }
 
 class PhaseWatch implements CallWatch {

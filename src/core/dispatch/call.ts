@@ -91,8 +91,9 @@ export function startToolCall(runtime: CallRuntime, toolUse: ToolUse, parent?: T
   const id = typeof record.id === "string" ? record.id : record.id === undefined ? "" : describeThrown(record.id);
   const name = typeof record.name === "string" ? record.name : describeThrown(record.name);
   const started = performance.now();
-  const call = { id, name, started, input: record.input };
-  const watch = watchCall(runtime.emitter, runtime.telemetry, call, () => runtime.activeTools().get(name), parent);
+  // Checked here, before anything is made for the watch: an unwatched call pays one lookup.
+  const watched = runtime.telemetry !== undefined || runtime.emitter.has("tool_call_phase");
+  const watch = watched ? watchCall(runtime, { id, name, started, input: record.input }, parent) : undefined;
   const info: CallInfo = { id, name, rawInput: record.input, started, watch };
   if (runtime.emitter.has("tool_execution_start")) {
     runtime.emitter.emit("tool_execution_start", {
