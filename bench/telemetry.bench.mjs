@@ -38,8 +38,14 @@ const cases = [
   ["no telemetry (the hot path)", sessionOver(current)],
   ["tool_call_phase listener", sessionOver(current)],
   ["telemetry, no SDK (non-recording)", sessionOver(current, { telemetry: { tracer: trace.getTracer("bench") } })],
-  ["telemetry, SDK tracer, nothing exported", sessionOver(current, { telemetry: { tracer: recording.getTracer("bench"), meter } })],
-  ["telemetry, SDK tracer, in-memory exporter", sessionOver(current, { telemetry: { tracer: exporting.getTracer("bench"), meter } })],
+  [
+    "telemetry, SDK tracer, nothing exported",
+    sessionOver(current, { telemetry: { tracer: recording.getTracer("bench"), meter } }),
+  ],
+  [
+    "telemetry, SDK tracer, in-memory exporter",
+    sessionOver(current, { telemetry: { tracer: exporting.getTracer("bench"), meter } }),
+  ],
 ];
 cases[1][1].on("tool_call_phase", (event) => do_not_optimize(event));
 if (baselineDir !== undefined) {

@@ -16,4 +16,8 @@ accepts<TelemetryTracer>(tracer);
 accepts<TelemetryMeter>(meter);
 accepts<TelemetryTracer>(trace.getTracer("app"));
 accepts<TelemetryTracer>(new BasicTracerProvider().getTracer("app"));
-accepts<SessionTelemetryOptions>({ tracer: trace.getTracer("app"), meter: metrics.getMeter("app"), recordContent: true });
+accepts<SessionTelemetryOptions>({
+  tracer: trace.getTracer("app"),
+  meter: metrics.getMeter("app"),
+  recordContent: true,
+});
