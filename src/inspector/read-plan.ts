@@ -2,7 +2,7 @@
 
 import { estimateToolTokens } from "../core/defer/estimate-tool-tokens.js";
 import type { AgentSession } from "../core/dispatch/session.js";
-import type { ToolOwnerRef } from "../core/types.js";
+import { ownerLabel } from "../core/register/owner-label.js";
 import { measureToolDefinitions } from "./measure-tool-definitions.js";
 import type { PlanView } from "./types.js";
 
@@ -51,19 +51,6 @@ export function readPlan(session: AgentSession, now = Date.now()): PlanView {
     definitions: measureToolDefinitions(modelTools),
     refreshedAt: now,
   };
-}
-
-function ownerLabel(owner: ToolOwnerRef): string {
-  switch (owner.kind) {
-    case "core":
-      return "core";
-    case "plugin":
-      return `plugin:${owner.pluginId}`;
-    case "channel":
-      return `channel:${owner.channelId}`;
-    case "mcp":
-      return `mcp:${owner.serverId}`;
-  }
 }
 
 function shorten(text: string): string {

@@ -1,25 +1,12 @@
 // `toolwire plan`: the visible tools, the hidden ones with their diagnostics, and everything removed, with why.
 import { TOOL_SEARCH_DEFINITION } from "../../core/defer/create-tool-search-tool.js";
+import { describeDeferral } from "../../core/defer/describe-deferral.js";
 import { estimateToolTokens } from "../../core/defer/estimate-tool-tokens.js";
 import { applyToolPolicy } from "../../core/filter/policy.js";
 import { isNear } from "../../core/is-near.js";
-import type { RegistryReport, ToolOwnerRef } from "../../core/types.js";
+import { ownerLabel } from "../../core/register/owner-label.js";
 import { formatTable, type Output, paint } from "../output.js";
 import type { Runtime } from "../runtime.js";
-
-/** Who owns a tool, in a few words. */
-export function describeOwner(owner: ToolOwnerRef): string {
-  switch (owner.kind) {
-    case "core":
-      return "core";
-    case "plugin":
-      return `plugin:${owner.pluginId}`;
-    case "channel":
-      return `channel:${owner.channelId}`;
-    case "mcp":
-      return `mcp:${owner.serverId}`;
-  }
-}
 
 function firstLine(text: string, max = 70): string {
   const line = text.trim().split("\n")[0] ?? "";
@@ -64,18 +51,6 @@ export function toolTokens(runtime: Runtime): { upFront: number; deferred: numbe
   return { upFront, deferred };
 }
 
-/** Why a tool is deferred, in a few words, for the plan's table. */
-function deferralWords(entry: RegistryReport["deferred"][number]): string {
-  switch (entry.reason) {
-    case "marked":
-      return "marked defer: true in its definition";
-    case "pattern":
-      return `matches the defer pattern "${entry.pattern}"`;
-    case "budget":
-      return `over deferBudgetTokens ${entry.budgetTokens} (the tools came to ${entry.sentTokens}; largest MCP and plugin tools first)`;
-  }
-}
-
 /** The plan as data, for `--json`. */
 export function planAsJson(runtime: Runtime) {
   const report = runtime.registry.lastReport;
@@ -114,7 +89,7 @@ export function printPlan(runtime: Runtime, output: Output): void {
         ["TOOL", "OWNER", "DESCRIPTION"],
         [...runtime.registry.tools.values()].map((tool) => [
           paint(output, "green", tool.descriptor.name),
-          describeOwner(tool.descriptor.owner),
+          ownerLabel(tool.descriptor.owner),
           firstLine(tool.descriptor.description),
         ]),
         output,
@@ -126,7 +101,11 @@ export function printPlan(runtime: Runtime, output: Output): void {
     output.line(
       formatTable(
         ["TOOL", "TOKENS", "WHY"],
-        report.deferred.map((entry) => [paint(output, "cyan", entry.name), String(entry.tokens), deferralWords(entry)]),
+        report.deferred.map((entry) => [
+          paint(output, "cyan", entry.name),
+          String(entry.tokens),
+          describeDeferral(entry),
+        ]),
         output,
       ),
     );

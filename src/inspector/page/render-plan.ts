@@ -1,6 +1,7 @@
 // The plan of the selected session: visible (active, sent, tokens), deferred with why, hidden with each
 // diagnostic, removed with the layer and pattern: what `toolwire plan` prints.
-import type { PlanDeferredTool, PlanRemovedTool, PlanView } from "../types.js";
+import { describeDeferral } from "../../core/defer/describe-deferral.js";
+import type { PlanRemovedTool, PlanView } from "../types.js";
 import { el, formatClock, formatCount, replaceChildren, table } from "./dom.js";
 
 /** Draws the plan (or says there is none). */
@@ -39,7 +40,7 @@ export function renderPlan(container: Element, plan: PlanView | undefined): void
         plan.deferred.map((entry) => [
           el("strong", { class: "tool-name" }, entry.name),
           formatCount(entry.tokens),
-          deferralWords(entry),
+          describeDeferral(entry),
           entry.loaded ? "yes" : "no",
         ]),
         "plan-deferred",
@@ -109,17 +110,6 @@ export function renderPlan(container: Element, plan: PlanView | undefined): void
 
 function firstLine(text: string): string {
   return text.trim().split("\n")[0] ?? "";
-}
-
-function deferralWords(entry: PlanDeferredTool): string {
-  switch (entry.reason) {
-    case "marked":
-      return "marked defer: true in its definition";
-    case "pattern":
-      return `matches the defer pattern "${entry.pattern}"`;
-    case "budget":
-      return `over deferBudgetTokens ${entry.budgetTokens} (the tools came to ${entry.sentTokens})`;
-  }
 }
 
 function removalWords(entry: PlanRemovedTool): string {
