@@ -268,7 +268,7 @@ Examples:
             inspector === undefined
               ? (terminal ?? approveAhead(patterns))
               : terminal === undefined
-                ? approveAhead(patterns, inspector.approver)
+                ? approveAhead(patterns, (await import("./start-inspector.js")).announcedOnStderr(output(), inspector))
                 : (await import("./first-answer.js")).firstAnswer([terminal, inspector.approver]);
           const runtime = await openRuntime({
             cwd: workspace ?? process.cwd(),

@@ -32,3 +32,14 @@ export function waitForStopSignal(): Promise<NodeJS.Signals> {
     process.on("SIGTERM", stop);
   });
 }
+
+/**
+ * The page's approver, saying on stderr what waits there: with no terminal to ask, a run that stops for an approval
+ * would otherwise sit silent. `inspector: edit waits for your approval on the page (approval <id>)`.
+ */
+export function announcedOnStderr(output: Output, inspector: Inspector): Inspector["approver"] {
+  return (request, context) => {
+    output.error(`inspector: ${request.toolName} waits for your approval on the page (${request.approvalId})`);
+    return inspector.approver(request, context);
+  };
+}

@@ -58,6 +58,7 @@ describe.skipIf(!runs)("toolwire run --inspect in a browser", () => {
       const approval = page.locator('.approval[data-tool="edit"]');
       await approval.waitFor({ timeout: 15_000 });
       expect(await approval.locator("pre").textContent()).toContain("item.priceCents * item.quantity");
+      await cli.waitForStderr(/inspector: edit waits for your approval on the page \(\S+\)/);
       const first = page.locator('.call[data-tool-call-id="call_1"]');
       expect(await first.getAttribute("data-status")).toBe("error");
       expect(await page.locator('.call[data-tool-call-id="call_5"]').getAttribute("data-status")).toBe("approval");
