@@ -272,6 +272,7 @@ export {
   ConfigError,
   type ConfigErrorCode,
   type ConfigIssue,
+  type ExecutorConfig,
   type LoadedConfig,
   loadConfig,
   type McpHttpServerConfig,

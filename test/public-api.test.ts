@@ -78,6 +78,7 @@ const PINNED: Record<string, readonly string[]> = {
     "estimateToolTokens",
     "evaluateToolAvailability",
     "ExclusionReason",
+    "ExecutorConfig",
     "formatResponsesToolSearch",
     "formatSkillsPrompt",
     "FormatSkillsPromptOptions",

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The `toolwire` command: demo, plan, explain, call, run, serve and auth, all reading toolwire.config.json.
+// The `toolwire` command: demo, plan, explain, call, run, serve, worker and auth, all reading toolwire.config.json.
 import { readFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { Command, CommanderError, Option } from "commander";
@@ -75,7 +75,7 @@ Environment:
 
   const globals = () => program.opts<GlobalOptions>();
   const warn = (message: string) => output().error(paint(output(), "yellow", `toolwire: ${message}`));
-  const open = async (connectMcp = true) => {
+  const open = async (connectMcp = true, remoteExecutors = true) => {
     const { createAuthorizationUrlShower } = await import("./show-authorization-url.js");
     const shower = createAuthorizationUrlShower({
       write: (text) => process.stderr.write(text),
@@ -86,6 +86,7 @@ Environment:
         cwd: process.cwd(),
         ...(globals().config === undefined ? {} : { configPath: globals().config }),
         connectMcp,
+        remoteExecutors,
         progress: (label, work) => output().progress(label, work),
         warn,
         onAuthorizationUrl: shower.show,
@@ -323,6 +324,47 @@ Examples:
           }),
         );
       } finally {
+        await runtime.close();
+      }
+    });
+
+  program
+    .command("worker")
+    .description("run the calls of a remote executor of the config (BullMQ on Redis) here, until SIGINT or SIGTERM")
+    .requiredOption("--executor <id>", "the id of an entry of the config's executors")
+    .option("--concurrency <n>", "how many calls to run at once (default 1)", (value) => {
+      const concurrency = Number(value);
+      if (!Number.isInteger(concurrency) || concurrency < 1)
+        throw new CliError(EXIT_USAGE, `--concurrency must be a positive integer, got ${value}`);
+      return concurrency;
+    })
+    .addHelpText(
+      "after",
+      `
+The first SIGINT or SIGTERM stops taking calls and lets the running ones finish; a second stops them too (their
+jobs go back to the queue for another worker). See docs/workers.md.`,
+    )
+    .action(async (options: { executor: string; concurrency?: number }) => {
+      const { runWorker } = await import("./commands/worker.js");
+      const stop = new AbortController();
+      const force = new AbortController();
+      const onSignal = () => (stop.signal.aborted ? force.abort() : stop.abort());
+      process.on("SIGINT", onSignal);
+      process.on("SIGTERM", onSignal);
+      const runtime = await open(true, false);
+      try {
+        setExit(
+          await runWorker(runtime, output(), {
+            executor: options.executor,
+            ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
+            json: globals().json === true,
+            signal: stop.signal,
+            force: force.signal,
+          }),
+        );
+      } finally {
+        process.off("SIGINT", onSignal);
+        process.off("SIGTERM", onSignal);
         await runtime.close();
       }
     });
