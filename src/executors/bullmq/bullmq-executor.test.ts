@@ -143,6 +143,53 @@ describe.runIf(REDIS_RUNS)("BullMQ executor", () => {
     expect(runs - before).toBe(1);
   });
 
+  it("brings a result of several megabytes back whole", async () => {
+    const big = "x".repeat(3_000_000);
+    const huge = defineTool({
+      name: "huge",
+      description: "A big result",
+      inputSchema: { type: "object" },
+      execute: () => big,
+    });
+    const bigWorker = await startBullmqWorker({ id: "big", connection: redis.url, tools: [huge] });
+    try {
+      const made = createBullmqExecutor({ id: "big", connection: redis.url });
+      executors.push(made);
+      const context = { toolCallId: "huge-1", signal: new AbortController().signal, onUpdate: () => {} };
+      const result = await made.execute({ toolName: "huge", toolCallId: "huge-1", input: {} }, context);
+      expect(result.content).toEqual([{ type: "text", text: big }]);
+    } finally {
+      await bigWorker.close({ force: true });
+    }
+  });
+
+  it("removes a call that timed out before any worker took it, so it never runs", async () => {
+    let ran = 0;
+    const counted = defineTool({
+      name: "counted",
+      description: "Counts its runs",
+      inputSchema: { type: "object" },
+      execute: () => {
+        ran++;
+        return "ran";
+      },
+    });
+    const made = createBullmqExecutor({ id: "idle", connection: redis.url });
+    executors.push(made);
+    const session = createAgentSession({
+      registry: createToolRegistry({ custom: [counted], executors: [{ executor: made, tools: ["counted"] }] }),
+      toolTimeoutMs: 300,
+    });
+    expect((await session.dispatchDetailed({ id: "idle-1", name: "counted", input: {} })).errorCode).toBe("timeout");
+    const late = await startBullmqWorker({ id: "idle", connection: redis.url, tools: [counted] });
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(ran).toBe(0);
+    } finally {
+      await late.close({ force: true });
+    }
+  });
+
   it("answers tool-not-found for a tool the worker does not have", async () => {
     const extra = defineTool({
       name: "elsewhere",
