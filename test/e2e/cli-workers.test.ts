@@ -135,6 +135,12 @@ describe.runIf(REDIS_RUNS)("toolwire worker", { timeout: 40_000 }, () => {
     expect(text.stdout).toMatch(/read\s+core\s+here/);
   });
 
+  it("toolwire worker refuses an executor the config does not have, naming the ones it has", async () => {
+    const run = await runCli(["worker", "--executor", "fleat"], { cwd: join(root.path, "session"), timeoutMs: 20_000 });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('The config has no executor "fleat"; its executors: fleet.');
+  });
+
   it("runs bash and a plugin tool on the workers, and still gives one result per call when a worker is killed mid-call", async () => {
     const markers = join(root.path, "markers");
     const running = runCli(["run", "--json", "--model", "scripted:script.json", "write the weekly report"], {
