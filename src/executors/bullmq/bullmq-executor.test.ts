@@ -4,7 +4,7 @@ import { REDIS_RUNS, type RedisServer, startRedis } from "../../../test/support/
 import { createAgentSession } from "../../core/dispatch/session.js";
 import { defineTool } from "../../core/register/define-tool.js";
 import { createToolRegistry } from "../../core/register/registry.js";
-import type { AgentTool, ToolCallPhaseEvent, ToolResult } from "../../core/types.js";
+import type { AgentTool, ToolCallPhaseEvent, ToolLogEvent, ToolResult } from "../../core/types.js";
 import { type BullmqExecutor, createBullmqExecutor } from "./create-bullmq-executor.js";
 import { type BullmqWorker, startBullmqWorker } from "./start-bullmq-worker.js";
 
@@ -34,6 +34,7 @@ const tools: AgentTool[] = [
     inputSchema: { type: "object" },
     execute: async (_input, context) => {
       context.onUpdate({ content: [{ type: "text", text: "step 1" }] });
+      context.log?.("info", { step: 1 }, "steps");
       await new Promise((resolve) => setTimeout(resolve, 50));
       context.onUpdate({ content: [{ type: "text", text: "step 2" }] });
       await new Promise((resolve) => setTimeout(resolve, 50));
@@ -91,10 +92,12 @@ describe.runIf(REDIS_RUNS)("BullMQ executor", () => {
     expect(there.block).toEqual(here.block);
   });
 
-  it("sends the worker's progress to tool_execution_update, and reports the queue time as queued_remote", async () => {
+  it("sends the worker's progress to tool_execution_update and its logs to tool_log, and reports the queue time as queued_remote", async () => {
     const session = remoteSession(executor());
     const updates: ToolResult[] = [];
     const phases: ToolCallPhaseEvent[] = [];
+    const logs: ToolLogEvent[] = [];
+    session.on("tool_log", (event) => logs.push(event));
     session.on("tool_execution_update", (event) => updates.push(event.partial));
     session.on("tool_call_phase", (event) => phases.push(event));
     const block = await session.dispatch({ id: "steps-1", name: "steps", input: {} });
@@ -102,6 +105,9 @@ describe.runIf(REDIS_RUNS)("BullMQ executor", () => {
     expect(updates.map((partial) => partial.content[0])).toEqual([
       { type: "text", text: "step 1" },
       { type: "text", text: "step 2" },
+    ]);
+    expect(logs).toEqual([
+      { toolCallId: "steps-1", toolName: "steps", level: "info", data: { step: 1 }, logger: "steps" },
     ]);
     const queued = phases.find((phase) => phase.phase === "queued_remote");
     expect(queued?.durationMs).toBeGreaterThanOrEqual(0);

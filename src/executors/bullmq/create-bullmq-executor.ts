@@ -5,10 +5,12 @@ import { Redis } from "ioredis";
 import { describeThrown, ToolCallError, toolCallRefusal } from "../../core/errors.js";
 import { isRecord } from "../../core/json.js";
 import type {
+  JsonValue,
   RemoteExecutor,
   RemoteToolCall,
   ToolCallContext,
   ToolCallErrorCode,
+  ToolLogLevel,
   ToolResult,
 } from "../../core/types.js";
 import {
@@ -135,9 +137,14 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
     events.on("completed", ({ jobId, returnvalue }) => finish(jobId, { reply: returnvalue }));
     events.on("failed", ({ jobId, failedReason }) => finish(jobId, { failure: failedReason }));
     events.on("progress", ({ jobId, data }) => {
-      const partial = isRecord(data) ? data.partial : undefined;
+      if (!isRecord(data)) return;
+      const { partial, log } = data;
       for (const waiter of waiting.get(jobId) ?? []) {
+        // The session's context checks both as it does a local tool's: a malformed one is dropped.
         if (isRecord(partial)) waiter.context.onUpdate(partial as unknown as ToolResult);
+        else if (isRecord(log)) {
+          waiter.context.log?.(log.level as ToolLogLevel, log.data as JsonValue, log.logger as string | undefined);
+        }
       }
     });
     events.on("active", ({ jobId }) => {

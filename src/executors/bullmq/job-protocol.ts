@@ -1,5 +1,5 @@
 // What travels through Redis between a session and its workers: job data, progress, the reply, names and ids.
-import type { JsonObject, ToolCallErrorCode, ToolResult } from "../../core/types.js";
+import type { JsonObject, JsonValue, ToolCallErrorCode, ToolLogLevel, ToolResult } from "../../core/types.js";
 import { ExecutorError } from "../executor-error.js";
 
 /** A job's data: one call. */
@@ -9,10 +9,10 @@ export interface CallJobData {
   readonly input: JsonObject;
 }
 
-/** A job's progress: one partial result of the call (`context.onUpdate` on the worker). */
-export interface CallJobProgress {
-  readonly partial: ToolResult;
-}
+/** A job's progress: one partial result of the call (`context.onUpdate` on the worker), or one log message (`context.log`). */
+export type CallJobProgress =
+  | { readonly partial: ToolResult }
+  | { readonly log: { readonly level: ToolLogLevel; readonly data: JsonValue; readonly logger?: string } };
 
 /** A job's return value: the call's result, and its error code when the run failed on the worker. */
 export interface CallJobReply {

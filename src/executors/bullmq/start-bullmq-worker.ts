@@ -110,14 +110,14 @@ export async function startBullmqWorker(options: BullmqWorkerOptions): Promise<B
       };
     }
     const stop = signal ?? new AbortController().signal;
+    const send = (progress: CallJobProgress) => {
+      if (!stop.aborted) job.updateProgress(progress as unknown as object).catch(report);
+    };
     const context: ToolCallContext = {
       toolCallId: typeof data.toolCallId === "string" ? data.toolCallId : (job.id ?? ""),
       signal: stop,
-      onUpdate: (partial: ToolResult) => {
-        const progress: CallJobProgress = { partial };
-        job.updateProgress(progress as unknown as object).catch(report);
-      },
-      log: () => {},
+      onUpdate: (partial: ToolResult) => send({ partial }),
+      log: (level, data, logger) => send({ log: logger === undefined ? { level, data } : { level, data, logger } }),
       phase: () => {},
     };
     const input = (isRecord(data.input) ? data.input : {}) as JsonObject;
