@@ -21,6 +21,7 @@ const CORE = pathToFileURL(builtScript("dist/index.js")).href;
 /** A worker whose one tool marks its run with the worker's pid and then never ends. */
 const WORKER = `
 import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { defineTool } from ${JSON.stringify(CORE)};
 import { startBullmqWorker } from ${JSON.stringify(ENTRY)};
 const hang = defineTool({ name: "hang", description: "Never ends", inputSchema: { type: "object" }, execute: () => {

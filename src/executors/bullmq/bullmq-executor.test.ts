@@ -118,7 +118,7 @@ describe.runIf(REDIS_RUNS)("BullMQ executor", () => {
     const session = remoteSession(executor(), 400);
     const started = performance.now();
     const outcome = await session.dispatchDetailed({ id: "slow-1", name: "slow", input: {} });
-    expect(outcome.errorCode).toBe("timeout");
+    expect(outcome.errorCode, JSON.stringify(outcome.block.content)).toBe("timeout");
     expect(performance.now() - started).toBeLessThan(1_500);
     await expect.poll(() => sawAbort, { timeout: 2_000 }).toBe(true);
     await expect.poll(() => worker.running, { timeout: 2_000 }).toBe(0);

@@ -122,7 +122,7 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
   const open = (): Link => {
     const clients: Redis[] = [];
     const client = (blocking: boolean) => {
-      const made = new Redis(redisOptions(address, { blocking }));
+      const made = new Redis(redisOptions(address, { blocking, reconnect: false }));
       made.on("error", (error: Error) => {
         if (opened.state !== "broken") opened.lastError = describeThrown(error.message);
       });
@@ -193,13 +193,15 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
 
   /** The link once it is ready, or an `unreachable` error after `connectTimeoutMs` (or the call's abort). */
   const connected = async (toolName: string, signal: AbortSignal): Promise<Link> => {
+    // A link whose connection ended (Redis went away) is replaced: its clients do not reconnect by themselves.
+    if (link?.clients.some((client) => client.status === "end")) discard(link);
     link ??= open();
     const current = link;
     if (current.state === "ready" && current.clients.every((client) => client.status === "ready")) return current;
     const timedOut = await waitUntil(current.ready, connectTimeoutMs, signal);
     if (timedOut === "ready" && current.clients.every((client) => client.status === "ready")) return current;
     if (timedOut === "aborted") throw toolCallRefusal("aborted", toolName, `Tool call ${toolName} aborted`);
-    if (current.state === "connecting") discard(current);
+    discard(current);
     throw unreachable(toolName, current.lastError ?? `no answer within ${connectTimeoutMs} ms`);
   };
 
@@ -340,7 +342,17 @@ function waitUntil(
   });
 }
 
+/** How long closing waits for BullMQ to let go of a connected queue before it drops the connections. */
+const CLOSE_GRACE_MS = 1_000;
+
+/**
+ * Closes the queue and its events, then drops the connections: at once when Redis is away (a reconnecting client
+ * would otherwise keep the process alive), else after at most `CLOSE_GRACE_MS`.
+ */
 async function closeLink(link: Link): Promise<void> {
-  await Promise.allSettled([link.queue.close(), link.events.close()]);
+  const connected = link.clients.every((client) => client.status === "ready");
+  if (!connected) for (const client of link.clients) client.disconnect();
+  const closing = Promise.allSettled([link.queue.close(), link.events.close()]);
+  await Promise.race([closing, new Promise((resolve) => setTimeout(resolve, CLOSE_GRACE_MS).unref())]);
   for (const client of link.clients) client.disconnect();
 }

@@ -1,4 +1,4 @@
-// The ioredis options of every connection an executor or worker opens: fail fast when Redis is away, reconnect when it is back.
+// The ioredis options of every connection an executor or worker opens: a session's fail once lost, a worker's reconnect.
 import type { RedisOptions } from "ioredis";
 import type { RedisAddress } from "./parse-redis-address.js";
 
@@ -7,11 +7,15 @@ export const RECONNECT_DELAY_MS = 500;
 
 /**
  * Options for one connection to `address`. A `blocking` one (BullMQ's events stream, a worker) waits out a
- * disconnection (`maxRetriesPerRequest: null`, as BullMQ requires); any other fails its commands at once while
- * Redis is away (no offline queue), so a call ends with an error instead of hanging. Both reconnect every
- * `RECONNECT_DELAY_MS`, forever.
+ * disconnection (`maxRetriesPerRequest: null`, as BullMQ requires); any other gives a command one retry. With
+ * `reconnect` (a worker's) it tries again every `RECONNECT_DELAY_MS`, forever; without (a session's), a lost
+ * connection stays lost and the executor opens new ones for the next call, so nothing keeps retrying in the
+ * background of a session.
  */
-export function redisOptions(address: RedisAddress, options: { readonly blocking: boolean }): RedisOptions {
+export function redisOptions(
+  address: RedisAddress,
+  options: { readonly blocking: boolean; readonly reconnect: boolean },
+): RedisOptions {
   return {
     host: address.host,
     port: address.port,
@@ -20,7 +24,9 @@ export function redisOptions(address: RedisAddress, options: { readonly blocking
     ...(address.db === undefined ? {} : { db: address.db }),
     ...(address.tls ? { tls: { servername: address.host } } : {}),
     connectTimeout: 2_000,
-    retryStrategy: () => RECONNECT_DELAY_MS,
-    ...(options.blocking ? { maxRetriesPerRequest: null } : { enableOfflineQueue: false, maxRetriesPerRequest: 1 }),
+    retryStrategy: () => (options.reconnect ? RECONNECT_DELAY_MS : null),
+    // A command sent while connecting waits for the connection (BullMQ sends some before "ready"); once a session's
+    // connection is lost it stays lost, and every command fails at once.
+    ...(options.blocking ? { maxRetriesPerRequest: null } : { maxRetriesPerRequest: 1 }),
   };
 }

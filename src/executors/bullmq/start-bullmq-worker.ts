@@ -87,8 +87,8 @@ export async function startBullmqWorker(options: BullmqWorkerOptions): Promise<B
   }
   const report = (error: unknown) =>
     options.onError?.(error instanceof Error ? error : new Error(describeThrown(error)));
-  const workerClient = new Redis(redisOptions(address, { blocking: true }));
-  const subscriber = new Redis(redisOptions(address, { blocking: true }));
+  const workerClient = new Redis(redisOptions(address, { blocking: true, reconnect: true }));
+  const subscriber = new Redis(redisOptions(address, { blocking: true, reconnect: true }));
   workerClient.on("error", report);
   subscriber.on("error", report);
 
