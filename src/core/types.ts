@@ -584,8 +584,9 @@ export interface ToolExecutionEndEvent {
  * `tool_call_phase`: one stretch of a call's life ended, for waterfalls. Phases, in a call's order: `validate`
  * (finding the tool and checking the input; a refused call ends here), `queued` (waiting for other calls of its
  * batch, or for the write lock), `before_hooks`, `approval` (waiting for a person),
- * `execute` (the executor; the built-in `bash` reports `sandbox_start` inside it), `after_hooks`; an executor
- * may report phases of its own (`context.phase`).
+ * `execute` (the executor; the built-in `bash` reports `sandbox_start` inside it, a remote executor
+ * `queued_remote`, the time its job waited for a worker), `after_hooks`; an executor may report phases of its own
+ * (`context.phase`).
  */
 export interface ToolCallPhaseEvent {
   readonly toolCallId: string;
@@ -605,6 +606,7 @@ export type ToolCallPhase =
   | "before_hooks"
   | "approval"
   | "sandbox_start"
+  | "queued_remote"
   | "execute"
   | "after_hooks"
   | (string & {});

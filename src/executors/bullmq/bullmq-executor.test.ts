@@ -214,6 +214,32 @@ describe.runIf(REDIS_RUNS)("BullMQ executor", () => {
 });
 
 describe.runIf(REDIS_RUNS)("BullMQ executor, Redis away", () => {
+  it("ends a waiting call at once when the connection to Redis drops, naming the executor and the address", async () => {
+    const redis = await startRedis();
+    const worker = await startBullmqWorker({ id: "lab", connection: redis.url, tools });
+    const made = createBullmqExecutor({ id: "lab", connection: redis.url });
+    const session = createAgentSession({
+      registry: createToolRegistry({ custom: tools, executors: [{ executor: made, tools: ["*"] }] }),
+      toolTimeoutMs: 10_000,
+    });
+    try {
+      const waiting = session.dispatchDetailed({ id: "drop-1", name: "slow", input: {} });
+      await expect.poll(() => worker.running, { timeout: 3_000 }).toBe(1);
+      const dropped = performance.now();
+      await redis.stop();
+      const outcome = await waiting;
+      expect(performance.now() - dropped).toBeLessThan(2_000);
+      expect(outcome.errorCode).toBe("execution-failed");
+      expect(outcome.block.content[0]).toMatchObject({
+        text: expect.stringContaining(`executor lab lost its connection to Redis at ${redis.url}`),
+      });
+    } finally {
+      await made.close();
+      await worker.close({ force: true });
+      await redis.stop();
+    }
+  });
+
   it("ends calls with an error naming the executor and the address within the timeout, and works again once Redis is back", async () => {
     let redis = await startRedis();
     const { port } = redis;
