@@ -133,6 +133,11 @@ describe.runIf(REDIS_RUNS)("toolwire worker", { timeout: 40_000 }, () => {
     const text = await runCli(["plan"], { cwd: join(root.path, "session") });
     expect(text.stdout).toMatch(/bash\s+core\s+fleet/);
     expect(text.stdout).toMatch(/read\s+core\s+here/);
+    const explained = await runCli(["explain", "bash", "--json"], { cwd: join(root.path, "session") });
+    expect(JSON.parse(explained.stdout)).toMatchObject({
+      runsOn: "fleet",
+      explanation: expect.stringContaining("runs on remote executor fleet"),
+    });
   });
 
   it("toolwire worker refuses an executor the config does not have, naming the ones it has", async () => {
