@@ -198,11 +198,12 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
     link ??= open();
     const current = link;
     if (current.state === "ready" && current.clients.every((client) => client.status === "ready")) return current;
-    const timedOut = await waitUntil(current.ready, connectTimeoutMs, signal);
-    if (timedOut === "ready" && current.clients.every((client) => client.status === "ready")) return current;
-    if (timedOut === "aborted") throw toolCallRefusal("aborted", toolName, `Tool call ${toolName} aborted`);
+    const waited = await waitUntil(current.ready, connectTimeoutMs, signal);
+    if (waited.kind === "ready" && current.clients.every((client) => client.status === "ready")) return current;
+    if (waited.kind === "aborted") throw toolCallRefusal("aborted", toolName, `Tool call ${toolName} aborted`);
     discard(current);
-    throw unreachable(toolName, current.lastError ?? `no answer within ${connectTimeoutMs} ms`);
+    const failure = waited.kind === "failed" ? describeThrown(messageOf(waited.reason)) : undefined;
+    throw unreachable(toolName, current.lastError ?? failure ?? `no answer within ${connectTimeoutMs} ms`);
   };
 
   const cancel = (current: Link, jobId: string) => {
@@ -258,7 +259,7 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
             const waiters = waiting.get(jobId)?.filter((other) => other !== waiter) ?? [];
             if (waiters.length === 0) waiting.delete(jobId);
             else waiting.set(jobId, waiters);
-            waiter.reject(unreachable(toolName, describeThrown(error instanceof Error ? error.message : error)));
+            waiter.reject(unreachable(toolName, describeThrown(messageOf(error))));
           });
       });
     },
@@ -319,25 +320,31 @@ function failedJobError(toolName: string, executorId: string, reason: string): T
   );
 }
 
+/** An error's message, or the thrown value itself. */
+function messageOf(thrown: unknown): unknown {
+  return thrown instanceof Error ? thrown.message : thrown;
+}
+
+/** How a wait for the link ended. */
+type Waited =
+  | { readonly kind: "ready" | "timeout" | "aborted" }
+  | { readonly kind: "failed"; readonly reason: unknown };
+
 /** Waits for `promise`, at most `ms`, and not past an abort of `signal`. */
-function waitUntil(
-  promise: Promise<unknown>,
-  ms: number,
-  signal: AbortSignal,
-): Promise<"ready" | "timeout" | "aborted"> {
-  if (signal.aborted) return Promise.resolve("aborted");
+function waitUntil(promise: Promise<unknown>, ms: number, signal: AbortSignal): Promise<Waited> {
+  if (signal.aborted) return Promise.resolve({ kind: "aborted" });
   return new Promise((resolve) => {
-    const done = (how: "ready" | "timeout" | "aborted") => {
+    const done = (how: Waited) => {
       clearTimeout(timer);
       signal.removeEventListener("abort", onAbort);
       resolve(how);
     };
-    const onAbort = () => done("aborted");
-    const timer = setTimeout(() => done("timeout"), ms);
+    const onAbort = () => done({ kind: "aborted" });
+    const timer = setTimeout(() => done({ kind: "timeout" }), ms);
     signal.addEventListener("abort", onAbort, { once: true });
     promise.then(
-      () => done("ready"),
-      () => done("timeout"),
+      () => done({ kind: "ready" }),
+      (reason: unknown) => done({ kind: "failed", reason }),
     );
   });
 }
