@@ -81,6 +81,12 @@ export function loadMcpModule<T>(load: () => Promise<T>): Promise<T> {
 /** What needs the MCP SDK, as the error message names it. */
 export const MCP_FEATURE = "toolwire's MCP support";
 
+/** The packages that remote executors on BullMQ (`toolwire/workers`, config `executors`, `toolwire worker`) need. */
+export const BULLMQ_PACKAGES = ["bullmq", "ioredis"] as const;
+
+/** What needs BullMQ, as the error message names it. */
+export const BULLMQ_FEATURE = "toolwire's remote executors";
+
 function listNames(names: readonly string[]): string {
   return names.length <= 1 ? (names[0] ?? "") : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
 }

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// The `toolwire` command: demo, plan, explain, call, run, serve, inspect and auth, all reading toolwire.config.json.
+// The `toolwire` command: demo, plan, explain, call, run, serve, inspect, worker and auth, all reading
+// toolwire.config.json.
 import { readFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { Command, CommanderError, Option } from "commander";
@@ -77,7 +78,15 @@ Environment:
 
   const globals = () => program.opts<GlobalOptions>();
   const warn = (message: string) => output().error(paint(output(), "yellow", `toolwire: ${message}`));
-  const open = async (connectMcp = true, approver?: ApprovalOptions["approver"]) => {
+  /** The config's runtime; `remoteExecutors: false` runs every tool here (a worker), `approver` answers approvals. */
+  const open = async (
+    options: {
+      readonly connectMcp?: boolean;
+      readonly remoteExecutors?: boolean;
+      readonly approver?: ApprovalOptions["approver"] | undefined;
+    } = {},
+  ) => {
+    const { connectMcp = true, remoteExecutors = true, approver } = options;
     const { createAuthorizationUrlShower } = await import("./show-authorization-url.js");
     const shower = createAuthorizationUrlShower({
       write: (text) => process.stderr.write(text),
@@ -88,6 +97,7 @@ Environment:
         cwd: process.cwd(),
         ...(globals().config === undefined ? {} : { configPath: globals().config }),
         connectMcp,
+        remoteExecutors,
         progress: (label, work) => output().progress(label, work),
         warn,
         onAuthorizationUrl: shower.show,
@@ -328,7 +338,7 @@ Examples:
         write: (text) => process.stderr.write(text),
         interactive: process.stderr.isTTY === true,
       });
-      const runtime = await open(false);
+      const runtime = await open({ connectMcp: false });
       try {
         setExit(await runAuth(runtime, output(), { serverId, logout: options.logout === true, show: shower.show }));
       } finally {
@@ -381,7 +391,7 @@ Examples:
           });
         }
         try {
-          const runtime = await open(true, inspector?.approver);
+          const runtime = await open({ approver: inspector?.approver });
           try {
             setExit(
               await runServe(runtime, output(), {
@@ -414,7 +424,7 @@ Examples:
         ...(options.port === undefined ? {} : { port: options.port }),
       });
       try {
-        const runtime = await open(true, inspector.approver);
+        const runtime = await open({ approver: inspector.approver });
         try {
           inspector.watch(runtime.session, { label: runtime.fromFile ? runtime.loaded.file : "defaults" });
           output().error("inspector: the page follows the config's session; Ctrl-C ends it");
@@ -424,6 +434,47 @@ Examples:
         }
       } finally {
         await inspector.close();
+      }
+    });
+
+  program
+    .command("worker")
+    .description("run the calls of a remote executor of the config (BullMQ on Redis) here, until SIGINT or SIGTERM")
+    .requiredOption("--executor <id>", "the id of an entry of the config's executors")
+    .option("--concurrency <n>", "how many calls to run at once (default 1)", (value) => {
+      const concurrency = Number(value);
+      if (!Number.isInteger(concurrency) || concurrency < 1)
+        throw new CliError(EXIT_USAGE, `--concurrency must be a positive integer, got ${value}`);
+      return concurrency;
+    })
+    .addHelpText(
+      "after",
+      `
+The first SIGINT or SIGTERM stops taking calls and lets the running ones finish; a second stops them too (their
+jobs go back to the queue for another worker). See docs/workers.md.`,
+    )
+    .action(async (options: { executor: string; concurrency?: number }) => {
+      const { runWorker } = await import("./commands/worker.js");
+      const stop = new AbortController();
+      const force = new AbortController();
+      const onSignal = () => (stop.signal.aborted ? force.abort() : stop.abort());
+      process.on("SIGINT", onSignal);
+      process.on("SIGTERM", onSignal);
+      const runtime = await open({ remoteExecutors: false });
+      try {
+        setExit(
+          await runWorker(runtime, output(), {
+            executor: options.executor,
+            ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
+            json: globals().json === true,
+            signal: stop.signal,
+            force: force.signal,
+          }),
+        );
+      } finally {
+        process.off("SIGINT", onSignal);
+        process.off("SIGTERM", onSignal);
+        await runtime.close();
       }
     });
 

@@ -16,9 +16,9 @@ import {
 import type { AgentSession } from "../core/dispatch/session.js";
 import { describeThrown } from "../core/errors.js";
 import { createToolRegistry } from "../core/register/registry.js";
-import type { ApprovalOptions, LiveToolSource, PolicyLayer, ToolRegistry } from "../core/types.js";
+import type { ApprovalOptions, LiveToolSource, PolicyLayer, RemoteExecutor, ToolRegistry } from "../core/types.js";
 import { createAgentSession } from "../create-agent-session.js";
-import { loadMcpModule } from "../load-optional.js";
+import { BULLMQ_FEATURE, BULLMQ_PACKAGES, loadMcpModule, loadOptional } from "../load-optional.js";
 import type { McpConnection } from "../mcp/connect-mcp-server.js";
 import { describeSandbox } from "../sandbox/describe-sandbox.js";
 import { detectSandbox, type SandboxSupport } from "../sandbox/detect-sandbox.js";
@@ -53,6 +53,8 @@ export interface Runtime {
   readonly sandboxSupport: SandboxSupport;
   /** The sandbox state of `bash` (when the built-ins are on) and of each sandboxed MCP server. */
   readonly sandbox: readonly SandboxReport[];
+  /** The config's remote executors (SPEC 18) that the registry routes tools to; none with `remoteExecutors: false`. */
+  readonly executors: readonly RemoteExecutor[];
   /**
    * A session of its own for one principal of the gateway: a registry over the same sources whose policy is
    * the config's and then `layers` (which only narrow). Closing it closes its registry too (the gateway closes the sessions it made).
@@ -83,6 +85,8 @@ export interface OpenRuntimeOptions {
    * the login after it.
    */
   readonly onAuthorizationUrl?: (serverId: string, url: URL) => void | Promise<void>;
+  /** Route tools to the config's `executors` (default true); a worker runs them here and says false. */
+  readonly remoteExecutors?: boolean;
 }
 
 /**
@@ -103,6 +107,17 @@ export async function openRuntime(options: OpenRuntimeOptions): Promise<Runtime>
   // Checked before any server starts: a missing secret must not leave processes running.
   const approvals = options.approvals ?? loaded.config.approvals;
   const secret = approvals?.secretEnv === undefined ? undefined : approvalSecret(loaded, approvals.secretEnv);
+  // Made before any server starts too (they connect on their first call): a bad entry leaves nothing running.
+  const remote =
+    options.remoteExecutors === false || (loaded.config.executors ?? []).length === 0
+      ? undefined
+      : (
+          await loadOptional(
+            BULLMQ_FEATURE,
+            BULLMQ_PACKAGES,
+            () => import("../executors/bullmq/executors-from-config.js"),
+          )
+        ).createConfiguredExecutors(loaded.config.executors ?? [], options.env ?? process.env);
   if (fromFile && options.warn !== undefined) {
     const outside = findOutsideCode(loaded, { cwd: options.cwd });
     if (outside.length > 0) {
@@ -154,7 +169,8 @@ export async function openRuntime(options: OpenRuntimeOptions): Promise<Runtime>
       else problems.push({ area: "mcp", subject: id, message: describeThrown(outcome.reason) });
     });
   }
-  const configured = built.registryOptions;
+  const configured =
+    remote === undefined ? built.registryOptions : { ...built.registryOptions, executors: remote.routes };
   const basePrompt = options.systemPrompt ?? "";
   const systemPrompt = [basePrompt, built.session.skillsPrompt].filter((part) => part.trim() !== "").join("\n\n");
   /** A registry over the config's sources and a session over it; `layers` narrow the config's policy. */
@@ -197,6 +213,7 @@ export async function openRuntime(options: OpenRuntimeOptions): Promise<Runtime>
     problems,
     sandboxSupport,
     sandbox: sandboxReports(loaded, built, sandboxSupport),
+    executors: remote?.executors ?? [],
     sessionFor(principal, layers) {
       // Each principal's approvals are sealed with its own secret, so one principal's paused call is no
       // use to another, while every replica that shares approvals.secretEnv derives the same one.
@@ -208,6 +225,7 @@ export async function openRuntime(options: OpenRuntimeOptions): Promise<Runtime>
       session.close();
       registry.close();
       await Promise.allSettled(connections.map((connection) => connection.close()));
+      await remote?.close();
     },
   };
 }

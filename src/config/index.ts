@@ -15,6 +15,7 @@ export {
   ConfigError,
   type ConfigErrorCode,
   type ConfigIssue,
+  type ExecutorConfig,
   type LoadedConfig,
   loadConfig,
   MAX_CONFIG_BYTES,

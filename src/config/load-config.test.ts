@@ -112,7 +112,7 @@ describe("loadConfig", () => {
       {
         path: "skils",
         message:
-          'unknown property (did you mean "skills"?); expected one of: $schema, workspace, maxResultChars, telemetry, builtins, allowedTools, policy, defer, deferBudgetTokens, plugins, approvals, mcpServers, availability, skills, serve',
+          'unknown property (did you mean "skills"?); expected one of: $schema, workspace, maxResultChars, telemetry, builtins, allowedTools, policy, defer, deferBudgetTokens, executors, plugins, approvals, mcpServers, availability, skills, serve',
       },
       { path: "builtins.enabled", message: 'must be true or false, got the string "yes"' },
       {
@@ -165,11 +165,16 @@ describe("loadConfig", () => {
           { id: "fs", command: "x" },
           { id: "fs", url: "http://127.0.0.1:1/mcp" },
         ],
+        executors: [
+          { id: "fleet", kind: "bullmq", connection: "redis://127.0.0.1:6379", tools: ["bash"] },
+          { id: "fleet", kind: "bullmq", connection: "env:REDIS_URL", tools: ["read"] },
+        ],
       }),
     ).toEqual([
       { path: "policy[2].label", message: 'duplicate layer label "a" (also at policy[0])' },
       { path: "plugins[1].id", message: 'duplicate plugin id "p" (also at plugins[0])' },
       { path: "mcpServers[1].id", message: 'duplicate server id "fs" (also at mcpServers[0])' },
+      { path: "executors[1].id", message: 'duplicate executor id "fleet" (also at executors[0])' },
     ]);
   });
 

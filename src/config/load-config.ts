@@ -66,6 +66,19 @@ export interface ApprovalsConfig {
  */
 export type ServeConfig = GatewayOptions;
 
+/** One entry of `executors`: where the matching tools' calls run (SPEC 18). */
+export interface ExecutorConfig {
+  readonly id: string;
+  readonly kind: "bullmq";
+  /** `redis://…`, `rediss://…`, or `env:NAME`. */
+  readonly connection: string;
+  readonly queue?: string;
+  /** Policy patterns of the tools that run there. */
+  readonly tools: readonly string[];
+  readonly lockDurationMs?: number;
+  readonly connectTimeoutMs?: number;
+}
+
 /** The contents of `toolwire.config.json` once validated. */
 export interface ToolwireConfig {
   readonly $schema?: string;
@@ -82,6 +95,8 @@ export interface ToolwireConfig {
   /** While the tools sent up front exceed this many estimated tokens, MCP and plugin tools are deferred, largest first. */
   readonly deferBudgetTokens?: number;
   readonly plugins?: readonly PluginConfig[];
+  /** Remote executors (SPEC 18): matching tools run as BullMQ jobs on `toolwire worker` processes. */
+  readonly executors?: readonly ExecutorConfig[];
   readonly approvals?: ApprovalsConfig;
   readonly mcpServers?: readonly McpServerConfig[];
   readonly availability?: AvailabilityConfig;
@@ -318,6 +333,7 @@ function duplicateIssues(config: ToolwireConfig): ConfigIssue[] {
   check(config.policy as never, "label", "layer label", "policy");
   check(config.plugins as never, "id", "plugin id", "plugins");
   check(config.mcpServers as never, "id", "server id", "mcpServers");
+  check(config.executors as never, "id", "executor id", "executors");
   return issues;
 }
 

@@ -289,6 +289,41 @@ export interface AgentTool<TInput = JsonObject> {
    */
   readonly maxResultChars?: number;
   execute(input: TInput, context: ToolCallContext): Promise<ToolResult | string>;
+  /**
+   * The id of the remote executor (SPEC 18) that runs this tool's calls, set by the registry's `executors` on the
+   * tools it routes; absent for a tool that runs in the session's process.
+   */
+  readonly runsOn?: string;
+}
+
+// ---------------------------------------------------------------- remote executors (SPEC 18)
+
+/** One call handed to a remote executor: the tool's name, the call's id, and the input hooks and policy left. */
+export interface RemoteToolCall {
+  readonly toolName: string;
+  readonly toolCallId: string;
+  readonly input: JsonObject;
+}
+
+/**
+ * Runs tool calls somewhere else (another process, another machine), for the registry's `executors`. Descriptors,
+ * policy, hooks and approvals stay in the session; only the execution moves. `execute` gets the call's context:
+ * it must stop the remote work when `context.signal` aborts, pass progress to `context.onUpdate`, and resolve with
+ * the result, or reject (a `ToolCallError` keeps its code; anything else is `execution-failed`).
+ */
+export interface RemoteExecutor {
+  /** The executor's id, as `toolwire plan` shows where a tool runs. */
+  readonly id: string;
+  /** Where it runs, in a few words for people (such as `bullmq redis://127.0.0.1:6379 queue toolwire`). */
+  readonly where?: string;
+  execute(call: RemoteToolCall, context: ToolCallContext): Promise<ToolResult>;
+}
+
+/** A registry route: the tools matching `tools` (policy patterns) run on `executor`. */
+export interface ToolExecutorRoute {
+  readonly executor: RemoteExecutor;
+  /** Policy patterns (names, globs, `group:*`, `mcp:<id>`, `plugin:<id>`). */
+  readonly tools: readonly string[];
 }
 
 /** A source of tools that can change, such as an MCP connection or a plugin host. */
@@ -347,6 +382,13 @@ export interface ToolRegistryOptions {
    * whole Map (with `tool_search` once a tool is deferred). Absent: no budget.
    */
   readonly deferBudgetTokens?: number;
+  /**
+   * Remote executors (SPEC 18): a visible tool matched by a route's patterns keeps its descriptor, policy, hooks and
+   * approvals here, and its execution goes to the route's executor (the first route that matches wins). The Map's
+   * tool then carries `runsOn`, the executor's id. Patterns that match no tool are reported under layer
+   * `executor:<id>`.
+   */
+  readonly executors?: readonly ToolExecutorRoute[];
 }
 
 /**
@@ -542,8 +584,9 @@ export interface ToolExecutionEndEvent {
  * `tool_call_phase`: one stretch of a call's life ended, for waterfalls. Phases, in a call's order: `validate`
  * (finding the tool and checking the input; a refused call ends here), `queued` (waiting for other calls of its
  * batch, or for the write lock), `before_hooks`, `approval` (waiting for a person),
- * `execute` (the executor; the built-in `bash` reports `sandbox_start` inside it), `after_hooks`; an executor
- * may report phases of its own (`context.phase`).
+ * `execute` (the executor; the built-in `bash` reports `sandbox_start` inside it, a remote executor
+ * `queued_remote`, the time its job waited for a worker), `after_hooks`; an executor may report phases of its own
+ * (`context.phase`).
  */
 export interface ToolCallPhaseEvent {
   readonly toolCallId: string;
@@ -563,6 +606,7 @@ export type ToolCallPhase =
   | "before_hooks"
   | "approval"
   | "sandbox_start"
+  | "queued_remote"
   | "execute"
   | "after_hooks"
   | (string & {});

@@ -1,5 +1,5 @@
 // toolwire without its optional peer dependencies: the root, toolwire/builtins and the CLI's commands that need no
-// SDK work; toolwire/mcp, toolwire/ai-sdk, toolwire/openai-agents, MCP servers in a config and a model client without
+// SDK work; toolwire/mcp, toolwire/workers, toolwire/ai-sdk, toolwire/openai-agents, MCP servers in a config and a model client without
 // its SDK say what to install.
 import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -11,7 +11,7 @@ import { CLI, cliEnv, tempWorkspace } from "./helpers/cli.js";
 
 const HIDE = fileURLToPath(new URL("../support/hide-optional-peers.mjs", import.meta.url));
 const PEERS =
-  /^(openai|ai|@openai\/agents-core|@anthropic-ai\/sdk|@modelcontextprotocol\/(?:client|server|node))(?:\/|$)/;
+  /^(openai|ai|@openai\/agents-core|@anthropic-ai\/sdk|@modelcontextprotocol\/(?:client|server|node)|bullmq|ioredis)(?:\/|$)/;
 const root = builtScript("dist/index.js");
 const dist = dirname(root);
 
@@ -67,6 +67,14 @@ describe("without the optional peer dependencies", () => {
     expect(result.message).toContain(
       "npm install @modelcontextprotocol/client @modelcontextprotocol/server @modelcontextprotocol/node",
     );
+  });
+
+  it("toolwire/workers throws missing-peer-dependency naming bullmq and ioredis", async () => {
+    const result = await runWithoutPeers(`
+      try { await import("./executors/index.js"); console.log(JSON.stringify({ loaded: true })); }
+      catch (error) { console.log(JSON.stringify({ name: error.name, code: error.code, packages: error.packages, message: error.message })); }`);
+    expect(result).toMatchObject({ code: "missing-peer-dependency", packages: ["bullmq", "ioredis"] });
+    expect(result.message).toContain("npm install bullmq ioredis");
   });
 
   it("toolwire/ai-sdk and toolwire/openai-agents throw missing-peer-dependency naming their framework", async () => {
@@ -144,6 +152,27 @@ describe("with the MCP SDK installed", () => {
     );
     const result = JSON.parse(run.stdout) as { gate: string[]; api: string[]; differing: string[] };
     expect(result.gate).toEqual(result.api);
+    expect(result.differing).toEqual([]);
+  });
+});
+
+describe("with BullMQ and ioredis installed", () => {
+  it("toolwire/workers exports exactly the values of its API module, the same objects", async () => {
+    const run = await runToEnd(
+      process.execPath,
+      [
+        "--input-type=module",
+        "-e",
+        `const gate = await import("./executors/index.js");
+        const api = await import("./executors/api.js");
+        const differing = Object.keys(api).filter((name) => gate[name] !== api[name]);
+        console.log(JSON.stringify({ gate: Object.keys(gate).sort(), api: Object.keys(api).sort(), differing }));`,
+      ],
+      { cwd: dist, env: cliEnv(), timeoutMs: 20_000, what: "node importing toolwire/workers" },
+    );
+    const result = JSON.parse(run.stdout) as { gate: string[]; api: string[]; differing: string[] };
+    expect(result.gate).toEqual(result.api);
+    expect(result.gate).toContain("startBullmqWorker");
     expect(result.differing).toEqual([]);
   });
 });

@@ -9,7 +9,7 @@ export type ToolStatus = "visible" | "hidden" | "removed" | "unknown";
 
 /**
  * The explanation as data, for `--json`: the status, the registry's sentence, and the facts behind it (`deferred`:
- * why the model finds the tool through tool_search, for a deferred one).
+ * why the model finds the tool through tool_search, for a deferred one; `runsOn`: the remote executor that runs it).
  */
 export function explainAsJson(runtime: Runtime, tool: string) {
   const { registry } = runtime;
@@ -30,6 +30,7 @@ export function explainAsJson(runtime: Runtime, tool: string) {
     explanation: sandbox === undefined ? registry.explain(tool) : `${registry.explain(tool)}\nsandbox: ${sandbox}`,
     ...(sandbox === undefined ? {} : { sandbox }),
     ...(visible === undefined ? {} : { owner: visible.descriptor.owner }),
+    ...(visible?.runsOn === undefined ? {} : { runsOn: visible.runsOn }),
     ...(deferred === undefined ? {} : { deferred }),
     ...(hidden === undefined ? {} : { diagnostics: hidden.diagnostics }),
     ...(removed.length === 0 ? {} : { removed }),

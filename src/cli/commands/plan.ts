@@ -51,6 +51,16 @@ export function toolTokens(runtime: Runtime): { upFront: number; deferred: numbe
   return { upFront, deferred };
 }
 
+/** Each remote executor of the config (SPEC 18): its id, where it runs, and the visible tools it runs. */
+export function executorTools(runtime: Runtime): { id: string; where: string | null; tools: string[] }[] {
+  const tools = [...runtime.registry.tools.values()];
+  return runtime.executors.map((executor) => ({
+    id: executor.id,
+    where: executor.where ?? null,
+    tools: tools.filter((tool) => tool.runsOn === executor.id).map((tool) => tool.descriptor.name),
+  }));
+}
+
 /** The plan as data, for `--json`. */
 export function planAsJson(runtime: Runtime) {
   const report = runtime.registry.lastReport;
@@ -61,7 +71,9 @@ export function planAsJson(runtime: Runtime) {
       name: tool.descriptor.name,
       owner: tool.descriptor.owner,
       description: tool.descriptor.description,
+      ...(tool.runsOn === undefined ? {} : { runsOn: tool.runsOn }),
     })),
+    executors: executorTools(runtime),
     hidden: runtime.registry.hidden.map((entry) => ({ name: entry.descriptor.name, diagnostics: entry.diagnostics })),
     excluded: report.excluded,
     overrides: report.overrides,
@@ -82,19 +94,36 @@ export function printPlan(runtime: Runtime, output: Output): void {
     `${paint(output, "dim", "config:")} ${runtime.fromFile ? runtime.loaded.file : "none (defaults: built-ins on)"}   ${paint(output, "dim", "workspace:")} ${runtime.built.workspaceRoot}`,
   );
   heading(`Visible (${runtime.registry.tools.size})`);
+  // A RUNS ON column only when some tool runs on a remote executor (SPEC 18): "here" is the session's process.
+  const remote = runtime.executors.length > 0;
   if (runtime.registry.tools.size === 0) output.line(paint(output, "dim", "none: the model gets no tools"));
   else
     output.line(
       formatTable(
-        ["TOOL", "OWNER", "DESCRIPTION"],
+        remote ? ["TOOL", "OWNER", "RUNS ON", "DESCRIPTION"] : ["TOOL", "OWNER", "DESCRIPTION"],
         [...runtime.registry.tools.values()].map((tool) => [
           paint(output, "green", tool.descriptor.name),
           ownerLabel(tool.descriptor.owner),
+          ...(remote ? [tool.runsOn === undefined ? "here" : paint(output, "cyan", tool.runsOn)] : []),
           firstLine(tool.descriptor.description),
         ]),
         output,
       ),
     );
+  if (remote) {
+    heading("Executors (toolwire worker --executor <id> runs their calls)");
+    output.line(
+      formatTable(
+        ["EXECUTOR", "WHERE", "TOOLS"],
+        executorTools(runtime).map((entry) => [
+          entry.id,
+          entry.where ?? "",
+          entry.tools.length === 0 ? "none" : entry.tools.join(", "),
+        ]),
+        output,
+      ),
+    );
+  }
   if (report.deferred.length > 0) {
     const tokens = toolTokens(runtime);
     heading(`Deferred (${report.deferred.length}): the model finds these through tool_search`);

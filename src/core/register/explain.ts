@@ -59,6 +59,9 @@ export function explainTool(snapshot: RegistrySnapshot, name: string): string {
     lines.push(
       `${name} is available: ${SOURCE_WORDS[source]} tool owned by ${describeOwner(descriptor.owner)}${executor}.`,
     );
+    if (tool.runsOn !== undefined) {
+      lines.push(`${name} runs on remote executor ${tool.runsOn}: hooks, policy and approvals stay in this process.`);
+    }
     const deferral = snapshot.deferred.get(name);
     if (deferral !== undefined) lines.push(describeDeferral(name, deferral));
   } else if (hidden !== undefined) {

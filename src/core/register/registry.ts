@@ -2,7 +2,7 @@
 
 import { planDeferral } from "../defer/plan-deferral.js";
 import { buildToolPlan } from "../filter/planner.js";
-import { applyToolPolicy } from "../filter/policy.js";
+import { applyToolPolicy, compilePolicyPattern } from "../filter/policy.js";
 import type {
   AgentTool,
   HiddenToolPlanEntry,
@@ -10,11 +10,13 @@ import type {
   RegistryReport,
   ToolDeferral,
   ToolDescriptor,
+  ToolExecutorRoute,
   ToolRegistry,
   ToolRegistryOptions,
 } from "../types.js";
 import { wrapTool } from "../wrap/wrap-tool.js";
 import { explainTool, type RegistrySnapshot } from "./explain.js";
+import { routeRemoteTool } from "./route-remote-tool.js";
 import { collectSourcedTools, liveSourcesOf, type SourcedTool } from "./sources.js";
 
 type Options = Omit<ToolRegistryOptions, "allowedToolNames"> & { readonly allowedToolNames?: ReadonlySet<string> };
@@ -185,8 +187,13 @@ function build(options: Options, previous: ReadonlyMap<string, AgentTool>) {
   }
   const plan = buildToolPlan({ descriptors, availability: options.availability });
   const tools = new Map<string, AgentTool>();
+  const route = routerOf(
+    options.executors,
+    plan.visible.map((entry) => entry.descriptor),
+    unknownPatterns,
+  );
   for (const entry of plan.visible) {
-    tools.set(entry.descriptor.name, wrapTool((winners.get(entry.descriptor.name) as SourcedTool).tool));
+    tools.set(entry.descriptor.name, wrapTool(route((winners.get(entry.descriptor.name) as SourcedTool).tool)));
   }
   const hidden: HiddenToolPlanEntry[] = [...plan.hidden];
   const deferral = planDeferral({
@@ -207,4 +214,32 @@ function build(options: Options, previous: ReadonlyMap<string, AgentTool>) {
   };
   const snapshot: RegistrySnapshot = { tools, hidden, winners, overrides, excluded, deferred };
   return { tools, report, snapshot };
+}
+
+/**
+ * Picks each tool's executor: the first route whose patterns match it, else the tool as it is. A pattern that
+ * matches none of `visible` is reported once under layer `executor:<id>`.
+ */
+function routerOf(
+  routes: readonly ToolExecutorRoute[] | undefined,
+  visible: readonly ToolDescriptor[],
+  unknownPatterns: RegistryReport["unknownPatterns"],
+): (tool: AgentTool) => AgentTool {
+  if (routes === undefined || routes.length === 0) return (tool) => tool;
+  const compiled = routes.map((route) => {
+    const matchers = route.tools.map((pattern) => {
+      const matches = compilePolicyPattern(pattern);
+      if (!visible.some((descriptor) => matches(descriptor, descriptor.name.toLowerCase()))) {
+        unknownPatterns.push({ layer: `executor:${route.executor.id}`, pattern });
+      }
+      return matches;
+    });
+    return { executor: route.executor, matchers };
+  });
+  return (tool) => {
+    const { descriptor } = tool;
+    const lower = descriptor.name.toLowerCase();
+    const route = compiled.find((candidate) => candidate.matchers.some((matches) => matches(descriptor, lower)));
+    return route === undefined ? tool : routeRemoteTool(tool, route.executor);
+  };
 }

@@ -75,6 +75,7 @@ export function wrapTool(tool: AgentTool): WrappedTool {
     executionMode: tool.executionMode,
     timeoutMs: tool.timeoutMs,
     maxResultChars: tool.maxResultChars,
+    ...(tool.runsOn === undefined ? {} : { runsOn: tool.runsOn }),
     unwrapped: tool,
     run,
     start,
