@@ -31,7 +31,7 @@ const config = (redis: string) =>
   JSON.stringify({
     plugins: [{ module: "./plugin.mjs" }],
     executors: [
-      { id: "fleet", kind: "bullmq", connection: redis, tools: ["bash", "plugin:slowplug"], lockDurationMs: 1500 },
+      { id: "fleet", kind: "bullmq", connection: redis, tools: ["bash", "plugin:slowplug"], lockDurationMs: 2500 },
     ],
   });
 

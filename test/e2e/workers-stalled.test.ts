@@ -28,7 +28,7 @@ const hang = defineTool({ name: "hang", description: "Never ends", inputSchema: 
   writeFileSync(join(process.env.MARKERS, "run-" + process.pid), "");
   return new Promise(() => {});
 } });
-await startBullmqWorker({ id: "lab", connection: process.env.REDIS_URL, tools: [hang], lockDurationMs: 1000 });
+await startBullmqWorker({ id: "lab", connection: process.env.REDIS_URL, tools: [hang], lockDurationMs: 2000 }); // 2 s: a worker starved of CPU on a busy machine still renews its lock
 console.log("worker ready");
 `;
 

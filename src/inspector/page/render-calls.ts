@@ -10,6 +10,7 @@ export const PHASES: readonly (readonly [string, string])[] = [
   ["before_hooks", "before hooks"],
   ["approval", "approval wait"],
   ["sandbox_start", "sandbox start"],
+  ["queued_remote", "worker queue"],
   ["execute", "execute"],
   ["after_hooks", "after hooks"],
 ];
