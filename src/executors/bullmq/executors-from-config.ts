@@ -1,21 +1,10 @@
 // The config's `executors` (SPEC 18) as registry routes for a session, and as the tools and options of one worker.
+import type { ExecutorConfig } from "../../config/load-config.js";
 import { compilePolicyPattern } from "../../core/filter/policy.js";
 import type { AgentTool, ToolExecutorRoute } from "../../core/types.js";
 import { ExecutorError } from "../executor-error.js";
 import { type BullmqExecutor, createBullmqExecutor } from "./create-bullmq-executor.js";
 import type { BullmqWorkerOptions } from "./start-bullmq-worker.js";
-
-/** One entry of the config's `executors`, as `loadConfig` validated it. */
-export interface ExecutorEntry {
-  readonly id: string;
-  readonly kind: "bullmq";
-  /** `redis://…`, `rediss://…`, or `env:NAME`. */
-  readonly connection: string;
-  readonly queue?: string;
-  readonly tools: readonly string[];
-  readonly lockDurationMs?: number;
-  readonly connectTimeoutMs?: number;
-}
 
 /** The session side of the config's executors: routes for the registry, and `close` for their connections. */
 export interface ConfiguredExecutors {
@@ -26,7 +15,7 @@ export interface ConfiguredExecutors {
 
 /** Builds one executor per entry (none connects before its first call). Throws `ExecutorError` for a bad entry. */
 export function createConfiguredExecutors(
-  entries: readonly ExecutorEntry[],
+  entries: readonly ExecutorConfig[],
   env: Readonly<Record<string, string | undefined>> = process.env,
 ): ConfiguredExecutors {
   const executors = entries.map((entry) =>
@@ -38,7 +27,7 @@ export function createConfiguredExecutors(
     }),
   );
   return {
-    routes: executors.map((executor, index) => ({ executor, tools: (entries[index] as ExecutorEntry).tools })),
+    routes: executors.map((executor, index) => ({ executor, tools: (entries[index] as ExecutorConfig).tools })),
     executors,
     close: async () => {
       await Promise.allSettled(executors.map((executor) => executor.close()));
@@ -51,7 +40,7 @@ export function createConfiguredExecutors(
  * run here) that its patterns match. Throws `ExecutorError` `unknown-executor` when no entry has that id.
  */
 export function workerOptionsFor(
-  entries: readonly ExecutorEntry[] | undefined,
+  entries: readonly ExecutorConfig[] | undefined,
   id: string,
   tools: Iterable<AgentTool>,
   env: Readonly<Record<string, string | undefined>> = process.env,
@@ -78,7 +67,7 @@ export function workerOptionsFor(
 }
 
 /** The entry's Redis address, read from the environment for `env:NAME`. */
-function readConnection(entry: ExecutorEntry, env: Readonly<Record<string, string | undefined>>): string {
+function readConnection(entry: ExecutorConfig, env: Readonly<Record<string, string | undefined>>): string {
   if (!entry.connection.startsWith("env:")) return entry.connection;
   const name = entry.connection.slice("env:".length);
   const value = env[name];
