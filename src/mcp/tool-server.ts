@@ -140,7 +140,7 @@ async function runCall(
   const onLog = (entry: ToolLogEvent) => {
     ctx.mcpReq.log(entry.level, entry.data, entry.logger).catch(() => undefined);
   };
-  const traceContext = traceContextOf(params._meta) ?? traceContextOf(traceHeaders(ctx.http?.req));
+  const traceContext = traceContextOf(params._meta) ?? traceHeaders(ctx.http?.req);
   const dispatchOptions: DispatchOptions = {
     signal: ctx.mcpReq.signal,
     onLog,
@@ -185,7 +185,7 @@ function traceContextOf(meta: unknown): TraceContext | undefined {
 }
 
 /** An HTTP request's W3C trace headers, for clients that send the trace context there instead of in `_meta`. */
-function traceHeaders(request: Request | undefined): Record<string, string> | undefined {
+function traceHeaders(request: Request | undefined): TraceContext | undefined {
   const traceparent = request?.headers.get("traceparent");
   if (traceparent === null || traceparent === undefined) return undefined;
   const tracestate = request?.headers.get("tracestate");

@@ -59,11 +59,13 @@ export function createOtelTelemetry(options: SessionTelemetryOptions): CallTelem
       try {
         const parentContext = remoteParent(api, parent) ?? api.context.active();
         const name = cutText(call.name, MAX_NAME_CHARS);
-        const attributes: Record<string, string | number | boolean> = {
+        // The call's identity, on its span and on its duration measurement alike.
+        const identity: TelemetryAttributes = {
           "gen_ai.operation.name": "execute_tool",
           "gen_ai.tool.name": name,
           "gen_ai.tool.type": toolType(tool),
         };
+        const attributes: Record<string, string | number | boolean> = { ...identity };
         if (call.id !== "") attributes["gen_ai.tool.call.id"] = cutText(call.id, MAX_NAME_CHARS);
         const description = tool?.descriptor.description;
         if (description !== undefined && description !== "") {
@@ -74,21 +76,11 @@ export function createOtelTelemetry(options: SessionTelemetryOptions): CallTelem
           { kind: KIND_INTERNAL, attributes, startTime: epochMs(call.started) },
           parentContext,
         );
-        const trace = new OtelCallTrace(api, tracer, span, api.trace.setSpan(parentContext, span), call.started);
-        trace.measure = (seconds, errorType) => {
-          const metricAttributes: Record<string, string> = {
-            "gen_ai.operation.name": "execute_tool",
-            "gen_ai.tool.name": name,
-            "gen_ai.tool.type": toolType(tool),
-          };
-          if (errorType !== undefined) metricAttributes["error.type"] = errorType;
-          durations.record(seconds, metricAttributes);
-        };
-        if (recordContent) {
-          trace.recordContent = true;
-          span.setAttribute("gen_ai.tool.call.arguments", argumentsText(call.input));
-        }
-        return trace;
+        if (recordContent) span.setAttribute("gen_ai.tool.call.arguments", argumentsText(call.input));
+        const context = api.trace.setSpan(parentContext, span);
+        const measure = (seconds: number, errorType: string | undefined) =>
+          durations.record(seconds, errorType === undefined ? identity : { ...identity, "error.type": errorType });
+        return new OtelCallTrace(api, tracer, span, context, call.started, measure, recordContent);
       } catch {
         return NO_TRACE;
       }
@@ -126,8 +118,6 @@ function markFailed(span: TelemetrySpan, errorType: string, message?: string): v
 }
 
 class OtelCallTrace implements CallTrace, ToolCallSpan {
-  measure: ((seconds: number, errorType: string | undefined) => void) | undefined;
-  recordContent = false;
   readonly span: ToolCallSpan = this;
 
   constructor(
@@ -137,6 +127,9 @@ class OtelCallTrace implements CallTrace, ToolCallSpan {
     /** The OpenTelemetry context holding the call's span: the parent of its children. */
     private readonly context: unknown,
     private readonly started: number,
+    /** Records the call's duration in the histogram. */
+    private readonly measure: (seconds: number, errorType: string | undefined) => void,
+    private readonly recordContent: boolean,
   ) {}
 
   phase(phase: ToolCallPhase, start: number, end: number, errorCode: ToolCallErrorCode | undefined): void {
@@ -175,7 +168,7 @@ class OtelCallTrace implements CallTrace, ToolCallSpan {
       if (errorType !== undefined) markFailed(span, errorType, cutText(resultText(result), 500));
       if (this.recordContent && !paused) span.setAttribute("gen_ai.tool.call.result", resultText(result));
       span.end(epochMs(end));
-      this.measure?.((end - this.started) / 1000, errorType);
+      this.measure((end - this.started) / 1000, errorType);
     } catch {
       // as in phase
     }

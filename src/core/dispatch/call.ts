@@ -130,7 +130,8 @@ export function prepareToolCall(
   if (input instanceof ToolCallError) return refuse(input);
   info.watch?.phase("validate", info.started, performance.now());
   if (runtime.beforeHooks.length === 0) return { kind: "ready", info, tool, input };
-  const refused = (error: ToolCallError): PreparedCall => ({ kind: "refused", info, error });
+  // Refused by a hook: the before_hooks phase reports it (`refuse` above reports validate).
+  const refusedByHook = (error: ToolCallError): PreparedCall => ({ kind: "refused", info, error });
   let hooksStart = 0;
   const decide = (outcome: BeforeChainOutcome): PreparedCall => {
     info.watch?.phase("before_hooks", hooksStart, performance.now(), beforeHookFailure(outcome));
@@ -138,9 +139,9 @@ export function prepareToolCall(
       case "allow":
         return { kind: "ready", info, tool, input: outcome.input };
       case "block":
-        return refused(toolCallRefusal("blocked-by-hook", info.name, `Tool call blocked: ${outcome.reason}`));
+        return refusedByHook(toolCallRefusal("blocked-by-hook", info.name, `Tool call blocked: ${outcome.reason}`));
       case "invalid-rewrite":
-        return refused(
+        return refusedByHook(
           outcome.problem instanceof ToolCallError
             ? outcome.problem
             : toolCallRefusal(
