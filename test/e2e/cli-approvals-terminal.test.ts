@@ -1,10 +1,8 @@
-// toolwire run on a pseudo-terminal asks the person at it to approve each call the config's approvals cover.
-import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CAN_RUN_IN_TERMINAL, CLI, cliEnv, tempWorkspace } from "./helpers/cli.js";
+import { CAN_RUN_IN_TERMINAL, spawnInTerminal, tempWorkspace } from "./helpers/cli.js";
 
 const TURNS = JSON.stringify({
   turns: [
@@ -29,13 +27,9 @@ afterAll(() => project.remove());
 
 /** Runs `toolwire run` under `script` (a real pseudo-terminal), typing each answer when a question appears. */
 function runAnswering(answers: string[]): Promise<{ code: number | null; screen: string }> {
-  const quote = (word: string) => `'${word.replaceAll("'", "'\\''")}'`;
-  const command = [process.execPath, CLI, "run", "--model", "scripted:turns.json", "write both"].map(quote).join(" ");
   return new Promise((resolve, reject) => {
-    const child = spawn("/usr/bin/script", ["-qec", command, "/dev/null"], {
+    const child = spawnInTerminal(["run", "--model", "scripted:turns.json", "write both"], {
       cwd: project.path,
-      env: { ...cliEnv(), TERM: "xterm-256color" },
-      stdio: ["pipe", "pipe", "pipe"],
     });
     let screen = "";
     let asked = 0;

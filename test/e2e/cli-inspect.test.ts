@@ -1,7 +1,6 @@
 // `toolwire inspect` and `toolwire serve --inspect` as a user runs them: the URL on stderr, the config's plan on the
 // page's stream, a call made by hand from the page, each MCP principal's session and calls, and a clean stop.
 
-import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -10,7 +9,14 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { afterEach, describe, expect, it } from "vitest";
 import type { InspectorSnapshot } from "../../src/inspector/types.js";
 import { builtInspectorPage } from "./helpers/build.js";
-import { CAN_RUN_IN_TERMINAL, CLI, cliEnv, type RunningCli, startCli, tempWorkspace } from "./helpers/cli.js";
+import {
+  CAN_RUN_IN_TERMINAL,
+  cliEnv,
+  type RunningCli,
+  spawnInTerminal,
+  startCli,
+  tempWorkspace,
+} from "./helpers/cli.js";
 
 const URL_LINE = /^inspector: (http:\/\/127\.0\.0\.1:(\d+)\/[A-Za-z0-9_-]+\/)$/m;
 
@@ -124,14 +130,8 @@ describe.skipIf(!CAN_RUN_IN_TERMINAL)("toolwire run --inspect on a terminal", ()
       "toolwire.config.json": JSON.stringify({ approvals: { require: ["write"] } }),
       "turns.json": JSON.stringify(turns),
     });
-    const quote = (word: string) => `'${word.replaceAll("'", "'\\''")}'`;
-    const command = [process.execPath, CLI, "run", "--inspect", "--model", "scripted:turns.json", "write both"]
-      .map(quote)
-      .join(" ");
-    const child = spawn("/usr/bin/script", ["-qec", command, "/dev/null"], {
+    const child = spawnInTerminal(["run", "--inspect", "--model", "scripted:turns.json", "write both"], {
       cwd: folder.path,
-      env: { ...cliEnv(), TERM: "xterm-256color" },
-      stdio: ["pipe", "pipe", "pipe"],
     });
     let screen = "";
     const shown = (pattern: RegExp) =>

@@ -1,9 +1,10 @@
 // Runs the compiled `toolwire` command as a user does: a child process in a temp folder with real files.
-import { spawn } from "node:child_process";
+import { type ChildProcessByStdio, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
+import type { Readable, Writable } from "node:stream";
 import { type ProcessRun, runToEnd } from "../../support/run-to-end.js";
 import { builtScript } from "./build.js";
 
@@ -84,19 +85,33 @@ export const BUILTIN_NAMES = ["bash", "edit", "find", "grep", "ls", "read", "wri
 /** Whether `script` (util-linux) can give the CLI a terminal here. */
 export const CAN_RUN_IN_TERMINAL = process.platform === "linux" && existsSync("/usr/bin/script");
 
+/**
+ * Starts the CLI on a pseudo-terminal (through `script`): its stdin, stdout and stderr are the terminal, and the
+ * child's stdout carries both streams, as a screen would; what is written to the child's stdin is typed there.
+ * The shell `script` runs replaces itself with the CLI (`exec`), so Ctrl-C reaches the CLI alone: a shell left waiting
+ * (dash, when SHELL is unset) would take the SIGINT too and end with 130 whatever the CLI does.
+ */
+export function spawnInTerminal(
+  args: readonly string[],
+  options: { cwd: string; env?: Record<string, string> },
+): ChildProcessByStdio<Writable, Readable, Readable> {
+  const quote = (word: string) => `'${word.replaceAll("'", "'\\''")}'`;
+  const command = `exec ${[process.execPath, CLI, ...args].map(quote).join(" ")}`;
+  return spawn("/usr/bin/script", ["-qec", command, "/dev/null"], {
+    cwd: options.cwd,
+    env: { ...(options.env ?? cliEnv()), TERM: "xterm-256color", SHELL: "/bin/sh" },
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+}
+
 /** Runs the CLI with a pseudo-terminal as stdin, stdout and stderr (through `script`); the output is both streams. */
 export function runCliInTerminal(
   args: readonly string[],
   options: { cwd: string; env?: Record<string, string> },
 ): Promise<CliResult> {
-  const quote = (word: string) => `'${word.replaceAll("'", "'\\''")}'`;
-  const command = [process.execPath, CLI, ...args].map(quote).join(" ");
   return new Promise((resolvePromise, reject) => {
-    const child = spawn("/usr/bin/script", ["-qec", command, "/dev/null"], {
-      cwd: options.cwd,
-      env: { ...(options.env ?? cliEnv()), TERM: "xterm-256color" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawnInTerminal(args, options);
+    child.stdin.end(); // nothing is typed: the terminal reads end of file
     let stdout = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
       stdout += chunk;
