@@ -31,7 +31,7 @@ import type {
   WriteLock,
 } from "../types.js";
 import { type BeforeChainOutcome, runAfterHooks, runBeforeHooks } from "../wrap/hooks.js";
-import { type ToolOutcome, type WrappedTool, wrapTool } from "../wrap/wrap-tool.js";
+import { type OutcomeSink, type ToolOutcome, type WrappedTool, wrapTool } from "../wrap/wrap-tool.js";
 import { runLocked } from "../wrap/write-lock.js";
 import { type CallTelemetry, type CallWatch, watchCall } from "./call-watch.js";
 import type { Deadline, DeadlineClock } from "./deadline-clock.js";
@@ -85,6 +85,9 @@ export type PreparedCall =
     }
   | { readonly kind: "paused"; readonly info: CallInfo; readonly request: ApprovalRequest };
 
+/** A call ready to run. */
+export type ReadyCall = Extract<PreparedCall, { kind: "ready" }>;
+
 /** Reads an untrusted tool use and announces the call; `parent` is a trace it continues (from another process). */
 export function startToolCall(runtime: CallRuntime, toolUse: ToolUse, parent?: TraceContext): CallInfo {
   const record: Record<string, unknown> = isRecord(toolUse) ? toolUse : {};
@@ -115,22 +118,18 @@ export function prepareToolCall(
   info: CallInfo,
   signal: AbortSignal | undefined,
 ): PreparedCall | Promise<PreparedCall> {
-  const refuse = (error: ToolCallError): PreparedCall => {
-    info.watch?.phase("validate", info.started, performance.now(), error.code);
-    return { kind: "refused", info, error };
-  };
   const active = runtime.activeTools();
   const found = active.get(info.name);
-  if (found === undefined) return refuse(notFoundError(info.name, active));
-  if (signal?.aborted) return refuse(abortedError(info.name, signal));
+  if (found === undefined) return refusedAtValidation(info, notFoundError(info.name, active));
+  if (signal?.aborted) return refusedAtValidation(info, abortedError(info.name, signal));
   const tool = wrapTool(found);
   const parsed = parseToolInput(info.name, info.rawInput);
-  if (parsed instanceof ToolCallError) return refuse(parsed);
+  if (parsed instanceof ToolCallError) return refusedAtValidation(info, parsed);
   const input = validateInput(runtime, tool, parsed, "input");
-  if (input instanceof ToolCallError) return refuse(input);
+  if (input instanceof ToolCallError) return refusedAtValidation(info, input);
   info.watch?.phase("validate", info.started, performance.now());
   if (runtime.beforeHooks.length === 0) return { kind: "ready", info, tool, input };
-  // Refused by a hook: the before_hooks phase reports it (`refuse` above reports validate).
+  // Refused by a hook: the before_hooks phase reports it (`refusedAtValidation` reports validate).
   const refusedByHook = (error: ToolCallError): PreparedCall => ({ kind: "refused", info, error });
   let hooksStart = 0;
   const decide = (outcome: BeforeChainOutcome): PreparedCall => {
@@ -167,6 +166,12 @@ export function prepareToolCall(
   return outcome instanceof Promise ? outcome.then(decide) : decide(outcome);
 }
 
+/** A call refused before its hooks: the validate phase reports why. */
+function refusedAtValidation(info: CallInfo, error: ToolCallError): PreparedCall {
+  info.watch?.phase("validate", info.started, performance.now(), error.code);
+  return { kind: "refused", info, error };
+}
+
 function beforeHookFailure(outcome: BeforeChainOutcome): ToolCallErrorCode | undefined {
   if (outcome.kind === "allow") return undefined;
   if (outcome.kind === "block") return "blocked-by-hook";
@@ -181,7 +186,7 @@ function beforeHookFailure(outcome: BeforeChainOutcome): ToolCallErrorCode | und
  */
 export function approveToolCall(
   runtime: CallRuntime,
-  call: Extract<PreparedCall, { kind: "ready" }>,
+  call: ReadyCall,
   options: DispatchOptions | undefined,
 ): PreparedCall | Promise<PreparedCall> | undefined {
   const { approvals } = runtime;
@@ -288,34 +293,43 @@ function abortedError(name: string, signal: AbortSignal): ToolCallError {
  * Runs the executor outside the lock, with the call's timeout (the tool's own wins over the
  * session's), counted from `executorStart` (a `performance.now()` reading taken when the executor
  * may start), and the caller's abort signal. On either, the executor's signal is aborted and the
- * call ends at once with an error outcome, whether or not the executor stops.
+ * call ends at once with an error outcome, whether or not the executor stops. The outcome goes on to
+ * `finalizeExecutedToolCall` in the same step, and the promise resolves with the call's end: one
+ * promise per call, not one per phase (each `.then` between phases cost about a tenth of a dispatch).
+ * Never rejects: a fault inside toolwire ends the call with `internalFailure`.
  */
-export function executePreparedToolCall(
+export function executePreparedToolCall<T>(
   runtime: CallRuntime,
-  call: Extract<PreparedCall, { kind: "ready" }>,
+  call: ReadyCall,
   options: DispatchOptions | undefined,
   executorStart: number,
-): Promise<ToolOutcome> {
+  ending: CallEnding<T>,
+): Promise<T> {
   const { tool, info } = call;
   const signal = options?.signal;
-  if (signal?.aborted) return Promise.resolve(stopped(abortedError(info.name, signal)));
+  if (signal?.aborted) {
+    return Promise.resolve(finalizeSafely(runtime, call, stopped(abortedError(info.name, signal)), ending));
+  }
   const context = new CallContext(runtime, info, options);
-  return new Promise<ToolOutcome>((resolve) => {
+  return new Promise<T>((resolve) => {
     const timeoutMs = timerDelay(tool.timeoutMs ?? runtime.toolTimeoutMs);
-    const running = new RunningCall(context, resolve, signal, timeoutMs, executorStart);
+    const running = new RunningCall(context, call, ending, resolve, signal, timeoutMs, executorStart);
     const { watch } = info;
-    if (watch === undefined) tool.start(call.input, context, running.settle);
-    else watch.enter(() => tool.start(call.input, context, running.settle));
+    if (watch === undefined) tool.start(call.input, context, running);
+    else watch.enter(() => tool.start(call.input, context, running));
   });
 }
 
 /**
  * One executor run racing its deadline and the caller's signal; the first to come ends the call.
- * A class, not closures: it is made for every call, and is its own abort listener and expiry.
+ * A class, not closures: it is made for every call, and is its own abort listener, expiry and
+ * outcome sink.
  */
-class RunningCall {
+class RunningCall<T> implements OutcomeSink {
   readonly #context: CallContext;
-  readonly #resolve: (outcome: ToolOutcome) => void;
+  readonly #call: ReadyCall;
+  readonly #ending: CallEnding<T>;
+  readonly #resolve: (end: T | Promise<T>) => void;
   readonly #signal: AbortSignal | undefined;
   readonly #timeoutMs: number | undefined;
   readonly #deadline: Deadline | undefined;
@@ -324,12 +338,16 @@ class RunningCall {
 
   constructor(
     context: CallContext,
-    resolve: (outcome: ToolOutcome) => void,
+    call: ReadyCall,
+    ending: CallEnding<T>,
+    resolve: (end: T | Promise<T>) => void,
     signal: AbortSignal | undefined,
     timeoutMs: number | undefined,
     executorStart: number,
   ) {
     this.#context = context;
+    this.#call = call;
+    this.#ending = ending;
     this.#resolve = resolve;
     this.#signal = signal;
     this.#timeoutMs = timeoutMs;
@@ -340,7 +358,7 @@ class RunningCall {
   }
 
   /** The executor's outcome; the first outcome (the executor's, the deadline's or the abort's) wins. */
-  settle = (outcome: ToolOutcome): void => {
+  settle(outcome: ToolOutcome): void {
     const context = this.#context;
     if (context.finished) return;
     context.finished = true;
@@ -352,8 +370,8 @@ class RunningCall {
       performance.now(),
       outcome.result.isError === true ? outcome.errorCode : undefined,
     );
-    this.#resolve(outcome);
-  };
+    this.#resolve(finalizeSafely(context.runtime, this.#call, outcome, this.#ending));
+  }
 
   /** The caller aborted (this object is the signal's listener). */
   handleEvent(): void {
@@ -400,6 +418,7 @@ class CallContext implements ToolCallContext {
   #aborted = false;
 
   #log: ToolCallContext["log"];
+  #onUpdate: ToolCallContext["onUpdate"] | undefined;
 
   constructor(
     readonly runtime: CallRuntime,
@@ -486,19 +505,26 @@ class CallContext implements ToolCallContext {
     this.#controller?.abort(reason);
   }
 
-  /** Never throws: a malformed partial is dropped, and listeners cannot break the executor. */
-  onUpdate = (partial: ToolResult): void => {
-    const { runtime, info } = this;
-    const progress = this.options?.onUpdate;
-    const listened = runtime.emitter.has("tool_execution_update");
-    if (this.finished || (!listened && progress === undefined)) return;
-    const normalized = normalizeToolResult(partial);
-    if (typeof normalized === "string") return;
-    if (listened) {
-      runtime.emitter.emit("tool_execution_update", { toolCallId: info.id, toolName: info.name, partial: normalized });
-    }
-    if (progress !== undefined) this.#callListener("onUpdate", () => progress(normalized));
-  };
+  /** Made on first read, like the signal: most executors report no progress. Never throws: a malformed partial is dropped, and listeners cannot break the executor. */
+  get onUpdate(): ToolCallContext["onUpdate"] {
+    this.#onUpdate ??= (partial: ToolResult): void => {
+      const { runtime, info } = this;
+      const progress = this.options?.onUpdate;
+      const listened = runtime.emitter.has("tool_execution_update");
+      if (this.finished || (!listened && progress === undefined)) return;
+      const normalized = normalizeToolResult(partial);
+      if (typeof normalized === "string") return;
+      if (listened) {
+        runtime.emitter.emit("tool_execution_update", {
+          toolCallId: info.id,
+          toolName: info.name,
+          partial: normalized,
+        });
+      }
+      if (progress !== undefined) this.#callListener("onUpdate", () => progress(normalized));
+    };
+    return this.#onUpdate;
+  }
 }
 
 const LOG_LEVELS: ReadonlySet<string> = new Set([
@@ -548,18 +574,12 @@ export type CallEnding<T> = (
  */
 export function finalizeExecutedToolCall<T>(
   runtime: CallRuntime,
-  call: Extract<PreparedCall, { kind: "ready" }>,
+  call: ReadyCall,
   outcome: ToolOutcome,
   ending: CallEnding<T>,
 ): T | Promise<T> {
   const { info } = call;
-  const finish = (result: ToolResult) =>
-    ending(runtime, info, result, result.isError === true ? outcome.errorCode : undefined);
-  const end = (result: ToolResult) => {
-    const budgeted = applyResultBudget(runtime.budget, call.tool, info.id, result);
-    return budgeted instanceof Promise ? budgeted.then(finish) : finish(budgeted);
-  };
-  if (runtime.afterHooks.length === 0) return end(outcome.result);
+  if (runtime.afterHooks.length === 0) return endWithinBudget(runtime, call, outcome, outcome.result, ending);
   let hooksStart = 0;
   const result = runLocked(runtime.lock, () => {
     hooksStart = performance.now(); // inside the lock: the wait for it counts as queued
@@ -574,9 +594,79 @@ export function finalizeExecutedToolCall<T>(
   });
   const afterHooks = (hooked: ToolResult) => {
     info.watch?.phase("after_hooks", hooksStart, performance.now());
-    return end(hooked);
+    return endWithinBudget(runtime, call, outcome, hooked, ending);
   };
   return result instanceof Promise ? result.then(afterHooks) : afterHooks(result);
+}
+
+/** `finalizeExecutedToolCall`, where a fault inside toolwire ends the call with `internalFailure`. Never throws or rejects. */
+function finalizeSafely<T>(runtime: CallRuntime, call: ReadyCall, outcome: ToolOutcome, ending: CallEnding<T>) {
+  try {
+    const end = finalizeExecutedToolCall(runtime, call, outcome, ending);
+    return end instanceof Promise
+      ? end.catch((error: unknown) => internalFailure(runtime, call.info, undefined, error, ending))
+      : end;
+  } catch (error) {
+    return internalFailure(runtime, call.info, undefined, error, ending);
+  }
+}
+
+/** Keeps the result within its budget (a larger one is saved to a file and previewed), and ends the call. */
+function endWithinBudget<T>(
+  runtime: CallRuntime,
+  call: ReadyCall,
+  outcome: ToolOutcome,
+  result: ToolResult,
+  ending: CallEnding<T>,
+): T | Promise<T> {
+  const budgeted = applyResultBudget(runtime.budget, call.tool, call.info.id, result);
+  if (budgeted instanceof Promise) return budgeted.then((kept) => endWith(runtime, call, outcome, kept, ending));
+  return endWith(runtime, call, outcome, budgeted, ending);
+}
+
+function endWith<T>(
+  runtime: CallRuntime,
+  call: ReadyCall,
+  outcome: ToolOutcome,
+  result: ToolResult,
+  ending: CallEnding<T>,
+): T {
+  return ending(runtime, call.info, result, result.isError === true ? outcome.errorCode : undefined);
+}
+
+/** A bug in toolwire or a hostile value: still one error result for the call, never a rejection. */
+export function internalFailure<T>(
+  runtime: CallRuntime,
+  info: CallInfo | undefined,
+  toolUse: ToolUse | undefined,
+  error: unknown,
+  ending: CallEnding<T>,
+): T {
+  const fallback: CallInfo = info ?? {
+    id: safeString(() => (toolUse as { id?: unknown }).id),
+    name: safeString(() => (toolUse as { name?: unknown }).name),
+    rawInput: undefined,
+    started: performance.now(),
+    watch: undefined,
+  };
+  const result = errorResult(`Tool call failed inside toolwire: ${describeThrown(error)}`);
+  try {
+    return ending(runtime, fallback, result, "execution-failed");
+  } catch {
+    // An event listener cannot throw (the emitter catches it), so this is a fault in the ending itself: end quietly.
+    return ending({ ...runtime, emitter: SILENT_EMITTER }, fallback, result, "execution-failed");
+  }
+}
+
+const SILENT_EMITTER: CallRuntime["emitter"] = { on: () => () => {}, emit: () => {}, has: () => false };
+
+function safeString(read: () => unknown): string {
+  try {
+    const value = read();
+    return typeof value === "string" ? value : "";
+  } catch {
+    return "";
+  }
 }
 
 /** Ends a call refused before its executor. */

@@ -1,7 +1,5 @@
 // Runs one call or a batch: results always in the calls' source order, one per call, never a rejection.
 // Each function takes the call's ending, so `dispatch` (a block) and `dispatchDetailed` (an outcome) share one pipeline.
-import { describeThrown } from "../errors.js";
-import { errorResult } from "../tool-result.js";
 import type { DispatchOptions, ToolUse } from "../types.js";
 import {
   approveToolCall,
@@ -9,7 +7,7 @@ import {
   type CallInfo,
   type CallRuntime,
   executePreparedToolCall,
-  finalizeExecutedToolCall,
+  internalFailure,
   type PreparedCall,
   pauseToolCall,
   prepareToolCall,
@@ -28,20 +26,23 @@ export function runToolCall<T>(
   try {
     info = startToolCall(runtime, toolUse, options?.traceContext);
     const prepared = prepareToolCall(runtime, info, options?.signal);
-    const done =
-      prepared instanceof Promise
-        ? prepared.then((call) => completePrepared(runtime, call, options, performance.now(), ending))
-        : completePrepared(runtime, prepared, options, info.started, ending); // prepared at once: no time has passed
-    const started = info;
-    return done instanceof Promise
-      ? done.catch((error: unknown) => internalFailure(runtime, started, toolUse, error, ending))
-      : Promise.resolve(done);
+    if (prepared instanceof Promise) {
+      const started = info;
+      return prepared
+        .then((call) => completePrepared(runtime, call, options, performance.now(), ending))
+        .catch((error: unknown) => internalFailure(runtime, started, toolUse, error, ending));
+    }
+    const done = completePrepared(runtime, prepared, options, info.started, ending); // prepared at once: no time has passed
+    return done instanceof Promise ? done : Promise.resolve(done);
   } catch (error) {
     return Promise.resolve(internalFailure(runtime, info, toolUse, error, ending));
   }
 }
 
-/** Runs a prepared call's executor, its timeout counted from `executorStart` (a `performance.now()` reading). */
+/**
+ * Runs a prepared call's executor, its timeout counted from `executorStart` (a `performance.now()` reading). A promise
+ * it returns never rejects (a fault inside toolwire is the call's error result), so callers add no `.catch` per call.
+ */
 function completePrepared<T>(
   runtime: CallRuntime,
   prepared: PreparedCall,
@@ -51,14 +52,16 @@ function completePrepared<T>(
 ): T | Promise<T> {
   if (prepared.kind !== "ready") return endUnrun(runtime, prepared, ending);
   const approving = approveToolCall(runtime, prepared, options);
-  if (approving === undefined) return executeAndFinalize(runtime, prepared, options, executorStart, ending);
+  if (approving === undefined) return executePreparedToolCall(runtime, prepared, options, executorStart, ending);
   if (!(approving instanceof Promise)) return endUnrun(runtime, approving, ending); // paused at once
   // The executor starts once a person said yes: its timeout counts from then, not from the question.
-  return approving.then((approved) =>
-    approved.kind === "ready"
-      ? executeAndFinalize(runtime, approved, options, performance.now(), ending)
-      : endUnrun(runtime, approved, ending),
-  );
+  return approving
+    .then((approved) =>
+      approved.kind === "ready"
+        ? executePreparedToolCall(runtime, approved, options, performance.now(), ending)
+        : endUnrun(runtime, approved, ending),
+    )
+    .catch((error: unknown) => internalFailure(runtime, prepared.info, undefined, error, ending));
 }
 
 /** Ends a call that did not reach its executor: refused, or paused for approval. */
@@ -66,18 +69,6 @@ function endUnrun<T>(runtime: CallRuntime, call: PreparedCall, ending: CallEndin
   if (call.kind === "paused") return pauseToolCall(runtime, call, ending);
   if (call.kind === "refused") return refuseToolCall(runtime, call, ending);
   throw new Error("endUnrun: the call is ready to run"); // a fault in toolwire: internalFailure answers it
-}
-
-function executeAndFinalize<T>(
-  runtime: CallRuntime,
-  call: Extract<PreparedCall, { kind: "ready" }>,
-  options: DispatchOptions | undefined,
-  executorStart: number,
-  ending: CallEnding<T>,
-): Promise<T> {
-  return executePreparedToolCall(runtime, call, options, executorStart).then((outcome) =>
-    finalizeExecutedToolCall(runtime, call, outcome, ending),
-  );
 }
 
 /**
@@ -117,7 +108,7 @@ export async function completeInParallel<T>(
   ending: CallEnding<T>,
 ): Promise<T[]> {
   const results: (T | Promise<T>)[] = [];
-  let running: Promise<unknown>[] = [];
+  let running: unknown[] = [];
   const executorsStart = performance.now(); // the parallel executors start now, after every preparation
   for (const call of prepared) {
     if ("ended" in call) {
@@ -151,20 +142,18 @@ export async function completeInSequence<T>(
   return results;
 }
 
-/** Completes a prepared call; a fault inside toolwire becomes that call's error result. */
+/** Completes a prepared call; a fault inside toolwire becomes that call's error result. Never throws or rejects. */
 function completeSafely<T>(
   runtime: CallRuntime,
   call: PreparedCall,
   options: DispatchOptions | undefined,
   executorStart: number,
   ending: CallEnding<T>,
-): Promise<T> {
-  const onFault = (error: unknown) => internalFailure(runtime, call.info, undefined, error, ending);
+): T | Promise<T> {
   try {
-    const done = completePrepared(runtime, call, options, executorStart, ending);
-    return done instanceof Promise ? done.catch(onFault) : Promise.resolve(done);
+    return completePrepared(runtime, call, options, executorStart, ending);
   } catch (error) {
-    return Promise.resolve(onFault(error));
+    return internalFailure(runtime, call.info, undefined, error, ending);
   }
 }
 
@@ -178,39 +167,4 @@ export async function runToolCallsInSequence<T>(
   const results: T[] = [];
   for (const toolUse of toolUses) results.push(await runToolCall(runtime, toolUse, options, ending));
   return results;
-}
-
-/** A bug in toolwire or a hostile value: still one error result for the call, never a rejection. */
-function internalFailure<T>(
-  runtime: CallRuntime,
-  info: CallInfo | undefined,
-  toolUse: ToolUse | undefined,
-  error: unknown,
-  ending: CallEnding<T>,
-): T {
-  const fallback: CallInfo = info ?? {
-    id: safeString(() => (toolUse as { id?: unknown }).id),
-    name: safeString(() => (toolUse as { name?: unknown }).name),
-    rawInput: undefined,
-    started: performance.now(),
-    watch: undefined,
-  };
-  const result = errorResult(`Tool call failed inside toolwire: ${describeThrown(error)}`);
-  try {
-    return ending(runtime, fallback, result, "execution-failed");
-  } catch {
-    // An event listener cannot throw (the emitter catches it), so this is a fault in the ending itself: end quietly.
-    return ending({ ...runtime, emitter: SILENT_EMITTER }, fallback, result, "execution-failed");
-  }
-}
-
-const SILENT_EMITTER: CallRuntime["emitter"] = { on: () => () => {}, emit: () => {}, has: () => false };
-
-function safeString(read: () => unknown): string {
-  try {
-    const value = read();
-    return typeof value === "string" ? value : "";
-  } catch {
-    return "";
-  }
 }

@@ -12,16 +12,21 @@ export interface ToolOutcome {
   readonly error?: unknown;
 }
 
+/** Where `start` hands a run's outcome: an object, so a call needs no closure of its own for it. */
+export interface OutcomeSink {
+  settle(outcome: ToolOutcome): void;
+}
+
 /** A tool whose `execute` never throws and always returns a well-formed `ToolResult`. */
 export interface WrappedTool extends AgentTool {
   readonly unwrapped: AgentTool;
   /** Runs the tool, capturing throws and malformed results as error outcomes. Never rejects. */
   run(input: JsonObject, context: ToolCallContext): Promise<ToolOutcome>;
   /**
-   * `run` without a promise of its own: hands the outcome to `settle`, at once when the executor
-   * returns a plain value, else when its promise settles. Never throws; calls `settle` once.
+   * `run` without a promise of its own: hands the outcome to `sink.settle`, at once when the executor
+   * returns a plain value, else when its promise settles. Never throws; calls `sink.settle` once.
    */
-  start(input: JsonObject, context: ToolCallContext, settle: (outcome: ToolOutcome) => void): void;
+  start(input: JsonObject, context: ToolCallContext, sink: OutcomeSink): void;
 }
 
 const wrappers = new WeakMap<AgentTool, WrappedTool>();
@@ -48,28 +53,28 @@ export function wrapTool(tool: AgentTool): WrappedTool {
       errorCode: "invalid-result",
     };
   };
-  const start = (input: JsonObject, context: ToolCallContext, settle: (outcome: ToolOutcome) => void): void => {
+  const start = (input: JsonObject, context: ToolCallContext, sink: OutcomeSink): void => {
     let value: unknown;
     let pending: Promise<unknown>;
     try {
       value = tool.execute(input, context);
       // Only a promise is waited for: reading any other value's `then` could run hostile code.
       if (!isThenable(value)) {
-        settle(outcomeOf(value));
+        sink.settle(outcomeOf(value));
         return;
       }
       pending = Promise.resolve(value);
     } catch (error) {
-      settle(failedOutcome(name, error));
+      sink.settle(failedOutcome(name, error));
       return;
     }
     pending.then(
-      (settled) => settle(outcomeOf(settled)),
-      (error: unknown) => settle(failedOutcome(name, error)),
+      (settled) => sink.settle(outcomeOf(settled)),
+      (error: unknown) => sink.settle(failedOutcome(name, error)),
     );
   };
   const run = (input: JsonObject, context: ToolCallContext): Promise<ToolOutcome> =>
-    new Promise((resolve) => start(input, context, resolve));
+    new Promise((resolve) => start(input, context, { settle: resolve }));
   const wrapper: WrappedTool = Object.freeze({
     descriptor: tool.descriptor,
     executionMode: tool.executionMode,
