@@ -33,6 +33,7 @@ import type {
 import { type BeforeChainOutcome, runAfterHooks, runBeforeHooks } from "../wrap/hooks.js";
 import { type OutcomeSink, type ToolOutcome, type WrappedTool, wrapTool } from "../wrap/wrap-tool.js";
 import { runLocked } from "../wrap/write-lock.js";
+import type { CallEnds } from "./call-ends.js";
 import { type CallTelemetry, type CallWatch, watchCall } from "./call-watch.js";
 import type { Deadline, DeadlineClock } from "./deadline-clock.js";
 import type { SessionEmitter } from "./events.js";
@@ -294,9 +295,9 @@ function abortedError(name: string, signal: AbortSignal): ToolCallError {
  * session's), counted from `executorStart` (a `performance.now()` reading taken when the executor
  * may start), and the caller's abort signal. On either, the executor's signal is aborted and the
  * call ends at once with an error outcome, whether or not the executor stops. The outcome goes on to
- * `finalizeExecutedToolCall` in the same step, and the promise resolves with the call's end: one
- * promise per call, not one per phase (each `.then` between phases cost about a tenth of a dispatch).
- * Never rejects: a fault inside toolwire ends the call with `internalFailure`.
+ * `finalizeExecutedToolCall` in the same step, and the call's end to `ends.put(slot, ...)`: no promise
+ * of toolwire's own between the executor and the caller (a `.then` per phase cost about a tenth of a
+ * dispatch). A fault inside toolwire after the executor ends the call with `internalFailure`.
  */
 export function executePreparedToolCall<T>(
   runtime: CallRuntime,
@@ -304,20 +305,21 @@ export function executePreparedToolCall<T>(
   options: DispatchOptions | undefined,
   executorStart: number,
   ending: CallEnding<T>,
-): Promise<T> {
+  ends: CallEnds<T>,
+  slot: number,
+): void {
   const { tool, info } = call;
   const signal = options?.signal;
   if (signal?.aborted) {
-    return Promise.resolve(finalizeSafely(runtime, call, stopped(abortedError(info.name, signal)), ending));
+    ends.put(slot, finalizeSafely(runtime, call, stopped(abortedError(info.name, signal)), ending));
+    return;
   }
   const context = new CallContext(runtime, info, options);
-  return new Promise<T>((resolve) => {
-    const timeoutMs = timerDelay(tool.timeoutMs ?? runtime.toolTimeoutMs);
-    const running = new RunningCall(context, call, ending, resolve, signal, timeoutMs, executorStart);
-    const { watch } = info;
-    if (watch === undefined) tool.start(call.input, context, running);
-    else watch.enter(() => tool.start(call.input, context, running));
-  });
+  const timeoutMs = timerDelay(tool.timeoutMs ?? runtime.toolTimeoutMs);
+  const running = new RunningCall(context, call, ending, ends, slot, signal, timeoutMs, executorStart);
+  const { watch } = info;
+  if (watch === undefined) tool.start(call.input, context, running);
+  else watch.enter(() => tool.start(call.input, context, running));
 }
 
 /**
@@ -329,7 +331,8 @@ class RunningCall<T> implements OutcomeSink {
   readonly #context: CallContext;
   readonly #call: ReadyCall;
   readonly #ending: CallEnding<T>;
-  readonly #resolve: (end: T | Promise<T>) => void;
+  readonly #ends: CallEnds<T>;
+  readonly #slot: number;
   readonly #signal: AbortSignal | undefined;
   readonly #timeoutMs: number | undefined;
   readonly #deadline: Deadline | undefined;
@@ -340,7 +343,8 @@ class RunningCall<T> implements OutcomeSink {
     context: CallContext,
     call: ReadyCall,
     ending: CallEnding<T>,
-    resolve: (end: T | Promise<T>) => void,
+    ends: CallEnds<T>,
+    slot: number,
     signal: AbortSignal | undefined,
     timeoutMs: number | undefined,
     executorStart: number,
@@ -348,7 +352,8 @@ class RunningCall<T> implements OutcomeSink {
     this.#context = context;
     this.#call = call;
     this.#ending = ending;
-    this.#resolve = resolve;
+    this.#ends = ends;
+    this.#slot = slot;
     this.#signal = signal;
     this.#timeoutMs = timeoutMs;
     this.#begun = context.info.watch === undefined ? 0 : performance.now();
@@ -370,7 +375,7 @@ class RunningCall<T> implements OutcomeSink {
       performance.now(),
       outcome.result.isError === true ? outcome.errorCode : undefined,
     );
-    this.#resolve(finalizeSafely(context.runtime, this.#call, outcome, this.#ending));
+    this.#ends.put(this.#slot, finalizeSafely(context.runtime, this.#call, outcome, this.#ending));
   }
 
   /** The caller aborted (this object is the signal's listener). */

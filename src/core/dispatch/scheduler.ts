@@ -11,12 +11,14 @@ import {
   type PreparedCall,
   pauseToolCall,
   prepareToolCall,
+  type ReadyCall,
   refuseToolCall,
   startToolCall,
 } from "./call.js";
+import { BatchEnds, type CallEnds, endOfOne } from "./call-ends.js";
 
 /** One call through its whole life. Never rejects. */
-export function runToolCall<T>(
+export function runToolCall<T extends object>(
   runtime: CallRuntime,
   toolUse: ToolUse,
   options: DispatchOptions | undefined,
@@ -29,39 +31,53 @@ export function runToolCall<T>(
     if (prepared instanceof Promise) {
       const started = info;
       return prepared
-        .then((call) => completePrepared(runtime, call, options, performance.now(), ending))
+        .then((call) =>
+          endOfOne<T>((ends) => completeSafely(runtime, call, options, performance.now(), ending, ends, 0)),
+        )
         .catch((error: unknown) => internalFailure(runtime, started, toolUse, error, ending));
     }
-    const done = completePrepared(runtime, prepared, options, info.started, ending); // prepared at once: no time has passed
-    return done instanceof Promise ? done : Promise.resolve(done);
+    // Prepared at once: no time has passed since the call started.
+    const started = info.started;
+    return endOfOne<T>((ends) => completeSafely(runtime, prepared, options, started, ending, ends, 0));
   } catch (error) {
     return Promise.resolve(internalFailure(runtime, info, toolUse, error, ending));
   }
 }
 
 /**
- * Runs a prepared call's executor, its timeout counted from `executorStart` (a `performance.now()` reading). A promise
- * it returns never rejects (a fault inside toolwire is the call's error result), so callers add no `.catch` per call.
+ * Runs a prepared call's executor, its timeout counted from `executorStart` (a `performance.now()` reading), and
+ * puts the call's end in `ends` at `slot`; a fault inside toolwire is the call's error result. Never throws.
  */
-function completePrepared<T>(
+function completeSafely<T>(
   runtime: CallRuntime,
   prepared: PreparedCall,
   options: DispatchOptions | undefined,
   executorStart: number,
   ending: CallEnding<T>,
-): T | Promise<T> {
-  if (prepared.kind !== "ready") return endUnrun(runtime, prepared, ending);
-  const approving = approveToolCall(runtime, prepared, options);
-  if (approving === undefined) return executePreparedToolCall(runtime, prepared, options, executorStart, ending);
-  if (!(approving instanceof Promise)) return endUnrun(runtime, approving, ending); // paused at once
-  // The executor starts once a person said yes: its timeout counts from then, not from the question.
-  return approving
-    .then((approved) =>
-      approved.kind === "ready"
-        ? executePreparedToolCall(runtime, approved, options, performance.now(), ending)
-        : endUnrun(runtime, approved, ending),
-    )
-    .catch((error: unknown) => internalFailure(runtime, prepared.info, undefined, error, ending));
+  ends: CallEnds<T>,
+  slot: number,
+): void {
+  try {
+    const approving = prepared.kind === "ready" ? approveToolCall(runtime, prepared, options) : prepared;
+    if (approving === undefined) {
+      executePreparedToolCall(runtime, prepared as ReadyCall, options, executorStart, ending, ends, slot);
+    } else if (!(approving instanceof Promise)) {
+      ends.put(slot, endUnrun(runtime, approving, ending)); // refused, or paused at once
+    } else {
+      // The executor starts once a person said yes: its timeout counts from then, not from the question.
+      const decided = approving.then((call) =>
+        call.kind === "ready"
+          ? endOfOne<T>((own) => executePreparedToolCall(runtime, call, options, performance.now(), ending, own, 0))
+          : endUnrun(runtime, call, ending),
+      );
+      ends.put(
+        slot,
+        decided.catch((error: unknown) => internalFailure(runtime, prepared.info, undefined, error, ending)),
+      );
+    }
+  } catch (error) {
+    ends.put(slot, internalFailure(runtime, prepared.info, undefined, error, ending));
+  }
 }
 
 /** Ends a call that did not reach its executor: refused, or paused for approval. */
@@ -75,7 +91,7 @@ function endUnrun<T>(runtime: CallRuntime, call: PreparedCall, ending: CallEndin
  * A batch in parallel mode: before hooks run one call at a time, then the executors run together,
  * except tools with `executionMode: "sequential"`, which wait for the running ones and run alone.
  */
-export async function runToolCallsInParallel<T>(
+export async function runToolCallsInParallel<T extends object>(
   runtime: CallRuntime,
   toolUses: readonly ToolUse[],
   options: DispatchOptions | undefined,
@@ -101,64 +117,45 @@ export async function runToolCallsInParallel<T>(
  * Runs prepared calls' executors together, except tools with `executionMode: "sequential"`, which wait
  * for the running ones and run alone. Results in the calls' order.
  */
-export async function completeInParallel<T>(
+export async function completeInParallel<T extends object>(
   runtime: CallRuntime,
   prepared: readonly (PreparedCall | { readonly ended: T })[],
   options: DispatchOptions | undefined,
   ending: CallEnding<T>,
 ): Promise<T[]> {
-  const results: (T | Promise<T>)[] = [];
-  let running: unknown[] = [];
+  const ends = new BatchEnds<T>(prepared.length);
   const executorsStart = performance.now(); // the parallel executors start now, after every preparation
-  for (const call of prepared) {
-    if ("ended" in call) {
-      results.push(call.ended);
-      continue;
-    }
-    if (call.kind === "ready" && call.tool.executionMode === "sequential") {
-      await Promise.all(running); // the running ones finish first...
-      running = [];
-      const result = completeSafely(runtime, call, options, performance.now(), ending);
-      results.push(result);
-      await result; // ...and nothing else starts until this one is done
-    } else {
-      const result = completeSafely(runtime, call, options, executorsStart, ending);
-      results.push(result);
-      running.push(result);
-    }
+  for (let slot = 0; slot < prepared.length; slot++) {
+    const call = prepared[slot] as PreparedCall | { readonly ended: T };
+    if ("ended" in call) ends.put(slot, call.ended);
+    else if (call.kind === "ready" && call.tool.executionMode === "sequential") {
+      await ends.whenFilled(slot); // the running ones finish first...
+      completeSafely(runtime, call, options, performance.now(), ending, ends, slot);
+      await ends.whenFilled(slot + 1); // ...and nothing else starts until this one is done
+    } else completeSafely(runtime, call, options, executorsStart, ending, ends, slot);
   }
-  return Promise.all(results);
+  await ends.whenFilled(prepared.length);
+  return ends.values;
 }
 
 /** Runs prepared calls one after the other, each to its end before the next starts. */
-export async function completeInSequence<T>(
+export async function completeInSequence<T extends object>(
   runtime: CallRuntime,
   prepared: readonly PreparedCall[],
   options: DispatchOptions | undefined,
   ending: CallEnding<T>,
 ): Promise<T[]> {
   const results: T[] = [];
-  for (const call of prepared) results.push(await completeSafely(runtime, call, options, performance.now(), ending));
+  for (const call of prepared) {
+    results.push(
+      await endOfOne<T>((ends) => completeSafely(runtime, call, options, performance.now(), ending, ends, 0)),
+    );
+  }
   return results;
 }
 
-/** Completes a prepared call; a fault inside toolwire becomes that call's error result. Never throws or rejects. */
-function completeSafely<T>(
-  runtime: CallRuntime,
-  call: PreparedCall,
-  options: DispatchOptions | undefined,
-  executorStart: number,
-  ending: CallEnding<T>,
-): T | Promise<T> {
-  try {
-    return completePrepared(runtime, call, options, executorStart, ending);
-  } catch (error) {
-    return internalFailure(runtime, call.info, undefined, error, ending);
-  }
-}
-
 /** A batch in sequential mode: each call's whole life before the next starts. */
-export async function runToolCallsInSequence<T>(
+export async function runToolCallsInSequence<T extends object>(
   runtime: CallRuntime,
   toolUses: readonly ToolUse[],
   options: DispatchOptions | undefined,

@@ -316,7 +316,7 @@ export function createAgentSession(options: CoreSessionOptions): AgentSession {
     telemetry: sessionTelemetry(options),
   };
   const sequential = options.toolExecution === "sequential";
-  const runBatch = <T>(
+  const runBatch = <T extends object>(
     toolUses: readonly ToolUse[],
     dispatchOptions: DispatchOptions | undefined,
     ending: CallEnding<T>,
