@@ -249,7 +249,12 @@ export async function connectMcpEndpoint(
     let listed: unknown[];
     try {
       if (state.kind === "closed") throw closedError();
-      live = await openMcpClient(endpoint, openOptions);
+      live = await openMcpClient(endpoint, openOptions).catch((error: unknown) => {
+        // A kept-alive socket of the lost connection, reused for the new one's first request, was closed by the
+        // server meanwhile: that says nothing of the server now, so the open is tried once more on a fresh socket.
+        if (!closedByPeer(error)) throw error;
+        return openMcpClient(endpoint, openOptions);
+      });
       listed = await listAllTools(serverId, live, timeoutMs);
       move({ kind: "connected", live });
       if (currentLive() !== live) throw closedError(); // closed while connecting
@@ -482,6 +487,16 @@ function protocolOf(client: Client): McpConnection["protocol"] {
   const version = client.getNegotiatedProtocolVersion();
   const era = client.getProtocolEra();
   return version === undefined || era === undefined ? undefined : { version, era };
+}
+
+/** Whether a failure comes from a pooled HTTP socket the other side had closed (undici's `UND_ERR_SOCKET`). */
+function closedByPeer(error: unknown): boolean {
+  let cause = error;
+  for (let depth = 0; depth < 8 && typeof cause === "object" && cause !== null; depth++) {
+    if ((cause as { code?: unknown }).code === "UND_ERR_SOCKET") return true;
+    cause = (cause as { cause?: unknown }).cause;
+  }
+  return false;
 }
 
 /** A failed connect as the lost state's reason. */
