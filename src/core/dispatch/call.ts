@@ -40,7 +40,7 @@ import type { SessionEmitter } from "./events.js";
 import { guardAbortListeners } from "./guard-abort-listeners.js";
 import { parseToolInput } from "./parse-input.js";
 import { applyResultBudget, type ResultBudget } from "./result-budget.js";
-import { dropNullOptionals } from "./strip-nulls.js";
+import { nullDropperFor } from "./strip-nulls.js";
 import { type InputValidator, invalidInputError } from "./validate.js";
 
 /** What a call needs of its session. */
@@ -48,7 +48,8 @@ export interface CallRuntime {
   /** Which calls need a person's approval; `undefined` when none do. */
   readonly approvals: Approvals | undefined;
   activeTools(): ReadonlyMap<string, AgentTool>;
-  readonly validatorFor: (schema: JsonObject) => InputValidator;
+  /** The active tool named `name` as calls use it (`callableTool`), made once per tool and kept until the tools change. */
+  callable(name: string): CallableTool | undefined;
   readonly beforeHooks: readonly BeforeToolCall[];
   readonly afterHooks: readonly AfterToolCall[];
   readonly lock: WriteLock;
@@ -61,6 +62,20 @@ export interface CallRuntime {
   readonly budget: ResultBudget;
   /** One span per call (SPEC 17); `undefined` without telemetry. */
   readonly telemetry: CallTelemetry | undefined;
+}
+
+/** An active tool as calls use it: its wrapper and its input check, made once rather than looked up per call. */
+export interface CallableTool {
+  readonly tool: WrappedTool;
+  /** Drops the nulls a strict-mode provider sends for optional properties (`dropNullOptionals`). */
+  readonly dropNulls: (input: JsonObject) => JsonObject;
+  readonly validate: InputValidator;
+}
+
+/** `tool` as calls use it, with the session's validator for its schema. */
+export function callableTool(tool: AgentTool, validatorFor: (schema: JsonObject) => InputValidator): CallableTool {
+  const schema = tool.descriptor.inputSchema;
+  return { tool: wrapTool(tool), dropNulls: nullDropperFor(schema), validate: validatorFor(schema) };
 }
 
 /** A call as it arrived. */
@@ -95,11 +110,13 @@ export function startToolCall(runtime: CallRuntime, toolUse: ToolUse, parent?: T
   const id = typeof record.id === "string" ? record.id : record.id === undefined ? "" : describeThrown(record.id);
   const name = typeof record.name === "string" ? record.name : describeThrown(record.name);
   const started = performance.now();
-  // Checked here, before anything is made for the watch: an unwatched call pays one lookup.
-  const watched = runtime.telemetry !== undefined || runtime.emitter.has("tool_call_phase");
+  // Checked here, before anything is made for the watch: an unwatched call with no listeners pays one field read.
+  const { emitter } = runtime;
+  const listened = emitter.callListeners !== 0;
+  const watched = runtime.telemetry !== undefined || (listened && emitter.has("tool_call_phase"));
   const watch = watched ? watchCall(runtime, { id, name, started, input: record.input }, parent) : undefined;
   const info: CallInfo = { id, name, rawInput: record.input, started, watch };
-  if (runtime.emitter.has("tool_execution_start")) {
+  if (listened && emitter.has("tool_execution_start")) {
     runtime.emitter.emit("tool_execution_start", {
       toolCallId: id,
       toolName: name,
@@ -119,15 +136,16 @@ export function prepareToolCall(
   info: CallInfo,
   signal: AbortSignal | undefined,
 ): PreparedCall | Promise<PreparedCall> {
-  const active = runtime.activeTools();
-  const found = active.get(info.name);
-  if (found === undefined) return refusedAtValidation(info, notFoundError(info.name, active));
+  const callable = runtime.callable(info.name);
+  if (callable === undefined) return refusedAtValidation(info, notFoundError(info.name, runtime.activeTools()));
   if (signal?.aborted) return refusedAtValidation(info, abortedError(info.name, signal));
-  const tool = wrapTool(found);
+  const { tool } = callable;
+  // `instanceof Error`, not `ToolCallError`: the input is a plain-data copy, never an Error, and the error family's
+  // own `instanceof` (which also knows other copies of toolwire) costs a symbol lookup on every input.
   const parsed = parseToolInput(info.name, info.rawInput);
-  if (parsed instanceof ToolCallError) return refusedAtValidation(info, parsed);
-  const input = validateInput(runtime, tool, parsed, "input");
-  if (input instanceof ToolCallError) return refusedAtValidation(info, input);
+  if (parsed instanceof Error) return refusedAtValidation(info, parsed);
+  const input = validateInput(callable, parsed, "input");
+  if (input instanceof Error) return refusedAtValidation(info, input);
   info.watch?.phase("validate", info.started, performance.now());
   if (runtime.beforeHooks.length === 0) return { kind: "ready", info, tool, input };
   // Refused by a hook: the before_hooks phase reports it (`refusedAtValidation` reports validate).
@@ -159,7 +177,7 @@ export function prepareToolCall(
       { toolName: info.name, toolCallId: info.id, input, descriptor: tool.descriptor },
       runtime.hookTimeoutMs,
       (rewritten) => {
-        const checked = validateInput(runtime, tool, rewritten, "input from a beforeToolCall hook");
+        const checked = validateInput(callable, rewritten, "input from a beforeToolCall hook");
         return checked instanceof ToolCallError ? { problem: checked } : { input: checked };
       },
     );
@@ -231,14 +249,12 @@ export function prepareResumedCall(
         message: "Tool call declined: its input is not JSON data",
       } as const);
   if (!verdict.approved) return refusedBy(info, verdict);
-  const active = runtime.activeTools();
-  const found = active.get(info.name);
-  if (found === undefined) return { kind: "refused", info, error: notFoundError(info.name, active) };
-  const tool = wrapTool(found);
-  const checked = validateInput(runtime, tool, input, "approved input");
+  const callable = runtime.callable(info.name);
+  if (callable === undefined) return { kind: "refused", info, error: notFoundError(info.name, runtime.activeTools()) };
+  const checked = validateInput(callable, input, "approved input");
   return checked instanceof ToolCallError
     ? { kind: "refused", info, error: checked }
-    : { kind: "ready", info, tool, input: checked, approved: true };
+    : { kind: "ready", info, tool: callable.tool, input: checked, approved: true };
 }
 
 function announcerOf(runtime: CallRuntime): ApprovalAnnouncer {
@@ -253,16 +269,10 @@ function refusedBy(info: CallInfo, verdict: Exclude<ApprovalVerdict, { approved:
   return { kind: "refused", info, error: toolCallRefusal(verdict.code, info.name, verdict.message) };
 }
 
-function validateInput(
-  runtime: CallRuntime,
-  tool: AgentTool,
-  input: JsonObject,
-  origin: string,
-): JsonObject | ToolCallError {
-  const schema = tool.descriptor.inputSchema;
-  const cleaned = dropNullOptionals(schema, input);
-  const issues = runtime.validatorFor(schema)(cleaned);
-  return issues === undefined ? cleaned : invalidInputError(tool.descriptor.name, issues, origin);
+function validateInput(callable: CallableTool, input: JsonObject, origin: string): JsonObject | ToolCallError {
+  const cleaned = callable.dropNulls(input);
+  const issues = callable.validate(cleaned);
+  return issues === undefined ? cleaned : invalidInputError(callable.tool.descriptor.name, issues, origin);
 }
 
 /** The most characters of a model-written tool name that an error message repeats. */
@@ -663,7 +673,12 @@ export function internalFailure<T>(
   }
 }
 
-const SILENT_EMITTER: CallRuntime["emitter"] = { on: () => () => {}, emit: () => {}, has: () => false };
+const SILENT_EMITTER: CallRuntime["emitter"] = {
+  on: () => () => {},
+  emit: () => {},
+  has: () => false,
+  callListeners: 0,
+};
 
 function safeString(read: () => unknown): string {
   try {
@@ -697,7 +712,7 @@ export function pauseToolCall<T>(
 /** Ends a call as `dispatch` answers: announces it, and shapes its `tool_result`. */
 export const endToolCall: CallEnding<ToolResultBlock> = (runtime, info, result, errorCode) => {
   info.watch?.end(result, errorCode, performance.now());
-  if (runtime.emitter.has("tool_execution_end")) {
+  if (runtime.emitter.callListeners !== 0 && runtime.emitter.has("tool_execution_end")) {
     announceEnd(runtime, info, result, errorCode, performance.now() - info.started);
   }
   return resultBlock(info, result);
@@ -718,7 +733,8 @@ export const endToolCallDetailed: CallEnding<ToolCallOutcome> = (runtime, info, 
       pendingApproval: pending,
     };
   }
-  if (runtime.emitter.has("tool_execution_end")) announceEnd(runtime, info, result, errorCode, durationMs);
+  if (runtime.emitter.callListeners !== 0 && runtime.emitter.has("tool_execution_end"))
+    announceEnd(runtime, info, result, errorCode, durationMs);
   const block = resultBlock(info, result);
   return errorCode === undefined ? { block, result, durationMs } : { block, result, errorCode, durationMs };
 };

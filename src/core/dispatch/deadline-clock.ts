@@ -87,7 +87,12 @@ class Lane {
   }
 
   settled(): void {
-    if (--this.live === 0 && !this.idleCheck) {
+    if (--this.live === 0) {
+      // Every entry is done: drop them now rather than sweep them later (a batch of calls leaves a lane empty).
+      this.entries = [];
+      this.head = 0;
+    }
+    if (this.live === 0 && !this.idleCheck) {
       // Nothing pending: the timer must not hold the process. Checked once the current work is done, not at
       // once: calls made one after another would otherwise toggle the timer's hold on the loop every call.
       this.idleCheck = true;

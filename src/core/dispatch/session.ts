@@ -30,8 +30,10 @@ import type {
 } from "../types.js";
 import { createWriteLock } from "../wrap/write-lock.js";
 import {
+  type CallableTool,
   type CallEnding,
   type CallRuntime,
+  callableTool,
   endToolCall,
   endToolCallDetailed,
   type PreparedCall,
@@ -211,6 +213,9 @@ export function createAgentSession(options: CoreSessionOptions): AgentSession {
   let explicit: string[] | undefined;
   let active: ReadonlyMap<string, AgentTool> = new Map();
   let activeNames: readonly string[] = [];
+  /** The active tools as calls use them (`callableTool`), by name, made on each name's first call; new with each change. */
+  let callable = new Map<string, CallableTool>();
+  const validatorFor = createValidatorCache(options.validator ?? ALLOW_ALL_VALIDATOR);
   let deferredTools: readonly AgentTool[] = [];
   let deferredNames: ReadonlySet<string> = new Set();
   let loaded: string[] = [];
@@ -277,6 +282,7 @@ export function createAgentSession(options: CoreSessionOptions): AgentSession {
     const changed = !sameNames(nextNames, activeNames) || !sameTools(next, active);
     active = next;
     activeNames = nextNames;
+    callable = new Map();
     systemPrompt = buildSystemPrompt(baseSystemPrompt, upFront);
     if (changed) {
       for (const listener of activeListeners) {
@@ -304,7 +310,16 @@ export function createAgentSession(options: CoreSessionOptions): AgentSession {
   const runtime: CallRuntime = {
     approvals,
     activeTools: () => active,
-    validatorFor: createValidatorCache(options.validator ?? ALLOW_ALL_VALIDATOR),
+    callable: (name) => {
+      let entry = callable.get(name);
+      if (entry === undefined) {
+        const tool = active.get(name);
+        if (tool === undefined) return undefined; // only active names are kept: a model's made-up ones are not
+        entry = callableTool(tool, validatorFor);
+        callable.set(name, entry);
+      }
+      return entry;
+    },
     beforeHooks: [...(options.beforeToolCall ?? [])],
     afterHooks: [...(options.afterToolCall ?? [])],
     lock: options.writeLock ?? createWriteLock(),

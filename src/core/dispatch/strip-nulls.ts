@@ -16,12 +16,25 @@ const plans = new WeakMap<object, NullPlan | null>();
  * copy, when there is nothing to drop.
  */
 export function dropNullOptionals(schema: JsonObject, input: JsonObject): JsonObject {
+  const plan = planOf(schema);
+  return plan === null ? input : apply(plan, input);
+}
+
+/** `dropNullOptionals` for one schema, its plan looked up once: for a caller that keeps it per tool. */
+export function nullDropperFor(schema: JsonObject): (input: JsonObject) => JsonObject {
+  const plan = planOf(schema);
+  return plan === null ? unchanged : (input) => apply(plan, input);
+}
+
+const unchanged = (input: JsonObject): JsonObject => input;
+
+function planOf(schema: JsonObject): NullPlan | null {
   let plan = plans.get(schema);
   if (plan === undefined) {
     plan = planFor(schema, 0);
     plans.set(schema, plan);
   }
-  return plan === null ? input : apply(plan, input);
+  return plan;
 }
 
 function apply(plan: NullPlan, input: JsonObject): JsonObject {
