@@ -48,11 +48,22 @@ export const createAjvValidator: InputValidatorFactory = (schema) => {
   return validator;
 };
 
+// A model's invalid input costs a few microseconds, most of them in writing the messages: the parts that depend only
+// on the schema (what a property expects, which properties are allowed) and the paths are worked out once and kept.
+
+/** Up to this many issues are de-duplicated by a scan; more (a hostile input breaking hundreds of rules) by a Set. */
+const SCANNED_ISSUES = 16;
+
 function toIssues(errors: readonly ErrorObject[]): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
-  const seen = new Set<string>();
+  let seen: Set<string> | undefined;
   for (const error of errors) {
     const issue = toIssue(error);
+    if (issues.length < SCANNED_ISSUES && seen === undefined) {
+      if (!issues.some((known) => known.path === issue.path && known.message === issue.message)) issues.push(issue);
+      continue;
+    }
+    if (seen === undefined) seen = new Set(issues.map((known) => `${known.path}\u0000${known.message}`));
     const key = `${issue.path}\u0000${issue.message}`;
     if (!seen.has(key)) {
       seen.add(key);
@@ -68,18 +79,12 @@ function toIssue(error: ErrorObject): ValidationIssue {
   switch (error.keyword) {
     case "required": {
       const missing = String(params.missingProperty);
-      const expected = describeSchema((error.parentSchema as Record<string, unknown> | undefined)?.properties, missing);
+      const expected = expectedOf((error.parentSchema as Record<string, unknown> | undefined)?.properties, missing);
       return { path: joinPath(path, missing), message: `missing required property${expected}` };
     }
     case "additionalProperties": {
       const extra = String(params.additionalProperty);
-      const allowed = Object.keys(
-        ((error.parentSchema as Record<string, unknown> | undefined)?.properties ?? {}) as object,
-      );
-      return {
-        path: joinPath(path, extra),
-        message: `unexpected property; allowed properties: ${allowed.length === 0 ? "none" : allowed.join(", ")}`,
-      };
+      return { path: joinPath(path, extra), message: unexpectedPropertyMessage(error.parentSchema) };
     }
     case "type":
       return { path, message: `must be ${String(params.type)}, got ${describeValue(error.data)}` };
@@ -95,8 +100,38 @@ function toIssue(error: ErrorObject): ValidationIssue {
   }
 }
 
-function describeSchema(properties: unknown, key: string): string {
+/** What each object schema's properties expect (`describeSchema`), by schema and key. */
+const expected = new WeakMap<object, Map<string, string>>();
+
+function expectedOf(properties: unknown, key: string): string {
   if (typeof properties !== "object" || properties === null) return "";
+  let byKey = expected.get(properties);
+  if (byKey === undefined) {
+    byKey = new Map();
+    expected.set(properties, byKey);
+  }
+  let text = byKey.get(key);
+  if (text === undefined) {
+    text = describeSchema(properties, key);
+    byKey.set(key, text); // the keys are the schema's own `required` names: a bounded set
+  }
+  return text;
+}
+
+/** The message for a property the schema does not allow, by parent schema. */
+const unexpected = new WeakMap<object, string>();
+
+function unexpectedPropertyMessage(parentSchema: unknown): string {
+  const key = typeof parentSchema === "object" && parentSchema !== null ? parentSchema : undefined;
+  const known = key === undefined ? undefined : unexpected.get(key);
+  if (known !== undefined) return known;
+  const allowed = Object.keys(((parentSchema as Record<string, unknown> | undefined)?.properties ?? {}) as object);
+  const message = `unexpected property; allowed properties: ${allowed.length === 0 ? "none" : allowed.join(", ")}`;
+  if (key !== undefined) unexpected.set(key, message);
+  return message;
+}
+
+function describeSchema(properties: object, key: string): string {
   const property = (properties as Record<string, unknown>)[key];
   if (typeof property !== "object" || property === null) return "";
   const { type, description } = property as Record<string, unknown>;
@@ -126,7 +161,22 @@ function joinPath(path: string, key: string): string {
   return IDENTIFIER.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
 }
 
+/** Paths of the pointers seen lately: a model sends the same wrong fields again and again. */
+const paths = new Map<string, string>();
+const MAX_KEPT_PATHS = 1_000;
+
 function formatPath(pointer: string): string {
+  if (pointer === "") return "input";
+  let path = paths.get(pointer);
+  if (path === undefined) {
+    path = pathOf(pointer);
+    if (paths.size >= MAX_KEPT_PATHS) paths.clear();
+    paths.set(pointer, path);
+  }
+  return path;
+}
+
+function pathOf(pointer: string): string {
   let path = "input";
   if (pointer === "") return path;
   for (const raw of pointer.slice(1).split("/")) {

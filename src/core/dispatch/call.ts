@@ -8,7 +8,7 @@ import {
   createApprovalRequest,
 } from "../approve/approvals.js";
 import { copyJson } from "../copy-json.js";
-import { cutText, describeThrown, SessionError, ToolCallError, toolCallRefusal } from "../errors.js";
+import { cutText, describeThrown, dispatchRefusal, SessionError, ToolCallError, toolCallRefusal } from "../errors.js";
 import { isRecord } from "../json.js";
 import { errorResult, normalizeToolResult } from "../tool-result.js";
 import type {
@@ -157,12 +157,12 @@ export function prepareToolCall(
       case "allow":
         return { kind: "ready", info, tool, input: outcome.input };
       case "block":
-        return refusedByHook(toolCallRefusal("blocked-by-hook", info.name, `Tool call blocked: ${outcome.reason}`));
+        return refusedByHook(dispatchRefusal("blocked-by-hook", info.name, `Tool call blocked: ${outcome.reason}`));
       case "invalid-rewrite":
         return refusedByHook(
           outcome.problem instanceof ToolCallError
             ? outcome.problem
-            : toolCallRefusal(
+            : dispatchRefusal(
                 "invalid-input",
                 info.name,
                 `Invalid input from a beforeToolCall hook for tool ${info.name}: expected an object, got ${describeThrown(outcome.value)}`,
@@ -284,7 +284,7 @@ function notFoundError(name: string, active: ReadonlyMap<string, AgentTool>): To
   const similar = names.find((candidate) => candidate.toLowerCase() === lower);
   const hint = similar === undefined ? "" : ` Did you mean ${similar}? Tool names are case-sensitive.`;
   const shown = cutText(name, MAX_ECHOED_NAME_CHARS);
-  return toolCallRefusal(
+  return dispatchRefusal(
     "tool-not-found",
     shown,
     `Tool ${shown} not found.${hint} Available tools: ${names.length === 0 ? "none" : names.join(", ")}.`,

@@ -1,6 +1,6 @@
 // A model's tool input is untrusted: an object, JSON text encoding one, or anything else.
 import { copyJson, MAX_JSON_DEPTH } from "../copy-json.js";
-import { describeThrown, type ToolCallError, toolCallRefusal } from "../errors.js";
+import { describeThrown, dispatchRefusal, type ToolCallError } from "../errors.js";
 import { isRecord } from "../json.js";
 import type { JsonObject } from "../types.js";
 
@@ -16,7 +16,7 @@ export function parseToolInput(toolName: string, raw: unknown): JsonObject | Too
   if (typeof raw !== "object" || raw === null) return notAnObject(toolName, raw, "");
   const copied = copyJson(raw, "input");
   if (!copied.ok) {
-    return toolCallRefusal(
+    return dispatchRefusal(
       "invalid-input",
       toolName,
       `Invalid input for tool ${toolName}: ${copied.problem}. Send the arguments as one JSON object of plain values.`,
@@ -31,7 +31,7 @@ export function parseToolInput(toolName: string, raw: unknown): JsonObject | Too
  */
 function parseInputText(toolName: string, text: string): JsonObject | ToolCallError {
   if (text.length > 2 * MAX_JSON_DEPTH && nestsDeeperThan(text, MAX_JSON_DEPTH)) {
-    return toolCallRefusal(
+    return dispatchRefusal(
       "invalid-input",
       toolName,
       `Invalid input for tool ${toolName}: the JSON text nests more than ${MAX_JSON_DEPTH} levels deep. Send the arguments as one JSON object of plain values.`,
@@ -41,7 +41,7 @@ function parseInputText(toolName: string, text: string): JsonObject | ToolCallEr
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    return toolCallRefusal(
+    return dispatchRefusal(
       "invalid-input",
       toolName,
       `Invalid input for tool ${toolName}: the input is not valid JSON (${describeThrown(error)}). Send the input as one JSON object, for example {"key": "value"}.`,
@@ -52,7 +52,7 @@ function parseInputText(toolName: string, text: string): JsonObject | ToolCallEr
 
 function notAnObject(toolName: string, value: unknown, where: string): ToolCallError {
   const kind = value === null ? "null" : Array.isArray(value) ? "an array" : `a ${typeof value}`;
-  return toolCallRefusal(
+  return dispatchRefusal(
     "invalid-input",
     toolName,
     `Invalid input for tool ${toolName}: expected a JSON object, got ${kind}${where}. Send the arguments as one object whose keys are the parameter names.`,

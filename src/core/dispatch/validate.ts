@@ -1,5 +1,5 @@
 // Input validation: a validator compiled once per schema (lazily, on a tool's first call) and messages a model can act on.
-import { cutText, describeThrown, type ToolCallError, toolCallRefusal } from "../errors.js";
+import { cutText, describeThrown, dispatchRefusal, type ToolCallError } from "../errors.js";
 import type { JsonObject } from "../types.js";
 
 /** One schema violation: where (`input.path[0].key`) and what was expected. */
@@ -46,16 +46,15 @@ export function invalidInputError(
   issues: readonly ValidationIssue[],
   origin = "input",
 ): ToolCallError {
-  // Paths hold the model's own keys, and an input can break hundreds of rules: both are bounded.
-  const lines = issues
-    .slice(0, MAX_LISTED_ISSUES)
-    .map(
-      (issue) => `- ${cutText(issue.path, MAX_ISSUE_PATH_CHARS)}: ${cutText(issue.message, MAX_ISSUE_MESSAGE_CHARS)}`,
-    );
-  if (issues.length > MAX_LISTED_ISSUES) lines.push(`- ... and ${issues.length - MAX_LISTED_ISSUES} more`);
-  return toolCallRefusal(
-    "invalid-input",
-    toolName,
-    `Invalid ${origin} for tool ${toolName}:\n${lines.join("\n")}\nFix ${issues.length === 1 ? "this field" : "these fields"} and call ${toolName} again.`,
-  );
+  // Paths hold the model's own keys, and an input can break hundreds of rules: both are bounded. Written as one
+  // string, not lines joined: this message is most of what an invalid call costs.
+  let text = `Invalid ${origin} for tool ${toolName}:`;
+  const listed = Math.min(issues.length, MAX_LISTED_ISSUES);
+  for (let index = 0; index < listed; index++) {
+    const issue = issues[index] as ValidationIssue;
+    text += `\n- ${cutText(issue.path, MAX_ISSUE_PATH_CHARS)}: ${cutText(issue.message, MAX_ISSUE_MESSAGE_CHARS)}`;
+  }
+  if (issues.length > MAX_LISTED_ISSUES) text += `\n- ... and ${issues.length - MAX_LISTED_ISSUES} more`;
+  text += `\nFix ${issues.length === 1 ? "this field" : "these fields"} and call ${toolName} again.`;
+  return dispatchRefusal("invalid-input", toolName, text);
 }
