@@ -339,6 +339,8 @@ export async function connectMcpEndpoint(
 
   async function callTool(bridged: BridgedTool, input: JsonObject, context: ToolCallContext): Promise<ToolResult> {
     const live = state.kind === "connected" ? state.live : await acquire(bridged.name, context.signal);
+    // The context's own signal, or, when it reports aborts through onAbort, a reused one (no AbortController per call).
+    const call = callSignals.take(context);
     running.add(context);
     // With telemetry: a client span for the request, and its trace context in `_meta` for the server to continue.
     const span = context.span?.startChild(`tools/call ${bridged.toolName}`, {
@@ -350,8 +352,6 @@ export async function connectMcpEndpoint(
       },
     });
     const params = { name: bridged.toolName, arguments: input as Record<string, unknown> };
-    // The context's own signal, or, when it reports aborts through onAbort, a reused one (no AbortController per call).
-    const call = callSignals.take(context);
     let result: CallResultAsSent;
     try {
       result = await live.client.request(
