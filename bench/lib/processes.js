@@ -13,7 +13,7 @@ export const PROCESSES = {
 
 /**
  * The MCP bridge's slot: a module `bench/peers/mcp-bridge.js` exporting `createCases()` (cases in
- * group "mcp": library "toolwire" through the bridge and "mcp-sdk" for `client.callTool` direct,
+ * group "mcp": library "toolwire" through the bridge, "mcp-sdk" (1.x) and "mcp-sdk-v2" for `client.callTool` direct,
  * same server, same process) and `describe()`; `createCases` may be async (it starts the servers) and an
  * optional `close()` stops them after the run. The orchestrator runs it when the file exists.
  */

@@ -188,12 +188,15 @@ export function summarize(processes) {
           .filter((row) => row.group === "mcp" && row.library === "toolwire")
           .map((row) => {
             const direct = medianOf(mcpReport, "mcp", "mcp-sdk", row.variant, row.n);
+            const directV2 = medianOf(mcpReport, "mcp", "mcp-sdk-v2", row.variant, row.n);
             return {
               variant: row.variant,
               n: row.n,
               bridgeNs: row.medianNs,
               directNs: direct,
               ratio: ratio(row.medianNs, direct),
+              directV2Ns: directV2,
+              ratioV2: ratio(row.medianNs, directV2),
             };
           });
 
@@ -406,18 +409,27 @@ export function formatReport(summary, machine) {
   } else {
     out.push(
       table(
-        ["case", "through the bridge", "client.callTool direct", "ratio"],
+        [
+          "case",
+          "through the bridge",
+          "1.x client.callTool direct",
+          "ratio",
+          "v2 client.callTool direct",
+          "ratio (v2)",
+        ],
         summary.mcp.map((row) => [
           `${row.variant} (${row.n})`,
           formatNs(row.bridgeNs),
           formatNs(row.directNs),
           formatRatio(row.ratio),
+          formatNs(row.directV2Ns),
+          formatRatio(row.ratioV2),
         ]),
       ),
     );
     out.push("");
     out.push(
-      "Each path on its own server process, in one benchmark process; the clock is that process's CPU time, so the servers' own work (the same for both paths) is not counted.",
+      "Each path on its own server process, in one benchmark process; the clock is that process's CPU time, so the servers' own work (the same for both paths) is not counted. The bridge is built on the v2 client (`@modelcontextprotocol/client`), so the v2 ratio compares like with like; the 1.x ratio also counts what the v2 client costs more than the 1.x one.",
     );
   }
   out.push("");

@@ -1,6 +1,8 @@
-// The MCP bridge's slot: server-everything's echo through connectMcpServer against the SDK's client.callTool direct.
+// The MCP bridge's slot: server-everything's echo through connectMcpServer against client.callTool direct, of the 1.x SDK and of the v2 client the bridge is built on.
 import { createRequire } from "node:module";
 import path from "node:path";
+import { Client as ClientV2 } from "@modelcontextprotocol/client";
+import { StdioClientTransport as StdioClientTransportV2 } from "@modelcontextprotocol/client/stdio";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { createAgentSession, createToolRegistry } from "../../dist/index.js";
@@ -36,6 +38,16 @@ async function directClient() {
   return client;
 }
 
+/** The v2 client (`@modelcontextprotocol/client`), the one the bridge speaks through, over its own stdio transport. */
+async function directClientV2() {
+  const client = new ClientV2({ name: "toolwire-bench", version: "1.0.0" });
+  await client.connect(
+    new StdioClientTransportV2({ command: process.execPath, args: [EVERYTHING, "stdio"], env: ENV, stderr: "ignore" }),
+  );
+  open.push(client);
+  return client;
+}
+
 async function bridge() {
   const connection = await connectMcpServer(stdioConfig());
   open.push(connection);
@@ -55,16 +67,23 @@ function expectEcho(text, isError) {
  * The MCP cases: echo through the bridge (`tool.execute`, and `session.dispatch` of the bridged tool)
  * and `client.callTool` direct, each on its own server-everything process over stdio (a process that has
  * just answered answers faster, so paths sharing one would favour whichever ran last). Each toolwire case
- * has a direct case of the same variant, on its own process too, so every ratio compares like with like.
+ * has a direct case of the same variant, on its own process too: library `mcp-sdk` is the 1.x SDK's
+ * client, `mcp-sdk-v2` the v2 client the bridge is built on (its `callTool` costs more than the 1.x one's).
  */
 export async function createCases() {
   // allSettled: when one start fails, the others have still been pushed to `open` before close() runs.
-  const started = await Promise.allSettled([bridge(), bridge(), directClient(), directClient()]);
+  const started = await Promise.allSettled([
+    bridge(),
+    bridge(),
+    directClient(),
+    directClient(),
+    directClientV2(),
+    directClientV2(),
+  ]);
   const failed = started.find((each) => each.status === "rejected");
   if (failed !== undefined) throw failed.reason;
-  const [executeConnection, dispatchConnection, directForExecute, directForDispatch] = started.map(
-    (each) => each.value,
-  );
+  const [executeConnection, dispatchConnection, directForExecute, directForDispatch, v2ForExecute, v2ForDispatch] =
+    started.map((each) => each.value);
   const tool = executeConnection.tools.find((candidate) => candidate.descriptor.name === BRIDGED_NAME);
   if (tool === undefined) throw new Error(`the bridge lists no ${BRIDGED_NAME}`);
   const session = createAgentSession({ registry: createToolRegistry({ extensions: [dispatchConnection] }) });
@@ -94,6 +113,14 @@ export async function createCases() {
     },
     {
       group: "mcp",
+      library: "mcp-sdk-v2",
+      variant: "echo, tool.execute",
+      n: 1,
+      run: direct(v2ForExecute),
+      check: checkDirect,
+    },
+    {
+      group: "mcp",
       library: "toolwire",
       variant: "echo, session.dispatch",
       n: 1,
@@ -106,6 +133,14 @@ export async function createCases() {
       variant: "echo, session.dispatch",
       n: 1,
       run: direct(directForDispatch),
+      check: checkDirect,
+    },
+    {
+      group: "mcp",
+      library: "mcp-sdk-v2",
+      variant: "echo, session.dispatch",
+      n: 1,
+      run: direct(v2ForDispatch),
       check: checkDirect,
     },
   ];
@@ -121,6 +156,6 @@ export async function close() {
 export function describe() {
   return {
     library: "mcp-bridge",
-    version: `@modelcontextprotocol/sdk@${packageVersion("@modelcontextprotocol/sdk")}, @modelcontextprotocol/server-everything@${packageVersion("@modelcontextprotocol/server-everything")}`,
+    version: `@modelcontextprotocol/sdk@${packageVersion("@modelcontextprotocol/sdk")}, @modelcontextprotocol/client@${packageVersion("@modelcontextprotocol/client")}, @modelcontextprotocol/server-everything@${packageVersion("@modelcontextprotocol/server-everything")}`,
   };
 }

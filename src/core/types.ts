@@ -225,6 +225,13 @@ export interface ToolCallContext {
    */
   phase?(name: string, start: number): void;
   /**
+   * Calls `listener` once, with the abort's reason, when the call is aborted (at once if it already was) for
+   * the same causes as `signal`; returns a function that removes it. Cheaper than `signal` for an executor that
+   * only needs to hear of an abort: a session makes its signal on first read, and an AbortController costs
+   * several microseconds in Node 20. Optional: contexts made by hand may leave it out.
+   */
+  onAbort?(listener: (reason: unknown) => void): () => void;
+  /**
    * The call's span, when the session has telemetry (SPEC 17): start child spans of your own work under it, and
    * pass its trace context on to a server you call. `undefined` without telemetry.
    */

@@ -222,6 +222,37 @@ describe("connectMcpEndpoint over an in-memory server", () => {
     expect(connection.connected).toBe(false);
   });
 
+  it("cancels a call whose context reports its abort through onAbort, without reading the context's signal", async () => {
+    let serverSignal: AbortSignal | undefined;
+    const server = memoryMcpServer({
+      onCall: (_name, _input, _server, signal) => {
+        serverSignal = signal;
+        return new Promise(() => {}); // answers only by being cancelled
+      },
+    });
+    const connection = await connect(server);
+    let abort: ((reason: unknown) => void) | undefined;
+    const ctx: ToolCallContext = {
+      toolCallId: "c1",
+      get signal(): AbortSignal {
+        throw new Error("the signal was read");
+      },
+      onUpdate: () => {},
+      onAbort(listener) {
+        abort = listener;
+        return () => {
+          abort = undefined;
+        };
+      },
+    };
+    const pending = toolOf(connection).execute({}, ctx);
+    await until(() => serverSignal !== undefined);
+    abort?.(new Error("stop"));
+    await expect(pending).rejects.toMatchObject({ code: "aborted" });
+    await until(() => serverSignal?.aborted === true);
+    expect(abort).toBeUndefined(); // the bridge stopped listening once the call settled
+  });
+
   it("leaves no abort listeners on a signal reused for many calls", async () => {
     const connection = await connect(memoryMcpServer());
     const signal = new AbortController().signal;

@@ -11,6 +11,7 @@ import type {
   ToolResult,
 } from "../core/types.js";
 import { type BridgedTool, bridgedResult, bridgeMcpTool, progressUpdate } from "./bridge-mcp-tool.js";
+import { createCallSignalPool } from "./call-signal-pool.js";
 import { classifyCallError, messageOf } from "./classify-call-error.js";
 import { McpConnectionError } from "./errors.js";
 import { CALL_RESULT_AS_SENT, type CallResultAsSent } from "./lenient-results.js";
@@ -175,6 +176,7 @@ export async function connectMcpEndpoint(
   let toolCache: BridgedToolCache = new Map();
   /** The calls running now: the server's log messages go to them. */
   const running = new Set<ToolCallContext>();
+  const callSignals = createCallSignalPool();
   let state: McpConnectionState<OpenMcpClient> = { kind: "idle" };
   let relist: RelistState = { kind: "idle" };
 
@@ -342,6 +344,8 @@ export async function connectMcpEndpoint(
 
   async function callTool(bridged: BridgedTool, input: JsonObject, context: ToolCallContext): Promise<ToolResult> {
     const live = state.kind === "connected" ? state.live : await acquire(bridged.name, context.signal);
+    // The context's own signal, or, when it reports aborts through onAbort, a reused one (no AbortController per call).
+    const call = callSignals.take(context);
     running.add(context);
     // With telemetry: a client span for the request, and its trace context in `_meta` for the server to continue.
     const span = context.span?.startChild(`tools/call ${bridged.toolName}`, {
@@ -362,19 +366,20 @@ export async function connectMcpEndpoint(
         },
         CALL_RESULT_AS_SENT,
         {
-          // The call's own signal as it is: the SDK removes its abort listener when the request settles, so
-          // a signal reused for many calls gathers none. No linked signal, no WeakSet of signals per call.
-          signal: context.signal,
+          // The SDK removes its abort listener when the request settles, so a signal reused for many calls
+          // gathers none. No linked signal, no WeakSet of signals per call.
+          signal: call.signal,
           timeout: timeoutMs,
           resetTimeoutOnProgress: true,
           onprogress: (progress) => context.onUpdate(progressUpdate(progress)),
         },
       );
     } catch (error) {
-      const failure = callError(live, bridged, error, context.signal);
+      const failure = callError(live, bridged, error, call.signal);
       span?.end(failure.code);
       throw failure;
     } finally {
+      call.release();
       running.delete(context);
     }
     span?.end(result.isError === true ? "tool-error" : undefined);

@@ -235,6 +235,30 @@ describe("the report", () => {
     expect(text).toContain("- langchain: Error: cannot load");
   });
 
+  it("sets the bridge against both clients' client.callTool direct, the 1.x SDK's and the v2 one's", () => {
+    const row = (library: string, variant: string, medianNs: number) => ({
+      group: "mcp",
+      library,
+      variant,
+      n: 1,
+      medianNs,
+    });
+    const variant = "echo, session.dispatch";
+    const mcp = summarize([
+      {
+        process: "mcp-bridge",
+        rows: [
+          row("toolwire", variant, 150_000),
+          row("mcp-sdk", variant, 100_000),
+          row("mcp-sdk-v2", variant, 125_000),
+        ],
+      },
+    ]).mcp;
+    expect(mcp).toEqual([
+      { variant, n: 1, bridgeNs: 150_000, directNs: 100_000, ratio: 1.5, directV2Ns: 125_000, ratioV2: 1.2 },
+    ]);
+  });
+
   it("formats durations and ratios for people", () => {
     expect(formatNs(512.4)).toBe("512 ns");
     expect(formatNs(1534)).toBe("1.53 µs");

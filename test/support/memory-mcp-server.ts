@@ -3,11 +3,15 @@ import { InMemoryTransport } from "@modelcontextprotocol/client";
 import { type CallToolResult, Server, type Tool } from "@modelcontextprotocol/server";
 import type { McpEndpoint } from "../../src/mcp/open-mcp-client.js";
 
-/** What the server does with a `tools/call`: its result, or a promise of it (a hung call never settles). */
+/**
+ * What the server does with a `tools/call`: its result, or a promise of it (a hung call never settles).
+ * `signal` is the request's: the client's `notifications/cancelled` aborts it.
+ */
 export type MemoryCallHandler = (
   name: string,
   input: Record<string, unknown>,
   server: MemoryServerHandle,
+  signal: AbortSignal,
 ) => CallToolResult | Promise<CallToolResult>;
 
 /** One server process stand-in: the `Server` behind one connect. */
@@ -92,8 +96,8 @@ export function memoryMcpServer(
       }
       return { tools };
     });
-    server.setRequestHandler("tools/call", (request) =>
-      onCall(request.params.name, request.params.arguments ?? {}, handle),
+    server.setRequestHandler("tools/call", (request, ctx) =>
+      onCall(request.params.name, request.params.arguments ?? {}, handle, ctx.mcpReq.signal),
     );
     servers.push(handle);
     void server.connect(serverSide);
