@@ -434,6 +434,7 @@ class CallContext implements ToolCallContext {
 
   #log: ToolCallContext["log"];
   #onUpdate: ToolCallContext["onUpdate"] | undefined;
+  #abortListeners: ((reason: unknown) => void)[] | undefined;
 
   constructor(
     readonly runtime: CallRuntime,
@@ -514,10 +515,37 @@ class CallContext implements ToolCallContext {
     });
   }
 
+  /** Hears of the call's abort without making its signal; a listener that throws is reported, never rethrown. */
+  onAbort(listener: (reason: unknown) => void): () => void {
+    if (typeof listener !== "function") throw new TypeError("context.onAbort takes a function");
+    if (this.#aborted) {
+      this.#callAbortListener(listener);
+      return () => {};
+    }
+    this.#abortListeners ??= [];
+    const listeners = this.#abortListeners;
+    listeners.push(listener);
+    return () => {
+      const index = listeners.indexOf(listener);
+      if (index !== -1) listeners.splice(index, 1);
+    };
+  }
+
   abort(reason: unknown): void {
     this.#aborted = true;
     this.#reason = reason;
     this.#controller?.abort(reason);
+    const listeners = this.#abortListeners;
+    this.#abortListeners = undefined;
+    if (listeners !== undefined) for (const listener of listeners) this.#callAbortListener(listener);
+  }
+
+  #callAbortListener(listener: (reason: unknown) => void): void {
+    try {
+      listener(this.#reason);
+    } catch (error) {
+      this.#reportListenerFault(error);
+    }
   }
 
   /** Made on first read, like the signal: most executors report no progress. Never throws: a malformed partial is dropped, and listeners cannot break the executor. */
