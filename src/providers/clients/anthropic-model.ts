@@ -11,6 +11,7 @@ import { baseUrlOf, count, loadSdk, sdkClientOptions, toModelError } from "./sdk
 import type {
   ModelClient,
   ModelConnectionOptions,
+  ModelRequest,
   ModelStopReason,
   ModelTurn,
   ModelUsage,
@@ -60,16 +61,9 @@ export function createAnthropicModel(options: AnthropicModelOptions): ModelClien
       try {
         const sdk = await getClient();
         baseURL = baseUrlOf(sdk);
-        const native = options.nativeToolSearch === true && (request.deferredTools?.length ?? 0) > 0;
-        const deferred = native ? (request.deferredTools ?? []) : [];
-        const tools = native ? nativeTools(request.tools, deferred) : anthropic.formatTools(request.tools);
-        const body = {
-          model: options.model,
-          max_tokens: options.maxTokens ?? 4096,
-          ...(request.systemPrompt === "" ? {} : { system: request.systemPrompt }),
-          ...(tools.length === 0 ? {} : { tools }),
-          messages: toAnthropicMessages(request.messages, native ? { toolSearch: { deferredTools: deferred } } : {}),
-        } as unknown as Parameters<AnthropicClient["messages"]["create"]>[0] & { stream?: false };
+        const body = anthropicRequestBody(options, request) as unknown as Parameters<
+          AnthropicClient["messages"]["create"]
+        >[0] & { stream?: false };
         let message: unknown;
         if (options.stream === true) {
           const stream = sdk.messages.stream(body, { signal });
@@ -90,6 +84,27 @@ export function createAnthropicModel(options: AnthropicModelOptions): ModelClien
         throw toModelError(error, name, signal, baseURL, progress.answered);
       }
     },
+  };
+}
+
+/**
+ * The Messages API request body of one turn (without `stream`): the model, the token limit, the system prompt when
+ * there is one, the tools payload when there are tools, and the transcript as Anthropic messages. Not exported by
+ * the package: the client's own seam, which the benchmark uses to answer a turn without the SDK.
+ */
+export function anthropicRequestBody(
+  options: Pick<AnthropicModelOptions, "model" | "maxTokens" | "nativeToolSearch">,
+  request: Pick<ModelRequest, "systemPrompt" | "messages" | "tools" | "deferredTools">,
+): Record<string, unknown> {
+  const native = options.nativeToolSearch === true && (request.deferredTools?.length ?? 0) > 0;
+  const deferred = native ? (request.deferredTools ?? []) : [];
+  const tools = native ? nativeTools(request.tools, deferred) : anthropic.formatTools(request.tools);
+  return {
+    model: options.model,
+    max_tokens: options.maxTokens ?? 4096,
+    ...(request.systemPrompt === "" ? {} : { system: request.systemPrompt }),
+    ...(tools.length === 0 ? {} : { tools }),
+    messages: toAnthropicMessages(request.messages, native ? { toolSearch: { deferredTools: deferred } } : {}),
   };
 }
 
