@@ -127,26 +127,39 @@ export async function* turns(run: LoopRun): AsyncGenerator<AgentEvent, Transcrip
     for (const call of calls) yield { type: "tool_call", turn, call };
     const outcomes = await dispatchTurn(session, calls, signal);
     const dispatched: TurnCalls = { calls, results: [], pending: [], stopReason: reply.stopReason };
-    yield* takeOutcomes(
+    const events: AgentEvent[] = [];
+    takeOutcomes(
       run,
       dispatched,
       calls.map((_call, index) => index),
       outcomes,
+      events,
     );
-    if ((yield* endTurn(run, dispatched)) === "stopped") return transcript;
+    for (const event of events) yield event; // the consumer may abort on a result: endTurn then sees it
+    events.length = 0;
+    const next = endTurn(run, dispatched, events);
+    for (const event of events) yield event;
+    if (next === "stopped") return transcript;
+    const stop = stopAfterTurn(run);
+    if (stop !== undefined) {
+      yield stop;
+      return transcript;
+    }
   }
 }
 
 /**
- * Records outcomes of some of a turn's calls, in their order: each result is yielded, each paused call
- * joins `pending`. A session-like object without `dispatchAllDetailed` gives blocks only.
+ * Records outcomes of some of a turn's calls, in their order: each result's event goes to `events`, each paused
+ * call joins `pending`. A session-like object without `dispatchAllDetailed` gives blocks only. (Events are
+ * collected, not yielded by a generator of its own: delegating to one adds a step to every event.)
  */
-export function* takeOutcomes(
+export function takeOutcomes(
   run: LoopRun,
   into: TurnCalls,
   positions: readonly number[],
   outcomes: readonly Partial<ToolCallOutcome>[],
-): Generator<AgentEvent, void, undefined> {
+  events: AgentEvent[],
+): void {
   for (let index = 0; index < positions.length; index++) {
     const position = positions[index] as number;
     const call = into.calls[position] as ToolCall;
@@ -161,22 +174,23 @@ export function* takeOutcomes(
         : outcomes.find((other) => other?.block?.tool_use_id === call.id)?.block;
     const result = block ?? missingResult(call);
     into.results[position] = result;
-    yield {
+    events.push({
       type: "tool_result",
       turn: run.turn,
       call,
       result,
       ...(outcome?.durationMs === undefined ? {} : { durationMs: outcome.durationMs }),
       ...(outcome?.errorCode === undefined ? {} : { errorCode: outcome.errorCode }),
-    };
+    });
   }
 }
 
 /**
  * Ends a turn whose calls were dispatched: pauses when approvals wait (the calls stay unanswered in the
- * state), else appends the results and decides whether another turn runs.
+ * state; "stopped"), else appends the results ("next": then `stopAfterTurn` decides whether another turn runs).
+ * Its events go to `events`.
  */
-export function* endTurn(run: LoopRun, dispatched: TurnCalls): Generator<AgentEvent, "stopped" | "next", undefined> {
+export function endTurn(run: LoopRun, dispatched: TurnCalls, events: AgentEvent[]): "stopped" | "next" {
   const { session, signal } = run.options;
   const { calls, results, pending, stopReason } = dispatched;
   if (pending.length > 0 && !signal?.aborted) {
@@ -193,8 +207,8 @@ export function* endTurn(run: LoopRun, dispatched: TurnCalls): Generator<AgentEv
             pending: pending.map(({ request }) => request),
           });
     if (state !== undefined) {
-      yield { type: "approval_required", turn: run.turn, requests: pending.map(({ request }) => request) };
-      yield { ...finish(run, "awaiting_approval"), state };
+      events.push({ type: "approval_required", turn: run.turn, requests: pending.map(({ request }) => request) });
+      events.push({ ...finish(run, "awaiting_approval"), state });
       return "stopped";
     }
   }
@@ -204,19 +218,21 @@ export function* endTurn(run: LoopRun, dispatched: TurnCalls): Generator<AgentEv
     const result = unrunResult(call, signal?.aborted === true);
     results[position] = result;
     const errorCode = signal?.aborted === true ? "aborted" : "approval-required";
-    yield { type: "tool_result", turn: run.turn, call, result, errorCode };
+    events.push({ type: "tool_result", turn: run.turn, call, result, errorCode });
   }
   run.transcript.push({ role: "tool", results: calls.map((call, index) => results[index] ?? missingResult(call)) });
-  yield { type: "turn_end", turn: run.turn, stopReason, toolCalls: calls.length };
-  if (signal?.aborted) {
-    yield finish(run, "aborted");
-    return "stopped";
-  }
-  if (run.turn >= run.maxTurns) {
-    yield finish(run, "max_turns");
-    return "stopped";
-  }
+  events.push({ type: "turn_end", turn: run.turn, stopReason, toolCalls: calls.length });
   return "next";
+}
+
+/**
+ * After a turn's events were yielded (the consumer may abort on any of them): the `done` event when the run
+ * stops here, aborted or at `maxTurns`; `undefined` when another turn runs.
+ */
+export function stopAfterTurn(run: LoopRun): AgentEvent | undefined {
+  if (run.options.signal?.aborted) return finish(run, "aborted");
+  if (run.turn >= run.maxTurns) return finish(run, "max_turns");
+  return undefined;
 }
 
 function finish(run: LoopRun, reason: AgentStopReason, error?: Error): Extract<AgentEvent, { type: "done" }> {
