@@ -5,6 +5,7 @@ import { describeThrown } from "../core/errors.js";
 import { isRecord } from "../core/json.js";
 import type { AgentTool, ApprovalRequest, ToolCallOutcome, ToolResultBlock } from "../core/types.js";
 import type {
+  ModelRequest,
   ModelStopReason,
   ModelTurn,
   ModelUsage,
@@ -108,12 +109,11 @@ export async function* turns(run: LoopRun): AsyncGenerator<AgentEvent, Transcrip
     }
     const reply = step.turn;
     const calls = [...reply.toolCalls];
-    transcript.push({
-      role: "assistant",
-      text: reply.text,
-      toolCalls: calls,
-      ...(reply.providerMessage === undefined ? {} : { providerMessage: reply.providerMessage }),
-    });
+    transcript.push(
+      reply.providerMessage === undefined
+        ? { role: "assistant", text: reply.text, toolCalls: calls }
+        : { role: "assistant", text: reply.text, toolCalls: calls, providerMessage: reply.providerMessage },
+    );
     if (reply.text !== "") yield { type: "model_text", turn, text: reply.text };
     if (reply.usage !== undefined) {
       run.total = addUsage(run.total, reply.usage);
@@ -174,14 +174,15 @@ export function takeOutcomes(
         : outcomes.find((other) => other?.block?.tool_use_id === call.id)?.block;
     const result = block ?? missingResult(call);
     into.results[position] = result;
-    events.push({
+    const event: { -readonly [K in keyof ToolResultEvent]: ToolResultEvent[K] } = {
       type: "tool_result",
       turn: run.turn,
       call,
       result,
-      ...(outcome?.durationMs === undefined ? {} : { durationMs: outcome.durationMs }),
-      ...(outcome?.errorCode === undefined ? {} : { errorCode: outcome.errorCode }),
-    });
+    };
+    if (outcome?.durationMs !== undefined) event.durationMs = outcome.durationMs;
+    if (outcome?.errorCode !== undefined) event.errorCode = outcome.errorCode;
+    events.push(event);
   }
 }
 
@@ -236,14 +237,8 @@ export function stopAfterTurn(run: LoopRun): AgentEvent | undefined {
 }
 
 function finish(run: LoopRun, reason: AgentStopReason, error?: Error): Extract<AgentEvent, { type: "done" }> {
-  return {
-    type: "done",
-    reason,
-    turns: run.turn,
-    usage: run.total,
-    transcript: [...run.transcript],
-    ...(error === undefined ? {} : { error }),
-  };
+  const done = { type: "done", reason, turns: run.turn, usage: run.total, transcript: [...run.transcript] } as const;
+  return error === undefined ? done : { ...done, error };
 }
 
 function missingResult(call: ToolCall): ToolResultBlock {
@@ -324,17 +319,16 @@ function requestTurn(options: LoopRun["options"], transcript: readonly Transcrip
   if (request.step === undefined) {
     let answer: Promise<ModelTurn>;
     try {
-      answer = Promise.resolve(
-        model.complete({
-          systemPrompt: options.toolsInSystemPrompt === true ? session.systemPrompt : session.baseSystemPrompt,
-          messages: [...transcript],
-          tools: session.modelTools, // deferred tools only once tool_search found them (SPEC 19)
-          deferredTools: session.deferredTools ?? NO_TOOLS, // for provider-native tool search, when the client does it
-          onTextDelta,
-          onToolCallDelta,
-          ...(signal === undefined ? {} : { signal }),
-        }),
-      );
+      const modelRequest: { -readonly [K in keyof ModelRequest]: ModelRequest[K] } = {
+        systemPrompt: options.toolsInSystemPrompt === true ? session.systemPrompt : session.baseSystemPrompt,
+        messages: [...transcript],
+        tools: session.modelTools, // deferred tools only once tool_search found them (SPEC 19)
+        deferredTools: session.deferredTools ?? NO_TOOLS, // for provider-native tool search, when the client does it
+        onTextDelta,
+        onToolCallDelta,
+      };
+      if (signal !== undefined) modelRequest.signal = signal;
+      answer = Promise.resolve(model.complete(modelRequest));
     } catch (error) {
       answer = Promise.reject(error);
     }
@@ -402,3 +396,5 @@ function addUsage(total: ModelUsage, usage: ModelUsage): ModelUsage {
 }
 
 const NO_TOOLS: readonly AgentTool[] = Object.freeze([]);
+
+type ToolResultEvent = Extract<AgentEvent, { type: "tool_result" }>;

@@ -86,6 +86,11 @@ export function pairResultsWithCalls(
   calls: readonly ToolCall[],
 ): { call: ToolCall | undefined; result: ToolResultBlock }[] {
   if (calls.length === 0) return results.map((result) => ({ call: undefined, result }));
+  // The usual turn: one result per call, in the calls' order (as the loop and dispatchAll give them). Pairing it
+  // needs no lookup; anything else goes the long way.
+  if (results.length === calls.length && results.every((result, index) => result.tool_use_id === calls[index]?.id)) {
+    return calls.map((call, index) => ({ call, result: results[index] as ToolResultBlock }));
+  }
   const pending = new Map<string, ToolResultBlock[]>();
   for (const result of results) {
     const queue = pending.get(result.tool_use_id);

@@ -14,7 +14,6 @@ import type {
   ModelRequest,
   ModelStopReason,
   ModelTurn,
-  ModelUsage,
   ToolCallDelta,
   TranscriptMessage,
 } from "./types.js";
@@ -189,25 +188,26 @@ export function readAnthropicMessage(message: unknown, model: string): ModelTurn
   if (!isRecord(message) || !Array.isArray(message.content)) {
     throw new ModelError("invalid-response", model, `Model ${model} answered with something that is not a message`);
   }
-  const text = message.content
-    .filter((block): block is { type: "text"; text: string } => isRecord(block) && block.type === "text")
-    .map((block) => block.text)
-    .join("");
+  let text = "";
+  for (const block of message.content) {
+    if (isRecord(block) && block.type === "text" && block.text != null) text += String(block.text); // as join("") reads it
+  }
   const rawStopReason = typeof message.stop_reason === "string" ? message.stop_reason : undefined;
-  const usage: ModelUsage | undefined = isRecord(message.usage)
-    ? {
-        inputTokens: count(message.usage, "input_tokens"),
-        outputTokens: count(message.usage, "output_tokens"),
-        cacheReadTokens: count(message.usage, "cache_read_input_tokens"),
-        cacheWriteTokens: count(message.usage, "cache_creation_input_tokens"),
-      }
-    : undefined;
-  return {
+  // Optional fields are set one by one, not spread in: this runs on every turn.
+  const turn: { -readonly [K in keyof ModelTurn]: ModelTurn[K] } = {
     text,
     toolCalls: anthropic.parseToolCalls(message),
     stopReason: (rawStopReason && STOP_REASONS[rawStopReason]) || "other",
-    ...(rawStopReason === undefined ? {} : { rawStopReason }),
-    ...(usage === undefined ? {} : { usage }),
-    providerMessage: { provider: "anthropic", value: message.content },
   };
+  if (rawStopReason !== undefined) turn.rawStopReason = rawStopReason;
+  if (isRecord(message.usage)) {
+    turn.usage = {
+      inputTokens: count(message.usage, "input_tokens"),
+      outputTokens: count(message.usage, "output_tokens"),
+      cacheReadTokens: count(message.usage, "cache_read_input_tokens"),
+      cacheWriteTokens: count(message.usage, "cache_creation_input_tokens"),
+    };
+  }
+  turn.providerMessage = { provider: "anthropic", value: message.content };
+  return turn;
 }
