@@ -365,14 +365,15 @@ function toolCallDeltaEvent(delta: unknown, turn: number): AgentEvent | undefine
  * A turn's calls with their outcomes; a call that needs approval with nobody to ask pauses. A session-like
  * object without `dispatchAllDetailed` gets blocks only.
  */
-async function dispatchTurn(
+function dispatchTurn(
   session: AgentSession,
   calls: readonly ToolCall[],
   signal: AbortSignal | undefined,
 ): Promise<readonly Partial<ToolCallOutcome>[]> {
   const options = signal === undefined ? { pauseForApproval: true } : { signal, pauseForApproval: true };
+  // Not an async function: returning the session's promise as it is saves the wrapping promise's extra ticks.
   if (typeof session.dispatchAllDetailed === "function") return session.dispatchAllDetailed(calls, options);
-  return (await session.dispatchAll(calls, options)).map((block) => ({ block }));
+  return Promise.resolve(session.dispatchAll(calls, options)).then((blocks) => blocks.map((block) => ({ block })));
 }
 
 /** A model turn from a client that broke its contract is a failed turn, not a crash. */
