@@ -180,6 +180,10 @@ export function summarize(processes) {
     };
   });
 
+  const loopToolwireNs = medianOf(own, "loop", "toolwire", "anthropic", 1);
+  const loopPiNs = medianOf(usable("pi"), "loop", "pi", "anthropic", 1);
+  const loop = { toolwireNs: loopToolwireNs, piNs: loopPiNs, piOverToolwire: ratio(loopPiNs, loopToolwireNs) };
+
   const mcpReport = usable("mcp-bridge");
   const mcp =
     mcpReport === undefined
@@ -206,14 +210,15 @@ export function summarize(processes) {
     comparison,
     single,
     tools,
+    loop,
     mcp,
     facts: own?.facts ?? {},
-    targets: evaluateTargets({ comparison, tools, facts: own?.facts ?? {} }),
+    targets: evaluateTargets({ comparison, tools, loop, facts: own?.facts ?? {} }),
   };
 }
 
 /** The issue's targets, each with what was measured and whether it was met. */
-export function evaluateTargets({ comparison, tools, facts }) {
+export function evaluateTargets({ comparison, tools, loop, facts }) {
   const targets = [];
   for (const row of comparison.valid ?? []) {
     targets.push({
@@ -244,6 +249,12 @@ export function evaluateTargets({ comparison, tools, facts }) {
     measured: growth,
     unit: "x",
     met: growth === undefined ? undefined : growth <= 2,
+  });
+  targets.push({
+    name: "whole turn through the loop with the Anthropic wire format (N=1): pi / toolwire at least 5x",
+    measured: loop?.piOverToolwire,
+    unit: "x",
+    met: loop?.piOverToolwire === undefined ? undefined : loop.piOverToolwire >= 5,
   });
   targets.push({
     name: "no per-turn schema conversion (the payload reuses the descriptors' schema objects)",
@@ -400,6 +411,16 @@ export function formatReport(summary, machine) {
             : formatRatio(row.payloadOverPeer[peer]),
         ),
       ]),
+    ),
+  );
+  out.push("");
+  out.push(
+    "### Whole turn through the loop: `runAgent` over the Anthropic wire format against pi's `runAgentLoop`, one no-op call and the model's end turn",
+  );
+  out.push(
+    table(
+      ["toolwire", "pi", "pi / toolwire"],
+      [[formatNs(summary.loop?.toolwireNs), formatNs(summary.loop?.piNs), formatRatio(summary.loop?.piOverToolwire)]],
     ),
   );
   out.push("");

@@ -1,4 +1,5 @@
-// pi's side: runAgentLoop over a scripted stream, stopping after one turn, TypeBox-typed no-op tool.
+// pi's side: runAgentLoop over a scripted stream, stopping after one turn, TypeBox-typed no-op tool; and a whole
+// run of the loop (the calls' turn and the model's end turn).
 import { runAgentLoop } from "@mariozechner/pi-agent-core";
 import { createAssistantMessageEventStream, fauxAssistantMessage, fauxToolCall, Type } from "@mariozechner/pi-ai";
 import { checkResults } from "../lib/checks.js";
@@ -50,13 +51,32 @@ function turn(tools, streamFn) {
   return () => runAgentLoop([PROMPT], { systemPrompt: "", messages: [], tools }, CONFIG, ignore, undefined, streamFn);
 }
 
+/**
+ * A stream function for a whole run: the message asking for `calls` first, then, once the last message of the
+ * context is a tool result, a finished text message that ends the run.
+ */
+function scriptedRun(calls) {
+  const content = [{ type: "text", text: "Calling tools." }];
+  for (const call of calls) content.push(fauxToolCall(call.name, call.input, { id: call.id }));
+  const callTurn = fauxAssistantMessage(content, { stopReason: "toolUse" });
+  const endTurn = fauxAssistantMessage([{ type: "text", text: "Done." }], { stopReason: "stop" });
+  return (_model, context) => {
+    const message = context.messages.at(-1)?.role === "toolResult" ? endTurn : callTurn;
+    const stream = createAssistantMessageEventStream();
+    stream.push({ type: "done", reason: message.stopReason, message });
+    return stream;
+  };
+}
+
+const RUN_CONFIG = { model: MODEL, convertToLlm: (messages) => messages };
+
 function collected(messages) {
   return messages
     .filter((message) => message.role === "toolResult")
     .map((message) => ({ text: message.content[0]?.text, isError: message.isError }));
 }
 
-/** Every pi case: turns of N calls (valid and invalid) and turns with N tools and no call. */
+/** Every pi case: turns of N calls (valid and invalid), a whole run with one call, and turns with N tools and no call. */
 export function createCases(options = {}) {
   const cases = [...floorCases()];
   for (const variant of ["valid", "invalid"]) {
@@ -72,6 +92,29 @@ export function createCases(options = {}) {
       });
     }
   }
+  const loopCalls = turnCalls(1, "valid");
+  const loopStream = scriptedRun(loopCalls);
+  cases.push({
+    group: "loop",
+    library: "pi",
+    variant: "anthropic",
+    n: 1,
+    run: () =>
+      runAgentLoop(
+        [PROMPT],
+        { systemPrompt: "", messages: [], tools: [noopTool] },
+        RUN_CONFIG,
+        ignore,
+        undefined,
+        loopStream,
+      ),
+    check: (messages) => {
+      const turns = messages.filter((message) => message.role === "assistant").length;
+      if (turns !== 2) return `the run took ${turns} model turns, expected 2`;
+      if (messages.at(-1)?.stopReason !== "stop") return "the run did not end with the model's end turn";
+      return checkResults(collected(messages), loopCalls, "valid");
+    },
+  });
   for (const n of [0, ...(options.toolCounts ?? TOOL_COUNTS)]) {
     const tools = buildToolSpecs(n).map((spec) => ({
       name: spec.name,

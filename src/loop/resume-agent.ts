@@ -4,7 +4,7 @@ import { isRecord } from "../core/json.js";
 import type { ApprovalRequest } from "../core/types.js";
 import type { TranscriptMessage } from "../providers/clients/types.js";
 import { AgentLoopError } from "./errors.js";
-import { endTurn, type LoopRun, type TurnCalls, takeOutcomes, turns } from "./run-agent.js";
+import { endTurn, type LoopRun, stopAfterTurn, type TurnCalls, takeOutcomes, turns } from "./run-agent.js";
 import { openRunState } from "./run-state.js";
 import type { AgentEvent, ResumeAgentOptions } from "./types.js";
 
@@ -86,12 +86,23 @@ async function* resume(
     decided.map(({ request, decision }) => ({ request, decision: decision as never })),
     signal === undefined ? {} : { signal },
   );
-  yield* takeOutcomes(
+  const events: AgentEvent[] = [];
+  takeOutcomes(
     run,
     paused,
     decided.map(({ position }) => position),
     outcomes,
+    events,
   );
-  if ((yield* endTurn(run, paused)) === "stopped") return run.transcript;
+  yield* events; // the consumer may abort on a result: endTurn then sees it
+  events.length = 0;
+  const next = endTurn(run, paused, events);
+  yield* events;
+  if (next === "stopped") return run.transcript;
+  const stop = stopAfterTurn(run);
+  if (stop !== undefined) {
+    yield stop;
+    return run.transcript;
+  }
   return yield* turns(run);
 }

@@ -5,6 +5,7 @@ import { describeThrown } from "../core/errors.js";
 import { isRecord } from "../core/json.js";
 import type { AgentTool, ApprovalRequest, ToolCallOutcome, ToolResultBlock } from "../core/types.js";
 import type {
+  ModelRequest,
   ModelStopReason,
   ModelTurn,
   ModelUsage,
@@ -31,7 +32,14 @@ export const DEFAULT_MAX_TURNS = 20;
  */
 export function runAgent(options: RunAgentOptions): AsyncGenerator<AgentEvent, TranscriptMessage[], undefined> {
   checkOptions(options);
-  return loop(options);
+  // The run's generator is `turns` itself: a wrapping generator would add a step to every event.
+  return turns({
+    options,
+    maxTurns: options.maxTurns ?? DEFAULT_MAX_TURNS,
+    transcript: [...(options.messages ?? []), { role: "user", text: options.prompt }],
+    total: { inputTokens: 0, outputTokens: 0 },
+    turn: 0,
+  });
 }
 
 function checkOptions(options: RunAgentOptions): void {
@@ -68,17 +76,6 @@ export interface TurnCalls {
   readonly stopReason: ModelStopReason;
 }
 
-async function* loop(options: RunAgentOptions): AsyncGenerator<AgentEvent, TranscriptMessage[], undefined> {
-  const run: LoopRun = {
-    options,
-    maxTurns: options.maxTurns ?? DEFAULT_MAX_TURNS,
-    transcript: [...(options.messages ?? []), { role: "user", text: options.prompt }],
-    total: { inputTokens: 0, outputTokens: 0 },
-    turn: 0,
-  };
-  return yield* turns(run);
-}
-
 /** Model turns until the model stops, `maxTurns`, an abort, a failed turn or a pause for approval. */
 export async function* turns(run: LoopRun): AsyncGenerator<AgentEvent, TranscriptMessage[], undefined> {
   const { session, signal } = run.options;
@@ -91,7 +88,18 @@ export async function* turns(run: LoopRun): AsyncGenerator<AgentEvent, Transcrip
     }
     const turn = ++run.turn;
     yield { type: "turn_start", turn };
-    const step = yield* requestTurn(run.options, transcript, turn);
+    // The model's deltas as they arrive, then its answer (inline: a generator of its own adds a step per event).
+    const request = requestTurn(run.options, transcript, turn);
+    try {
+      while (true) {
+        while (request.deltas.length > 0) yield request.deltas.shift() as AgentEvent;
+        if (request.step !== undefined) break;
+        await request.news();
+      }
+    } finally {
+      request.close();
+    }
+    const step = request.step;
     if (step.kind !== "turn") {
       const aborted = step.kind === "aborted";
       if (!aborted) yield { type: "error", turn, error: step.error };
@@ -101,12 +109,11 @@ export async function* turns(run: LoopRun): AsyncGenerator<AgentEvent, Transcrip
     }
     const reply = step.turn;
     const calls = [...reply.toolCalls];
-    transcript.push({
-      role: "assistant",
-      text: reply.text,
-      toolCalls: calls,
-      ...(reply.providerMessage === undefined ? {} : { providerMessage: reply.providerMessage }),
-    });
+    transcript.push(
+      reply.providerMessage === undefined
+        ? { role: "assistant", text: reply.text, toolCalls: calls }
+        : { role: "assistant", text: reply.text, toolCalls: calls, providerMessage: reply.providerMessage },
+    );
     if (reply.text !== "") yield { type: "model_text", turn, text: reply.text };
     if (reply.usage !== undefined) {
       run.total = addUsage(run.total, reply.usage);
@@ -120,26 +127,39 @@ export async function* turns(run: LoopRun): AsyncGenerator<AgentEvent, Transcrip
     for (const call of calls) yield { type: "tool_call", turn, call };
     const outcomes = await dispatchTurn(session, calls, signal);
     const dispatched: TurnCalls = { calls, results: [], pending: [], stopReason: reply.stopReason };
-    yield* takeOutcomes(
+    const events: AgentEvent[] = [];
+    takeOutcomes(
       run,
       dispatched,
       calls.map((_call, index) => index),
       outcomes,
+      events,
     );
-    if ((yield* endTurn(run, dispatched)) === "stopped") return transcript;
+    for (const event of events) yield event; // the consumer may abort on a result: endTurn then sees it
+    events.length = 0;
+    const next = endTurn(run, dispatched, events);
+    for (const event of events) yield event;
+    if (next === "stopped") return transcript;
+    const stop = stopAfterTurn(run);
+    if (stop !== undefined) {
+      yield stop;
+      return transcript;
+    }
   }
 }
 
 /**
- * Records outcomes of some of a turn's calls, in their order: each result is yielded, each paused call
- * joins `pending`. A session-like object without `dispatchAllDetailed` gives blocks only.
+ * Records outcomes of some of a turn's calls, in their order: each result's event goes to `events`, each paused
+ * call joins `pending`. A session-like object without `dispatchAllDetailed` gives blocks only. (Events are
+ * collected, not yielded by a generator of its own: delegating to one adds a step to every event.)
  */
-export function* takeOutcomes(
+export function takeOutcomes(
   run: LoopRun,
   into: TurnCalls,
   positions: readonly number[],
   outcomes: readonly Partial<ToolCallOutcome>[],
-): Generator<AgentEvent, void, undefined> {
+  events: AgentEvent[],
+): void {
   for (let index = 0; index < positions.length; index++) {
     const position = positions[index] as number;
     const call = into.calls[position] as ToolCall;
@@ -154,22 +174,24 @@ export function* takeOutcomes(
         : outcomes.find((other) => other?.block?.tool_use_id === call.id)?.block;
     const result = block ?? missingResult(call);
     into.results[position] = result;
-    yield {
+    const event: { -readonly [K in keyof ToolResultEvent]: ToolResultEvent[K] } = {
       type: "tool_result",
       turn: run.turn,
       call,
       result,
-      ...(outcome?.durationMs === undefined ? {} : { durationMs: outcome.durationMs }),
-      ...(outcome?.errorCode === undefined ? {} : { errorCode: outcome.errorCode }),
     };
+    if (outcome?.durationMs !== undefined) event.durationMs = outcome.durationMs;
+    if (outcome?.errorCode !== undefined) event.errorCode = outcome.errorCode;
+    events.push(event);
   }
 }
 
 /**
  * Ends a turn whose calls were dispatched: pauses when approvals wait (the calls stay unanswered in the
- * state), else appends the results and decides whether another turn runs.
+ * state; "stopped"), else appends the results ("next": then `stopAfterTurn` decides whether another turn runs).
+ * Its events go to `events`.
  */
-export function* endTurn(run: LoopRun, dispatched: TurnCalls): Generator<AgentEvent, "stopped" | "next", undefined> {
+export function endTurn(run: LoopRun, dispatched: TurnCalls, events: AgentEvent[]): "stopped" | "next" {
   const { session, signal } = run.options;
   const { calls, results, pending, stopReason } = dispatched;
   if (pending.length > 0 && !signal?.aborted) {
@@ -186,8 +208,8 @@ export function* endTurn(run: LoopRun, dispatched: TurnCalls): Generator<AgentEv
             pending: pending.map(({ request }) => request),
           });
     if (state !== undefined) {
-      yield { type: "approval_required", turn: run.turn, requests: pending.map(({ request }) => request) };
-      yield { ...finish(run, "awaiting_approval"), state };
+      events.push({ type: "approval_required", turn: run.turn, requests: pending.map(({ request }) => request) });
+      events.push({ ...finish(run, "awaiting_approval"), state });
       return "stopped";
     }
   }
@@ -197,30 +219,26 @@ export function* endTurn(run: LoopRun, dispatched: TurnCalls): Generator<AgentEv
     const result = unrunResult(call, signal?.aborted === true);
     results[position] = result;
     const errorCode = signal?.aborted === true ? "aborted" : "approval-required";
-    yield { type: "tool_result", turn: run.turn, call, result, errorCode };
+    events.push({ type: "tool_result", turn: run.turn, call, result, errorCode });
   }
   run.transcript.push({ role: "tool", results: calls.map((call, index) => results[index] ?? missingResult(call)) });
-  yield { type: "turn_end", turn: run.turn, stopReason, toolCalls: calls.length };
-  if (signal?.aborted) {
-    yield finish(run, "aborted");
-    return "stopped";
-  }
-  if (run.turn >= run.maxTurns) {
-    yield finish(run, "max_turns");
-    return "stopped";
-  }
+  events.push({ type: "turn_end", turn: run.turn, stopReason, toolCalls: calls.length });
   return "next";
 }
 
+/**
+ * After a turn's events were yielded (the consumer may abort on any of them): the `done` event when the run
+ * stops here, aborted or at `maxTurns`; `undefined` when another turn runs.
+ */
+export function stopAfterTurn(run: LoopRun): AgentEvent | undefined {
+  if (run.options.signal?.aborted) return finish(run, "aborted");
+  if (run.turn >= run.maxTurns) return finish(run, "max_turns");
+  return undefined;
+}
+
 function finish(run: LoopRun, reason: AgentStopReason, error?: Error): Extract<AgentEvent, { type: "done" }> {
-  return {
-    type: "done",
-    reason,
-    turns: run.turn,
-    usage: run.total,
-    transcript: [...run.transcript],
-    ...(error === undefined ? {} : { error }),
-  };
+  const done = { type: "done", reason, turns: run.turn, usage: run.total, transcript: [...run.transcript] } as const;
+  return error === undefined ? done : { ...done, error };
 }
 
 function missingResult(call: ToolCall): ToolResultBlock {
@@ -244,21 +262,49 @@ type TurnStep =
   | { readonly kind: "aborted" }
   | { readonly kind: "failed"; readonly error: Error };
 
+/** A model request in flight: the deltas not yet yielded, and its outcome once it has one. */
+interface TurnRequest {
+  readonly deltas: AgentEvent[];
+  /** The outcome: set when the model answers or fails, or at once when the signal aborts. */
+  step: TurnStep | undefined;
+  /** Resolves at the next delta or outcome. */
+  news(): Promise<void>;
+  /** Stops listening to the signal. */
+  close(): void;
+}
+
 /**
- * One model request, yielding text and tool-call deltas while it runs, in the order they arrive. Ends at once when
- * the signal aborts, even if the model client ignores the signal.
+ * Starts one model request; its text and tool-call deltas queue up in the order they arrive. Its outcome is
+ * `aborted` as soon as the signal aborts, even if the model client ignores the signal. One promise per wait and
+ * no `Promise.race`: this runs twice in the smallest run of the loop.
  */
-async function* requestTurn(
-  options: LoopRun["options"],
-  transcript: readonly TranscriptMessage[],
-  turn: number,
-): AsyncGenerator<AgentEvent, TurnStep, undefined> {
+function requestTurn(options: LoopRun["options"], transcript: readonly TranscriptMessage[], turn: number): TurnRequest {
   const { session, model, signal } = options;
-  const deltas: AgentEvent[] = [];
   let wake: (() => void) | undefined;
+  // A plain object with a data property: a getter here (an object literal with an accessor) made the whole run
+  // about a fifth slower.
+  const request: TurnRequest = {
+    deltas: [],
+    step: undefined,
+    news: () =>
+      new Promise<void>((resolve) => {
+        wake = resolve;
+      }),
+    // One listener per turn would pile up on a long-lived signal (Node warns past 10).
+    close: () => signal?.removeEventListener("abort", onAbort),
+  };
+  const notify = () => {
+    const woken = wake;
+    wake = undefined;
+    woken?.();
+  };
+  const settle = (outcome: TurnStep) => {
+    request.step ??= outcome;
+    notify();
+  };
   const push = (event: AgentEvent) => {
-    deltas.push(event);
-    wake?.();
+    request.deltas.push(event);
+    notify();
   };
   const onTextDelta = (text: string) => {
     if (typeof text === "string" && text !== "") push({ type: "model_text_delta", turn, text });
@@ -267,54 +313,36 @@ async function* requestTurn(
     const event = toolCallDeltaEvent(delta, turn);
     if (event !== undefined) push(event);
   };
-  let settled = false;
-  const outcome: Promise<TurnStep> = Promise.resolve()
-    .then(() =>
-      model.complete({
+  const onAbort = () => settle({ kind: "aborted" });
+  if (signal?.aborted) onAbort();
+  else signal?.addEventListener("abort", onAbort, { once: true });
+  if (request.step === undefined) {
+    let answer: Promise<ModelTurn>;
+    try {
+      const modelRequest: { -readonly [K in keyof ModelRequest]: ModelRequest[K] } = {
         systemPrompt: options.toolsInSystemPrompt === true ? session.systemPrompt : session.baseSystemPrompt,
         messages: [...transcript],
         tools: session.modelTools, // deferred tools only once tool_search found them (SPEC 19)
         deferredTools: session.deferredTools ?? NO_TOOLS, // for provider-native tool search, when the client does it
         onTextDelta,
         onToolCallDelta,
-        ...(signal === undefined ? {} : { signal }),
-      }),
-    )
-    .then(
-      (reply): TurnStep => (signal?.aborted ? { kind: "aborted" } : checkTurn(reply, model.name)),
-      (error: unknown): TurnStep =>
-        signal?.aborted
-          ? { kind: "aborted" }
-          : { kind: "failed", error: error instanceof Error ? error : new Error(describeThrown(error)) },
-    )
-    .finally(() => {
-      settled = true;
-      wake?.();
-    });
-  let onAbort: (() => void) | undefined;
-  const aborted = new Promise<TurnStep>((resolve) => {
-    onAbort = () => resolve({ kind: "aborted" });
-    if (signal?.aborted) onAbort();
-    else signal?.addEventListener("abort", onAbort, { once: true });
-  });
-  try {
-    while (true) {
-      while (deltas.length > 0) yield deltas.shift() as AgentEvent;
-      if (settled) return await outcome;
-      const woken = new Promise<undefined>((resolve) => {
-        wake = () => resolve(undefined);
-      });
-      const step = await Promise.race([outcome, aborted, woken]);
-      wake = undefined;
-      if (step !== undefined) {
-        while (deltas.length > 0) yield deltas.shift() as AgentEvent;
-        return step;
-      }
+      };
+      if (signal !== undefined) modelRequest.signal = signal;
+      answer = Promise.resolve(model.complete(modelRequest));
+    } catch (error) {
+      answer = Promise.reject(error);
     }
-  } finally {
-    // One listener per turn would pile up on a long-lived signal (Node warns past 10).
-    if (onAbort !== undefined) signal?.removeEventListener("abort", onAbort);
+    answer.then(
+      (reply) => settle(signal?.aborted ? { kind: "aborted" } : checkTurn(reply, model.name)),
+      (error: unknown) =>
+        settle(
+          signal?.aborted
+            ? { kind: "aborted" }
+            : { kind: "failed", error: error instanceof Error ? error : new Error(describeThrown(error)) },
+        ),
+    );
   }
+  return request;
 }
 
 /** A client's tool-call delta as an event, its fields checked (a client is untrusted); undefined when malformed. */
@@ -337,14 +365,15 @@ function toolCallDeltaEvent(delta: unknown, turn: number): AgentEvent | undefine
  * A turn's calls with their outcomes; a call that needs approval with nobody to ask pauses. A session-like
  * object without `dispatchAllDetailed` gets blocks only.
  */
-async function dispatchTurn(
+function dispatchTurn(
   session: AgentSession,
   calls: readonly ToolCall[],
   signal: AbortSignal | undefined,
 ): Promise<readonly Partial<ToolCallOutcome>[]> {
   const options = signal === undefined ? { pauseForApproval: true } : { signal, pauseForApproval: true };
+  // Not an async function: returning the session's promise as it is saves the wrapping promise's extra ticks.
   if (typeof session.dispatchAllDetailed === "function") return session.dispatchAllDetailed(calls, options);
-  return (await session.dispatchAll(calls, options)).map((block) => ({ block }));
+  return Promise.resolve(session.dispatchAll(calls, options)).then((blocks) => blocks.map((block) => ({ block })));
 }
 
 /** A model turn from a client that broke its contract is a failed turn, not a crash. */
@@ -368,3 +397,5 @@ function addUsage(total: ModelUsage, usage: ModelUsage): ModelUsage {
 }
 
 const NO_TOOLS: readonly AgentTool[] = Object.freeze([]);
+
+type ToolResultEvent = Extract<AgentEvent, { type: "tool_result" }>;

@@ -14,6 +14,7 @@ import {
   blockAsText,
   cachedToolEntry,
   descriptorOf,
+  mapTools,
   nativeSearchFinder,
   pairResultsWithCalls,
   stringField,
@@ -33,7 +34,7 @@ export const anthropic: ProviderAdapter<AnthropicTool, AnthropicToolResultMessag
   name: "anthropic",
   formatTools(tools, options) {
     const deferLoading = options?.deferLoading === true;
-    return Array.from(tools, (tool) => {
+    return mapTools(tools, (tool) => {
       const descriptor = descriptorOf(tool);
       return cachedToolEntry(
         descriptor,

@@ -7,6 +7,7 @@ import {
   contentAsText,
   descriptorOf,
   errorPrefixed,
+  mapTools,
   pairResultsWithCalls,
   parseArgumentsText,
   stringField,
@@ -22,7 +23,7 @@ export const openaiChat: ProviderAdapter<OpenAIChatTool, OpenAIChatToolMessage[]
   name: "openai-chat",
   formatTools(tools, options) {
     const strict = options?.strict === true;
-    return Array.from(tools, (tool) => {
+    return mapTools(tools, (tool) => {
       const descriptor = descriptorOf(tool);
       return cachedToolEntry(
         descriptor,

@@ -15,6 +15,7 @@ import {
   blockAsText,
   cachedToolEntry,
   descriptorOf,
+  mapTools,
   nativeSearchFinder,
   pairResultsWithCalls,
   parseArgumentsText,
@@ -43,7 +44,7 @@ export const openaiResponses: ProviderAdapter<
     const strict = options?.strict === true;
     const deferLoading = options?.deferLoading === true;
     const variant = `openai-responses${strict ? "-strict" : ""}${deferLoading ? "-deferred" : ""}`;
-    return Array.from(tools, (tool) => {
+    return mapTools(tools, (tool) => {
       const descriptor = descriptorOf(tool);
       return cachedToolEntry(
         descriptor,

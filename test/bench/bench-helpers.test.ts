@@ -32,6 +32,7 @@ interface Summary {
     }[];
   };
   tools: { n: number; peersPerTurnNs: ByPeer; payloadOverPeer: ByPeer }[];
+  loop: { toolwireNs?: number; piNs?: number; piOverToolwire?: number };
   targets: { name: string; measured: unknown; met?: boolean }[];
 }
 
@@ -113,6 +114,24 @@ describe("verifyCases", () => {
     expect(cases.length).toBeGreaterThan(30);
     await expect(verifyCases(cases)).resolves.toBeUndefined();
     expect(toolwire.facts().schemaObjectsReusedAcrossTurns).toBe(true);
+    expect(cases.filter((each) => each.group === "loop").map(caseId)).toEqual(["loop/toolwire/anthropic/1"]);
+  });
+
+  it("passes pi's cases, its whole run of the loop included", async () => {
+    const pi = await import("../../bench/peers/pi.js");
+    const cases = pi.createCases({ toolCounts: [10] });
+    expect(cases.filter((each) => each.group === "loop").map(caseId)).toEqual(["loop/pi/anthropic/1"]);
+    await expect(verifyCases(cases)).resolves.toBeUndefined();
+  });
+
+  it("refuses a run of the loop that did not end with the model's end turn or lost a result", async () => {
+    const { checkLoopOutcome } = await import("../../bench/peers/toolwire.js");
+    const calls = turnCalls(1, "valid");
+    const ok = [{ text: "ok", isError: false }];
+    expect(checkLoopOutcome({ reason: "completed", turns: 2, results: ok }, calls)).toBeUndefined();
+    expect(checkLoopOutcome({ reason: "max_turns", turns: 2, results: ok }, calls)).toMatch(/max_turns/);
+    expect(checkLoopOutcome({ reason: "completed", turns: 1, results: ok }, calls)).toMatch(/1 model turns/);
+    expect(checkLoopOutcome({ reason: "completed", turns: 2, results: [] }, calls)).toBe("expected 1 results, got 0");
   });
 });
 
@@ -123,6 +142,7 @@ describe("the report", () => {
       ...turnRows("floor", "valid", 300, 50),
       { group: "single", library: "toolwire", variant: "plain", n: 1, medianNs: 900 },
       { group: "single", library: "floor", variant: "direct", n: 1, medianNs: 100 },
+      { group: "loop", library: "toolwire", variant: "anthropic", n: 1, medianNs: 4000 },
       ...[10, 100, 1000, 10000].map((n) => ({
         group: "tools",
         library: "toolwire",
@@ -141,6 +161,7 @@ describe("the report", () => {
     processReport("pi", [
       ...turnRows("pi", "valid", 2000, 8000),
       ...turnRows("floor", "valid", 300, 60),
+      { group: "loop", library: "pi", variant: "anthropic", n: 1, medianNs: 24_000 },
       ...[0, 10, 100, 1000, 10000].map((n) => ({
         group: "tools",
         library: "pi",
@@ -204,9 +225,16 @@ describe("the report", () => {
     expect(linearity(summary.tools as never)).toBeCloseTo(1);
   });
 
+  it("compares a whole run of the loop, pi against toolwire", () => {
+    expect(summary.loop).toEqual({ toolwireNs: 4000, piNs: 24_000, piOverToolwire: 6 });
+  });
+
   it("judges the targets from the measured figures", () => {
     const byName = new Map(summary.targets.map((target) => [target.name, target]));
     expect(byName.get("per-call overhead under 2 µs (N=100)")).toMatchObject({ measured: 1000, met: true });
+    expect(
+      byName.get("whole turn through the loop with the Anthropic wire format (N=1): pi / toolwire at least 5x"),
+    ).toMatchObject({ measured: 6, met: true });
     expect(byName.get("1,000-tool refresh plus payload under 5 ms")).toMatchObject({ measured: 1e6, met: true });
     const slow = evaluateTargets({
       comparison: { valid: [{ n: 1, toolwireNs: 2500, timesLowerThanFastestPeer: 3, fastestPeer: "pi" }] },
@@ -214,9 +242,10 @@ describe("the report", () => {
         { n: 100, refreshPlusPayloadNs: 1e5, refreshPlusPayloadPerToolNs: 1000 },
         { n: 1000, refreshPlusPayloadNs: 6e6, refreshPlusPayloadPerToolNs: 6000 },
       ],
+      loop: { toolwireNs: 10_000, piNs: 21_000, piOverToolwire: 2.1 },
       facts: { schemaObjectsReusedAcrossTurns: false },
     });
-    expect(slow.map((target) => target.met)).toEqual([false, false, false, false, false]);
+    expect(slow.map((target) => target.met)).toEqual([false, false, false, false, false, false]);
   });
 
   it("prints the tables with n/a where a figure is missing and the MCP slot when the bridge is absent", () => {
@@ -231,6 +260,7 @@ describe("the report", () => {
     expect(text).toContain("Machine: Test CPU, 2 cores, Node v20.0.0");
     expect(text).toContain("| pi | 0.13x | 0.13x | 0.13x |");
     expect(text).toContain("| langchain | n/a | n/a | n/a |");
+    expect(text).toContain("| 4.00 µs | 24.00 µs | 6.00x |");
     expect(text).toContain("no `bench/peers/mcp-bridge.js` in this build");
     expect(text).toContain("- langchain: Error: cannot load");
   });

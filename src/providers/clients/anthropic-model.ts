@@ -11,9 +11,9 @@ import { baseUrlOf, count, loadSdk, sdkClientOptions, toModelError } from "./sdk
 import type {
   ModelClient,
   ModelConnectionOptions,
+  ModelRequest,
   ModelStopReason,
   ModelTurn,
-  ModelUsage,
   ToolCallDelta,
   TranscriptMessage,
 } from "./types.js";
@@ -60,16 +60,9 @@ export function createAnthropicModel(options: AnthropicModelOptions): ModelClien
       try {
         const sdk = await getClient();
         baseURL = baseUrlOf(sdk);
-        const native = options.nativeToolSearch === true && (request.deferredTools?.length ?? 0) > 0;
-        const deferred = native ? (request.deferredTools ?? []) : [];
-        const tools = native ? nativeTools(request.tools, deferred) : anthropic.formatTools(request.tools);
-        const body = {
-          model: options.model,
-          max_tokens: options.maxTokens ?? 4096,
-          ...(request.systemPrompt === "" ? {} : { system: request.systemPrompt }),
-          ...(tools.length === 0 ? {} : { tools }),
-          messages: toAnthropicMessages(request.messages, native ? { toolSearch: { deferredTools: deferred } } : {}),
-        } as unknown as Parameters<AnthropicClient["messages"]["create"]>[0] & { stream?: false };
+        const body = anthropicRequestBody(options, request) as unknown as Parameters<
+          AnthropicClient["messages"]["create"]
+        >[0] & { stream?: false };
         let message: unknown;
         if (options.stream === true) {
           const stream = sdk.messages.stream(body, { signal });
@@ -90,6 +83,27 @@ export function createAnthropicModel(options: AnthropicModelOptions): ModelClien
         throw toModelError(error, name, signal, baseURL, progress.answered);
       }
     },
+  };
+}
+
+/**
+ * The Messages API request body of one turn (without `stream`): the model, the token limit, the system prompt when
+ * there is one, the tools payload when there are tools, and the transcript as Anthropic messages. Not exported by
+ * the package: the client's own seam, which the benchmark uses to answer a turn without the SDK.
+ */
+export function anthropicRequestBody(
+  options: Pick<AnthropicModelOptions, "model" | "maxTokens" | "nativeToolSearch">,
+  request: Pick<ModelRequest, "systemPrompt" | "messages" | "tools" | "deferredTools">,
+): Record<string, unknown> {
+  const native = options.nativeToolSearch === true && (request.deferredTools?.length ?? 0) > 0;
+  const deferred = native ? (request.deferredTools ?? []) : [];
+  const tools = native ? nativeTools(request.tools, deferred) : anthropic.formatTools(request.tools);
+  return {
+    model: options.model,
+    max_tokens: options.maxTokens ?? 4096,
+    ...(request.systemPrompt === "" ? {} : { system: request.systemPrompt }),
+    ...(tools.length === 0 ? {} : { tools }),
+    messages: toAnthropicMessages(request.messages, native ? { toolSearch: { deferredTools: deferred } } : {}),
   };
 }
 
@@ -174,25 +188,26 @@ export function readAnthropicMessage(message: unknown, model: string): ModelTurn
   if (!isRecord(message) || !Array.isArray(message.content)) {
     throw new ModelError("invalid-response", model, `Model ${model} answered with something that is not a message`);
   }
-  const text = message.content
-    .filter((block): block is { type: "text"; text: string } => isRecord(block) && block.type === "text")
-    .map((block) => block.text)
-    .join("");
+  let text = "";
+  for (const block of message.content) {
+    if (isRecord(block) && block.type === "text" && block.text != null) text += String(block.text); // as join("") reads it
+  }
   const rawStopReason = typeof message.stop_reason === "string" ? message.stop_reason : undefined;
-  const usage: ModelUsage | undefined = isRecord(message.usage)
-    ? {
-        inputTokens: count(message.usage, "input_tokens"),
-        outputTokens: count(message.usage, "output_tokens"),
-        cacheReadTokens: count(message.usage, "cache_read_input_tokens"),
-        cacheWriteTokens: count(message.usage, "cache_creation_input_tokens"),
-      }
-    : undefined;
-  return {
+  // Optional fields are set one by one, not spread in: this runs on every turn.
+  const turn: { -readonly [K in keyof ModelTurn]: ModelTurn[K] } = {
     text,
     toolCalls: anthropic.parseToolCalls(message),
     stopReason: (rawStopReason && STOP_REASONS[rawStopReason]) || "other",
-    ...(rawStopReason === undefined ? {} : { rawStopReason }),
-    ...(usage === undefined ? {} : { usage }),
-    providerMessage: { provider: "anthropic", value: message.content },
   };
+  if (rawStopReason !== undefined) turn.rawStopReason = rawStopReason;
+  if (isRecord(message.usage)) {
+    turn.usage = {
+      inputTokens: count(message.usage, "input_tokens"),
+      outputTokens: count(message.usage, "output_tokens"),
+      cacheReadTokens: count(message.usage, "cache_read_input_tokens"),
+      cacheWriteTokens: count(message.usage, "cache_creation_input_tokens"),
+    };
+  }
+  turn.providerMessage = { provider: "anthropic", value: message.content };
+  return turn;
 }

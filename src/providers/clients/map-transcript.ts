@@ -21,13 +21,18 @@ export function mapTranscript(messages: readonly TranscriptMessage[], mapping: T
   for (const message of messages) {
     if (message.role === "user") {
       if (mapping.user === undefined) out.push({ role: "user", content: message.text });
-      else out.push(...mapping.user(message.text));
+      else append(out, mapping.user(message.text));
     } else if (message.role === "assistant") {
       calls = message.toolCalls;
-      out.push(...mapping.assistant(message));
+      append(out, mapping.assistant(message));
     } else {
-      out.push(...mapping.results(message.results, calls));
+      append(out, mapping.results(message.results, calls));
     }
   }
   return out;
+}
+
+/** `out.push(...items)` without spreading arguments (cheaper for the one or two items a message gives). */
+function append(out: unknown[], items: readonly unknown[]): void {
+  for (const item of items) out.push(item);
 }
