@@ -20,24 +20,58 @@ export function descriptorOf(tool: ToolDescriptor | AgentTool): ToolDescriptor {
   return "descriptor" in tool && isRecord(tool.descriptor) ? tool.descriptor : (tool as ToolDescriptor);
 }
 
-const entries = new WeakMap<ToolDescriptor, Map<string, unknown>>();
+/** The entries of each variant, by descriptor: one table per variant, so a tool's entry is one lookup away. */
+const entriesByVariant = new Map<string, WeakMap<ToolDescriptor, unknown>>();
+
+function entriesOf(variant: string): WeakMap<ToolDescriptor, unknown> {
+  let entries = entriesByVariant.get(variant);
+  if (entries === undefined) {
+    entries = new WeakMap();
+    entriesByVariant.set(variant, entries);
+  }
+  return entries;
+}
 
 /**
  * One provider entry per descriptor and variant, built once and frozen, so `formatTools` returns the very same
  * objects (and so the same bytes) on every turn. Descriptors are immutable (`defineTool` freezes them).
  */
-export function cachedToolEntry<T>(descriptor: ToolDescriptor, variant: string, build: () => T): T {
-  let byVariant = entries.get(descriptor);
-  if (byVariant === undefined) {
-    byVariant = new Map();
-    entries.set(descriptor, byVariant);
-  }
-  let entry = byVariant.get(variant) as T | undefined;
+export function cachedToolEntry<T>(
+  descriptor: ToolDescriptor,
+  variant: string,
+  build: (descriptor: ToolDescriptor) => T,
+): T {
+  const entries = entriesOf(variant) as WeakMap<ToolDescriptor, T>;
+  let entry = entries.get(descriptor);
   if (entry === undefined) {
-    entry = Object.freeze(build());
-    byVariant.set(variant, entry);
+    entry = Object.freeze(build(descriptor));
+    entries.set(descriptor, entry);
   }
   return entry;
+}
+
+/**
+ * `cachedToolEntry` over a list of tools, in their order: what every `formatTools` returns each turn. A plain
+ * loop with the variant's table looked up once, as this runs over every tool on every turn (`Array.from` with
+ * a mapping function over an iterator costs several times more per tool).
+ */
+export function cachedToolEntries<T>(
+  tools: Iterable<ToolDescriptor | AgentTool>,
+  variant: string,
+  build: (descriptor: ToolDescriptor) => T,
+): T[] {
+  const entries = entriesOf(variant) as WeakMap<ToolDescriptor, T>;
+  const out: T[] = [];
+  for (const tool of tools) {
+    const descriptor = descriptorOf(tool);
+    let entry = entries.get(descriptor);
+    if (entry === undefined) {
+      entry = Object.freeze(build(descriptor));
+      entries.set(descriptor, entry);
+    }
+    out.push(entry);
+  }
+  return out;
 }
 
 /**

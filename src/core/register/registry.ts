@@ -1,7 +1,7 @@
 // The registry: merges the three sources through the gate, policy and planner into one Map, rebuilt and swapped whole.
 
 import { planDeferral } from "../defer/plan-deferral.js";
-import { buildToolPlan } from "../filter/planner.js";
+import { type OrderedDescriptors, orderToolDescriptors, splitByAvailability } from "../filter/planner.js";
 import { applyToolPolicy, compilePolicyPattern } from "../filter/policy.js";
 import type {
   AgentTool,
@@ -11,6 +11,7 @@ import type {
   ToolDeferral,
   ToolDescriptor,
   ToolExecutorRoute,
+  ToolPlanEntry,
   ToolRegistry,
   ToolRegistryOptions,
 } from "../types.js";
@@ -35,6 +36,7 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
   let current = normalize(options);
   let tools: ReadonlyMap<string, AgentTool> = new Map();
   let snapshot: RegistrySnapshot | undefined;
+  let order: OrderedDescriptors | undefined;
   let report: RegistryReport;
   const refreshListeners = new Set<(report: RegistryReport) => void>();
   const errorListeners = new Set<(error: Error) => void>();
@@ -53,9 +55,10 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
   function refresh(changes: Partial<ToolRegistryOptions> = {}): RegistryReport {
     checkDeferOptions(changes);
     const next = normalize({ ...current, ...changes });
-    const built = build(next, tools);
+    const built = build(next, tools, order);
     current = next;
     tools = built.tools;
+    order = built.order;
     snapshot = built.snapshot;
     report = built.report;
     if (!closed) resubscribe(next);
@@ -144,7 +147,11 @@ function owners(kept: SourcedTool, dropped: SourcedTool) {
   return { keptOwner: kept.tool.descriptor.owner, droppedOwner: dropped.tool.descriptor.owner };
 }
 
-function build(options: Options, previous: ReadonlyMap<string, AgentTool>) {
+function build(
+  options: Options,
+  previous: ReadonlyMap<string, AgentTool>,
+  previousOrder: OrderedDescriptors | undefined,
+) {
   const sourced = collectSourcedTools([
     ["builtin", options.builtins],
     ["extension", options.extensions],
@@ -174,7 +181,8 @@ function build(options: Options, previous: ReadonlyMap<string, AgentTool>) {
       winners.set(name, entry);
     }
   }
-  let descriptors: readonly ToolDescriptor[] = [...winners.values()].map((entry) => entry.tool.descriptor);
+  let descriptors: ToolDescriptor[] = [];
+  for (const entry of winners.values()) descriptors.push(entry.tool.descriptor);
   let unknownPatterns: RegistryReport["unknownPatterns"] = [];
   if (options.policy !== undefined && options.policy.length > 0) {
     const policy = applyToolPolicy(descriptors, options.policy);
@@ -185,13 +193,12 @@ function build(options: Options, previous: ReadonlyMap<string, AgentTool>) {
     descriptors = policy.kept;
     unknownPatterns = policy.unknownPatterns;
   }
-  const plan = buildToolPlan({ descriptors, availability: options.availability });
+  // The planner's checks and order, kept from the previous refresh when its input is the same (SPEC still holds:
+  // everything after it, the Map included, is built anew).
+  const order = orderToolDescriptors(descriptors, previousOrder);
+  const plan = splitByAvailability(order.sorted, options.availability);
   const tools = new Map<string, AgentTool>();
-  const route = routerOf(
-    options.executors,
-    plan.visible.map((entry) => entry.descriptor),
-    unknownPatterns,
-  );
+  const route = routerOf(options.executors, plan.visible, unknownPatterns);
   for (const entry of plan.visible) {
     tools.set(entry.descriptor.name, wrapTool(route((winners.get(entry.descriptor.name) as SourcedTool).tool)));
   }
@@ -204,8 +211,7 @@ function build(options: Options, previous: ReadonlyMap<string, AgentTool>) {
   const deferred: ReadonlyMap<string, ToolDeferral> = deferral.deferred;
   for (const pattern of deferral.unknownPatterns) unknownPatterns.push({ layer: "defer", pattern });
   const report: RegistryReport = {
-    added: [...tools.keys()].filter((name) => !previous.has(name)),
-    removed: [...previous.keys()].filter((name) => !tools.has(name)),
+    ...addedAndRemoved(tools, previous),
     overrides,
     excluded,
     hidden,
@@ -213,7 +219,29 @@ function build(options: Options, previous: ReadonlyMap<string, AgentTool>) {
     deferred: [...deferred].map(([name, why]) => ({ name, ...why })),
   };
   const snapshot: RegistrySnapshot = { tools, hidden, winners, overrides, excluded, deferred };
-  return { tools, report, snapshot };
+  return { tools, report, snapshot, order };
+}
+
+/** The names `tools` has that `previous` had not, and the reverse; the same names in the same order are told apart without lookups. */
+function addedAndRemoved(
+  tools: ReadonlyMap<string, AgentTool>,
+  previous: ReadonlyMap<string, AgentTool>,
+): Pick<RegistryReport, "added" | "removed"> {
+  if (tools.size === previous.size) {
+    const before = previous.keys();
+    let same = true;
+    for (const name of tools.keys()) {
+      if (before.next().value !== name) {
+        same = false;
+        break;
+      }
+    }
+    if (same) return { added: [], removed: [] };
+  }
+  return {
+    added: [...tools.keys()].filter((name) => !previous.has(name)),
+    removed: [...previous.keys()].filter((name) => !tools.has(name)),
+  };
 }
 
 /**
@@ -222,14 +250,14 @@ function build(options: Options, previous: ReadonlyMap<string, AgentTool>) {
  */
 function routerOf(
   routes: readonly ToolExecutorRoute[] | undefined,
-  visible: readonly ToolDescriptor[],
+  visible: readonly ToolPlanEntry[],
   unknownPatterns: RegistryReport["unknownPatterns"],
 ): (tool: AgentTool) => AgentTool {
   if (routes === undefined || routes.length === 0) return (tool) => tool;
   const compiled = routes.map((route) => {
     const matchers = route.tools.map((pattern) => {
       const matches = compilePolicyPattern(pattern);
-      if (!visible.some((descriptor) => matches(descriptor, descriptor.name.toLowerCase()))) {
+      if (!visible.some(({ descriptor }) => matches(descriptor, descriptor.name.toLowerCase()))) {
         unknownPatterns.push({ layer: `executor:${route.executor.id}`, pattern });
       }
       return matches;
