@@ -37,6 +37,8 @@ export interface OrderedDescriptors {
   readonly sorted: readonly ToolDescriptor[];
   /** Every descriptor is frozen and was found valid, so the same list in the same order gives the same answer. */
   readonly fixed: boolean;
+  /** Some descriptor has an availability expression: only then does the split depend on the context. */
+  readonly conditional: boolean;
 }
 
 /**
@@ -52,7 +54,11 @@ export function orderToolDescriptors(
 ): OrderedDescriptors {
   if (previous?.fixed === true && sameDescriptors(previous.input, descriptors)) return previous;
   let fixed = true;
-  for (const descriptor of descriptors) if (!checkDescriptor(descriptor)) fixed = false;
+  let conditional = false;
+  for (const descriptor of descriptors) {
+    if (!checkDescriptor(descriptor)) fixed = false;
+    if (descriptor.availability !== undefined) conditional = true;
+  }
   const sorted = [...descriptors].sort(compareDescriptors);
   const seen = new Set<string>();
   for (const descriptor of sorted) {
@@ -65,7 +71,7 @@ export function orderToolDescriptors(
     }
     seen.add(descriptor.name);
   }
-  return { input: descriptors, sorted, fixed };
+  return { input: descriptors, sorted, fixed, conditional };
 }
 
 /**
