@@ -306,7 +306,10 @@ function build(options: Options, previous: Built | undefined) {
 
 const NO_TOOLS: ReadonlyMap<string, AgentTool> = new Map();
 
-/** The names `tools` has that `previous` had not, and the reverse; the same names in the same order are told apart without lookups. */
+/**
+ * The names `tools` has that `previous` had not, and the reverse. The same names in the same order (the common
+ * refresh) are recognised walking both side by side, without a lookup per name.
+ */
 function addedAndRemoved(
   tools: ReadonlyMap<string, AgentTool>,
   previous: ReadonlyMap<string, AgentTool>,
