@@ -123,6 +123,17 @@ describe("anthropic, provider-native tool search", () => {
     ...(isError ? { is_error: true } : {}),
   });
 
+  it("gives each tool its own entry when the list changes from one call to the next", () => {
+    const names = (list: readonly ToolDescriptor[]) => anthropic.formatTools(list).map((entry) => entry.name);
+    expect(names([weather, stocks])).toEqual(["get_weather", "stocks"]);
+    expect(names([stocks, weather])).toEqual(["stocks", "get_weather"]);
+    expect(names([stocks])).toEqual(["stocks"]);
+    expect(names([stocks, weather])).toEqual(["stocks", "get_weather"]);
+    const first = anthropic.formatTools([weather, stocks]);
+    first.pop(); // the caller's array to change, not the cache's
+    expect(names([weather, stocks])).toEqual(["get_weather", "stocks"]);
+  });
+
   it("marks deferred tools defer_loading: true, the same object every time, apart from the plain entry", () => {
     const [deferred] = anthropic.formatTools([weather], { deferLoading: true });
     expect(deferred).toEqual({

@@ -10,15 +10,7 @@ import type {
   AnthropicToolResult,
   AnthropicToolResultMessage,
 } from "./anthropic-wire.js";
-import {
-  blockAsText,
-  cachedToolEntry,
-  descriptorOf,
-  mapTools,
-  nativeSearchFinder,
-  pairResultsWithCalls,
-  stringField,
-} from "./shared.js";
+import { blockAsText, cachedToolEntries, nativeSearchFinder, pairResultsWithCalls, stringField } from "./shared.js";
 import type { ProviderAdapter, ToolCall } from "./types.js";
 
 /**
@@ -34,20 +26,17 @@ export const anthropic: ProviderAdapter<AnthropicTool, AnthropicToolResultMessag
   name: "anthropic",
   formatTools(tools, options) {
     const deferLoading = options?.deferLoading === true;
-    return mapTools(tools, (tool) => {
-      const descriptor = descriptorOf(tool);
-      return cachedToolEntry(
-        descriptor,
-        deferLoading ? "anthropic-deferred" : "anthropic",
-        (): AnthropicTool => ({
-          name: descriptor.name,
-          description: descriptor.description,
-          // A descriptor's schema is of `type: "object"` by contract (`defineTool` checks it).
-          input_schema: descriptor.inputSchema as AnthropicInputSchema,
-          ...(deferLoading ? { defer_loading: true as const } : {}),
-        }),
-      );
-    });
+    return cachedToolEntries(
+      tools,
+      deferLoading ? "anthropic-deferred" : "anthropic",
+      (descriptor): AnthropicTool => ({
+        name: descriptor.name,
+        description: descriptor.description,
+        // A descriptor's schema is of `type: "object"` by contract (`defineTool` checks it).
+        input_schema: descriptor.inputSchema as AnthropicInputSchema,
+        ...(deferLoading ? { defer_loading: true as const } : {}),
+      }),
+    );
   },
   parseToolCalls(response: unknown) {
     if (!isRecord(response) || !Array.isArray(response.content)) return [];

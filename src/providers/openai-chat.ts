@@ -3,11 +3,9 @@ import { isRecord } from "../core/json.js";
 import type { OpenAIChatCompletionLike, OpenAIChatTool, OpenAIChatToolMessage } from "./openai-chat-wire.js";
 import { adaptSchema } from "./schema-adapt.js";
 import {
-  cachedToolEntry,
+  cachedToolEntries,
   contentAsText,
-  descriptorOf,
   errorPrefixed,
-  mapTools,
   pairResultsWithCalls,
   parseArgumentsText,
   stringField,
@@ -23,24 +21,21 @@ export const openaiChat: ProviderAdapter<OpenAIChatTool, OpenAIChatToolMessage[]
   name: "openai-chat",
   formatTools(tools, options) {
     const strict = options?.strict === true;
-    return mapTools(tools, (tool) => {
-      const descriptor = descriptorOf(tool);
-      return cachedToolEntry(
-        descriptor,
-        strict ? "openai-chat-strict" : "openai-chat",
-        (): OpenAIChatTool => ({
-          type: "function",
-          function: strict
-            ? {
-                name: descriptor.name,
-                description: descriptor.description,
-                parameters: adaptSchema(descriptor.inputSchema, "openai-strict"),
-                strict: true,
-              }
-            : { name: descriptor.name, description: descriptor.description, parameters: descriptor.inputSchema },
-        }),
-      );
-    });
+    return cachedToolEntries(
+      tools,
+      strict ? "openai-chat-strict" : "openai-chat",
+      (descriptor): OpenAIChatTool => ({
+        type: "function",
+        function: strict
+          ? {
+              name: descriptor.name,
+              description: descriptor.description,
+              parameters: adaptSchema(descriptor.inputSchema, "openai-strict"),
+              strict: true,
+            }
+          : { name: descriptor.name, description: descriptor.description, parameters: descriptor.inputSchema },
+      }),
+    );
   },
   parseToolCalls(response: unknown) {
     const message = chatMessageOf(response);

@@ -13,9 +13,9 @@ import type {
 import { adaptSchema } from "./schema-adapt.js";
 import {
   blockAsText,
+  cachedToolEntries,
   cachedToolEntry,
   descriptorOf,
-  mapTools,
   nativeSearchFinder,
   pairResultsWithCalls,
   parseArgumentsText,
@@ -44,21 +44,18 @@ export const openaiResponses: ProviderAdapter<
     const strict = options?.strict === true;
     const deferLoading = options?.deferLoading === true;
     const variant = `openai-responses${strict ? "-strict" : ""}${deferLoading ? "-deferred" : ""}`;
-    return mapTools(tools, (tool) => {
-      const descriptor = descriptorOf(tool);
-      return cachedToolEntry(
-        descriptor,
-        variant,
-        (): OpenAIResponsesFunctionTool => ({
-          type: "function",
-          name: descriptor.name,
-          description: descriptor.description,
-          parameters: strict ? adaptSchema(descriptor.inputSchema, "openai-strict") : descriptor.inputSchema,
-          strict,
-          ...(deferLoading ? { defer_loading: true as const } : {}),
-        }),
-      );
-    });
+    return cachedToolEntries(
+      tools,
+      variant,
+      (descriptor): OpenAIResponsesFunctionTool => ({
+        type: "function",
+        name: descriptor.name,
+        description: descriptor.description,
+        parameters: strict ? adaptSchema(descriptor.inputSchema, "openai-strict") : descriptor.inputSchema,
+        strict,
+        ...(deferLoading ? { defer_loading: true as const } : {}),
+      }),
+    );
   },
   parseToolCalls(response: unknown) {
     const items = Array.isArray(response) ? response : isRecord(response) ? response.output : undefined;

@@ -25,43 +25,50 @@ export function planDeferral(options: {
   readonly budgetTokens?: number;
 }): DeferralPlan {
   const patterns = (options.patterns ?? []).map((written) => ({ written, matches: compilePolicyPattern(written) }));
+  const budget = options.budgetTokens;
   const matched = new Set<string>();
   const deferred = new Map<string, ToolDeferral>();
+  // Only the budget needs the tools kept and their order; without one, a tool not deferred costs one check here.
   const kept: ToolDescriptor[] = [];
   const order: string[] = [];
   for (const { descriptor } of options.tools) {
-    order.push(descriptor.name);
-    const lower = descriptor.name.toLowerCase();
-    const tokens = estimateToolTokens(descriptor);
-    for (const pattern of patterns) if (pattern.matches(descriptor, lower)) matched.add(pattern.written);
-    const pattern = patterns.find((candidate) => candidate.matches(descriptor, lower));
-    if (descriptor.defer === true) deferred.set(descriptor.name, { reason: "marked", tokens });
-    else if (pattern !== undefined)
-      deferred.set(descriptor.name, { reason: "pattern", pattern: pattern.written, tokens });
-    else kept.push(descriptor);
-  }
-  const budget = options.budgetTokens;
-  if (budget !== undefined) {
-    const sentTokens = kept.reduce((sum, descriptor) => sum + estimateToolTokens(descriptor), 0);
-    const searchTokens = estimateToolTokens(TOOL_SEARCH_DEFINITION);
-    let total = sentTokens + (deferred.size > 0 ? searchTokens : 0);
-    const candidates = kept
-      .filter(isExtensionTool)
-      .map((descriptor) => ({ descriptor, tokens: estimateToolTokens(descriptor) }))
-      .sort((a, b) => b.tokens - a.tokens || compareCodeUnits(a.descriptor.name, b.descriptor.name));
-    for (const { descriptor, tokens } of candidates) {
-      if (total <= budget) break;
-      if (deferred.size === 0) total += searchTokens;
-      deferred.set(descriptor.name, { reason: "budget", tokens, budgetTokens: budget, sentTokens });
-      total -= tokens;
+    if (budget !== undefined) order.push(descriptor.name);
+    let pattern: (typeof patterns)[number] | undefined;
+    if (patterns.length > 0) {
+      const lower = descriptor.name.toLowerCase();
+      for (const candidate of patterns) if (candidate.matches(descriptor, lower)) matched.add(candidate.written);
+      pattern = patterns.find((candidate) => candidate.matches(descriptor, lower));
     }
+    if (descriptor.defer === true)
+      deferred.set(descriptor.name, { reason: "marked", tokens: estimateToolTokens(descriptor) });
+    else if (pattern !== undefined)
+      deferred.set(descriptor.name, {
+        reason: "pattern",
+        pattern: pattern.written,
+        tokens: estimateToolTokens(descriptor),
+      });
+    else if (budget !== undefined) kept.push(descriptor);
+  }
+  const unknownPatterns = patterns.filter((pattern) => !matched.has(pattern.written)).map((pattern) => pattern.written);
+  if (budget === undefined) return { deferred, unknownPatterns: [...new Set(unknownPatterns)] };
+  const sentTokens = kept.reduce((sum, descriptor) => sum + estimateToolTokens(descriptor), 0);
+  const searchTokens = estimateToolTokens(TOOL_SEARCH_DEFINITION);
+  let total = sentTokens + (deferred.size > 0 ? searchTokens : 0);
+  const candidates = kept
+    .filter(isExtensionTool)
+    .map((descriptor) => ({ descriptor, tokens: estimateToolTokens(descriptor) }))
+    .sort((a, b) => b.tokens - a.tokens || compareCodeUnits(a.descriptor.name, b.descriptor.name));
+  for (const { descriptor, tokens } of candidates) {
+    if (total <= budget) break;
+    if (deferred.size === 0) total += searchTokens;
+    deferred.set(descriptor.name, { reason: "budget", tokens, budgetTokens: budget, sentTokens });
+    total -= tokens;
   }
   const inOrder = new Map<string, ToolDeferral>();
   for (const name of order) {
     const deferral = deferred.get(name);
     if (deferral !== undefined) inOrder.set(name, deferral);
   }
-  const unknownPatterns = patterns.filter((pattern) => !matched.has(pattern.written)).map((pattern) => pattern.written);
   return { deferred: inOrder, unknownPatterns: [...new Set(unknownPatterns)] };
 }
 

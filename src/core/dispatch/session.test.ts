@@ -47,6 +47,22 @@ describe("active tools", () => {
     expect(session.systemPrompt).toBe("You are careful.\n\n## Tools\n\nNo tools are available in this session.");
   });
 
+  it("rebuilds the system prompt when a refresh changes a tool, and keeps it when nothing changed", () => {
+    const registry = createToolRegistry({ custom: [echoTool("a")] });
+    const session = createAgentSession({ registry });
+    const before = session.systemPrompt;
+    registry.refresh();
+    expect(session.systemPrompt).toBe(before);
+    const renamed = defineTool({
+      name: "a",
+      description: "Says hello",
+      inputSchema: { type: "object" },
+      execute: () => "hi",
+    });
+    registry.refresh({ custom: [renamed] });
+    expect(session.systemPrompt).toBe("## Tools\n\nYou can call these tools:\n- a: Says hello");
+  });
+
   it("tells listeners when the active set changes", () => {
     const registry = createToolRegistry({ custom: [echoTool("a")] });
     const session = createAgentSession({ registry });

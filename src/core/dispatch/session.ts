@@ -221,7 +221,7 @@ export function createAgentSession(options: CoreSessionOptions): AgentSession {
   let loaded: string[] = [];
   let upFront: readonly AgentTool[] = [];
   let modelTools: readonly AgentTool[] = [];
-  let systemPrompt = "";
+  let systemPrompt = buildSystemPrompt(baseSystemPrompt, []); // the prompt of no tools, until recompute finds some
   let searchIndex: { readonly tools: readonly AgentTool[]; readonly index: ToolSearchIndex } | undefined;
   const activeListeners = new Set<(names: readonly string[]) => void>();
 
@@ -269,21 +269,30 @@ export function createAgentSession(options: CoreSessionOptions): AgentSession {
     const deferral: ReadonlyMap<string, ToolDeferral> = registry.deferred ?? NO_DEFERRAL;
     const nextDeferred =
       deferral.size === 0 ? [] : [...base.values()].filter((tool) => deferral.has(tool.descriptor.name));
-    if (!sameList(nextDeferred, deferredTools)) deferredTools = Object.freeze(nextDeferred);
-    deferredNames = new Set(deferredTools.map((tool) => tool.descriptor.name));
+    const deferralChanged = !sameList(nextDeferred, deferredTools);
+    if (deferralChanged) {
+      deferredTools = Object.freeze(nextDeferred);
+      deferredNames = new Set(deferredTools.map((tool) => tool.descriptor.name));
+    }
     const offersSearch = deferredTools.length > 0 && !base.has(TOOL_SEARCH_NAME);
     const next: ReadonlyMap<string, AgentTool> = offersSearch
       ? new Map([...base, [TOOL_SEARCH_NAME, searchTool]])
       : base;
-    upFront = [...next.values()].filter((tool) => !deferredNames.has(tool.descriptor.name));
-    loaded = loaded.filter((name) => deferredNames.has(name));
-    modelTools = Object.freeze([...upFront, ...loaded.map((name) => next.get(name) as AgentTool)]);
-    const nextNames = [...next.keys()];
-    const changed = !sameNames(nextNames, activeNames) || !sameTools(next, active);
+    const changed = !sameEntries(next, active);
+    const stillLoaded = loaded.filter((name) => deferredNames.has(name));
+    // What follows depends only on the entries, the deferral and the loaded names: a refresh that changed none of
+    // them (the common case) keeps the lists and the prompt instead of rebuilding them over every tool.
+    if (changed || deferralChanged || stillLoaded.length !== loaded.length) {
+      upFront = [...next.values()].filter((tool) => !deferredNames.has(tool.descriptor.name));
+      modelTools = Object.freeze([...upFront, ...stillLoaded.map((name) => next.get(name) as AgentTool)]);
+      systemPrompt = buildSystemPrompt(baseSystemPrompt, upFront);
+    }
+    loaded = stillLoaded;
+    if (changed) {
+      activeNames = [...next.keys()];
+      callable = new Map(); // made again for each tool on its next call
+    }
     active = next;
-    activeNames = nextNames;
-    callable = new Map();
-    systemPrompt = buildSystemPrompt(baseSystemPrompt, upFront);
     if (changed) {
       for (const listener of activeListeners) {
         try {
@@ -489,11 +498,14 @@ function sameList<T>(a: readonly T[], b: readonly T[]): boolean {
   return a.length === b.length && a.every((item, index) => item === b[index]);
 }
 
-function sameTools(next: ReadonlyMap<string, AgentTool>, previous: ReadonlyMap<string, AgentTool>): boolean {
-  for (const [name, tool] of next) if (previous.get(name) !== tool) return false;
+/** Whether two maps hold the same tools under the same names in the same order: walked side by side, no lookups. */
+function sameEntries(next: ReadonlyMap<string, AgentTool>, previous: ReadonlyMap<string, AgentTool>): boolean {
+  if (next === previous) return true;
+  if (next.size !== previous.size) return false;
+  const names = previous.keys();
+  const tools = previous.values();
+  for (const [name, tool] of next) {
+    if (names.next().value !== name || tools.next().value !== tool) return false;
+  }
   return true;
-}
-
-function sameNames(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && a.every((name, index) => name === b[index]);
 }

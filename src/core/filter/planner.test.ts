@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from "vitest";
 import { ToolPlanContractError } from "../errors.js";
 import type { ToolDescriptor } from "../types.js";
 import { formatToolExecutorRef, toToolProtocolDescriptors } from "./descriptor.js";
-import { buildToolPlan } from "./planner.js";
+import { buildToolPlan, orderToolDescriptors } from "./planner.js";
 
 function tool(name: string, extra: Partial<ToolDescriptor> = {}): ToolDescriptor {
   return {
@@ -120,6 +120,28 @@ describe("buildToolPlan", () => {
       expect(spy).not.toHaveBeenCalled();
       spy.mockRestore();
     }
+  });
+});
+
+describe("orderToolDescriptors", () => {
+  it("returns the earlier answer for the same frozen descriptors in the same order", () => {
+    const descriptors = [
+      Object.freeze(tool("b", { inputSchema: Object.freeze({ type: "object" }) })),
+      Object.freeze(tool("a", { inputSchema: Object.freeze({ type: "object" }) })),
+    ];
+    const first = orderToolDescriptors(descriptors);
+    expect(first.fixed).toBe(true);
+    expect(first.sorted.map((d) => d.name)).toEqual(["a", "b"]);
+    expect(orderToolDescriptors([...descriptors], first)).toBe(first);
+    expect(orderToolDescriptors([...descriptors].reverse(), first)).not.toBe(first);
+  });
+
+  it("checks and sorts again when a descriptor is not frozen, and finds it changed", () => {
+    const loose = tool("a");
+    const first = orderToolDescriptors([loose]);
+    expect(first.fixed).toBe(false);
+    (loose as { name: string }).name = "bad name";
+    expect(contractError(() => orderToolDescriptors([loose], first)).code).toBe("invalid-descriptor");
   });
 });
 

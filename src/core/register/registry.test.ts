@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ToolPlanContractError } from "../errors.js";
 import type { AgentTool, LiveToolSource, ToolAvailabilityExpression } from "../types.js";
-import { isWrappedTool } from "../wrap/wrap-tool.js";
+import { isWrappedTool, type WrappedTool } from "../wrap/wrap-tool.js";
 import { defineTool } from "./define-tool.js";
 import { createToolRegistry } from "./registry.js";
 
@@ -174,6 +174,55 @@ describe("createToolRegistry", () => {
     expect(registry.tools.get("a")).toBe(wrapped);
     const second = createToolRegistry({ builtins: [wrapped] }); // a wrapper handed to another registry stays itself
     expect(second.tools.get("a")).toBe(wrapped);
+  });
+
+  it("hands out a new Map with the same entries when a refresh finds nothing changed", () => {
+    const registry = createToolRegistry({ custom: [tool("b"), tool("a")] });
+    const before = registry.tools;
+    const report = registry.refresh();
+    expect(registry.tools).not.toBe(before);
+    expect([...registry.tools]).toEqual([...before]);
+    expect(report.added).toEqual([]);
+    expect(report.removed).toEqual([]);
+  });
+
+  it("takes a new tool object that keeps the descriptor of the one before", () => {
+    const first = tool("a", "first");
+    const second: AgentTool = {
+      descriptor: first.descriptor,
+      execute: async () => ({ content: [{ type: "text", text: "second" }] }),
+    };
+    const source = liveSource([first]);
+    const registry = createToolRegistry({ extensions: [source] });
+    source.set([second]);
+    expect((registry.tools.get("a") as WrappedTool).unwrapped).toBe(second);
+  });
+
+  it("evaluates availability again on every refresh, though the tools did not change", () => {
+    const env: Record<string, string> = {};
+    const registry = createToolRegistry({
+      custom: [tool("a", "a", { availability: { kind: "env", name: "A_KEY" } })],
+      availability: { env },
+    });
+    expect(registry.tools.has("a")).toBe(false);
+    env.A_KEY = "set";
+    registry.refresh();
+    expect(registry.tools.has("a")).toBe(true);
+  });
+
+  it("applies an allowlist Set changed in place at the next refresh", () => {
+    const allowed = new Set(["a"]);
+    const registry = createToolRegistry({ custom: [tool("a"), tool("b")], allowedToolNames: allowed });
+    allowed.add("b");
+    registry.refresh();
+    expect([...registry.tools.keys()]).toEqual(["a", "b"]);
+  });
+
+  it("checks a descriptor that is not frozen again on every refresh", () => {
+    const descriptor = { ...tool("a").descriptor };
+    const registry = createToolRegistry({ custom: [{ descriptor, execute: async () => ({ content: [] }) }] });
+    descriptor.name = "not a valid name";
+    expect(() => registry.refresh()).toThrow(ToolPlanContractError);
   });
 
   it("reads live sources at every refresh and refreshes itself when one changes", () => {
