@@ -21,14 +21,49 @@ export type JsonCopy =
  * cannot run code or see a different value.
  */
 export function copyJson(value: unknown, root: string): JsonCopy {
+  // The common case (most tool inputs are one object of strings, numbers and booleans) at a third of the cost: its
+  // fields read once, and nothing more to do. Anything else goes on to the general copy, from what was read.
+  const read = readPlainObject(value);
+  if (read !== undefined && isFlat(read)) return { ok: true, value: read };
   const state: CopyState = { ancestors: [], nodes: 0 };
   try {
-    const copied = copyValue(value, "", 0, state);
+    const copied = read === undefined ? copyValue(value, "", 0, state) : copyReadObject(value as object, read, state);
     return { ok: true, value: copied === OMIT ? undefined : copied };
   } catch (error) {
     if (error instanceof CopyFailure) return { ok: false, problem: `${root}${error.path} ${error.reason}` };
     return { ok: false, problem: `${root} could not be copied (${describeThrown(error)})` };
   }
+}
+
+/**
+ * A plain object's own fields, read once (getters included) into a fresh object, or `undefined` for anything else
+ * (arrays, class instances, an object with its own `toJSON`, a proxy or getter that throws): those go to the general
+ * copy as they are.
+ */
+function readPlainObject(value: unknown): Record<string, unknown> | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  try {
+    if (Object.getPrototypeOf(value) !== Object.prototype) return undefined;
+    const read: Record<string, unknown> = { ...value };
+    return typeof read.toJSON === "function" ? undefined : read; // `toJSON` is called on the original
+  } catch {
+    return undefined; // the general copy reads again, and names the field that cannot be read
+  }
+}
+
+/** The most fields `isFlat` checks; a larger object takes the general copy, which counts its values. */
+const MAX_FLAT_FIELDS = 64;
+
+/** Whether every field of a fresh plain object is already JSON as it is: a string, a boolean or a finite number. */
+function isFlat(read: Record<string, unknown>): boolean {
+  const keys = Object.keys(read);
+  if (keys.length > MAX_FLAT_FIELDS) return false;
+  for (let index = 0; index < keys.length; index++) {
+    const field = read[keys[index] as string];
+    const type = typeof field;
+    if (type !== "string" && type !== "boolean" && !(type === "number" && Number.isFinite(field))) return false;
+  }
+  return true;
 }
 
 const OMIT: unique symbol = Symbol("omit");
@@ -120,6 +155,20 @@ function copyObject(object: object, depth: number, state: CopyState): Record<str
   } catch {
     return copyObjectByKey(object, depth, state); // find which field cannot be read, to name it
   }
+  return copyFields(copied, depth, state);
+}
+
+/** The root object, whose fields `readPlainObject` has read already: copied from those, with the root as itself. */
+function copyReadObject(object: object, read: Record<string, unknown>, state: CopyState): Record<string, unknown> {
+  ++state.nodes;
+  state.ancestors.push(object);
+  const copied = copyFields(read, 0, state);
+  state.ancestors.pop();
+  return copied;
+}
+
+/** Copies the fields of `copied`, a fresh object holding what was read, in place. */
+function copyFields(copied: Record<string, unknown>, depth: number, state: CopyState): Record<string, unknown> {
   const keys = Object.keys(copied);
   for (let index = 0; index < keys.length; index++) {
     const key = keys[index] as string;
