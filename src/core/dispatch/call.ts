@@ -83,6 +83,7 @@ export interface CallInfo {
   readonly id: string;
   readonly name: string;
   readonly rawInput: unknown;
+  /** When the call began (a `performance.now()` reading), or NaN when nothing needed it (see `startToolCall`). */
   readonly started: number;
   /** Times the call's phases and holds its span; `undefined` when nobody listens for phases and there is no telemetry. */
   readonly watch: CallWatch | undefined;
@@ -104,16 +105,26 @@ export type PreparedCall =
 /** A call ready to run. */
 export type ReadyCall = Extract<PreparedCall, { kind: "ready" }>;
 
-/** Reads an untrusted tool use and announces the call; `parent` is a trace it continues (from another process). */
-export function startToolCall(runtime: CallRuntime, toolUse: ToolUse, parent?: TraceContext): CallInfo {
+/**
+ * Reads an untrusted tool use and announces the call; `parent` is a trace it continues (from another process).
+ * `clocked`: the call's start is read even when nothing else here needs it (its ending reports a duration).
+ */
+export function startToolCall(
+  runtime: CallRuntime,
+  toolUse: ToolUse,
+  parent: TraceContext | undefined,
+  clocked: boolean,
+): CallInfo {
   const record: Record<string, unknown> = isRecord(toolUse) ? toolUse : {};
   const id = typeof record.id === "string" ? record.id : record.id === undefined ? "" : describeThrown(record.id);
   const name = typeof record.name === "string" ? record.name : describeThrown(record.name);
-  const started = performance.now();
   // Checked here, before anything is made for the watch: an unwatched call with no listeners pays one field read.
   const { emitter } = runtime;
   const listened = emitter.callListeners !== 0;
   const watched = runtime.telemetry !== undefined || (listened && emitter.has("tool_call_phase"));
+  // The clock is read only when something uses the call's start: a reading costs about a tenth of a dispatch.
+  const timed = clocked || watched || listened || runtime.afterHooks.length > 0;
+  const started = timed ? performance.now() : Number.NaN;
   const watch = watched ? watchCall(runtime, { id, name, started, input: record.input }, parent) : undefined;
   const info: CallInfo = { id, name, rawInput: record.input, started, watch };
   if (listened && emitter.has("tool_execution_start")) {
@@ -240,7 +251,7 @@ export function prepareResumedCall(
 ): PreparedCall {
   const copied = copyJson(request.input, "the approved input");
   const input = copied.ok && isRecord(copied.value) ? (copied.value as JsonObject) : {};
-  const info = startToolCall(runtime, { id: request.toolCallId, name: request.toolName, input }, parent);
+  const info = startToolCall(runtime, { id: request.toolCallId, name: request.toolName, input }, parent, true);
   const verdict = copied.ok
     ? applyResumedDecision({ ...request, input }, decision, announcerOf(runtime))
     : ({
@@ -603,13 +614,17 @@ function stopped(error: ToolCallError): ToolOutcome {
  * How a call's life ends: the shape the caller gets (`dispatch`'s block, or `dispatchDetailed`'s outcome).
  * `pending` is set when the call did not end but paused for approval.
  */
-export type CallEnding<T> = (
-  runtime: CallRuntime,
-  info: CallInfo,
-  result: ToolResult,
-  errorCode: ToolCallErrorCode | undefined,
-  pending?: ApprovalRequest,
-) => T;
+export interface CallEnding<T> {
+  (
+    runtime: CallRuntime,
+    info: CallInfo,
+    result: ToolResult,
+    errorCode: ToolCallErrorCode | undefined,
+    pending?: ApprovalRequest,
+  ): T;
+  /** Whether this ending reports how long the call took: then each call reads the clock as it starts. */
+  readonly reportsDuration: boolean;
+}
 
 /**
  * Runs the after hooks inside the lock (only for calls that reached the executor), keeps the result within its
@@ -628,7 +643,7 @@ export function finalizeExecutedToolCall<T>(
     hooksStart = performance.now(); // inside the lock: the wait for it counts as queued
     return runAfterHooks(
       runtime.afterHooks,
-      { toolName: info.name, toolCallId: info.id, input: call.input, durationMs: performance.now() - info.started },
+      { toolName: info.name, toolCallId: info.id, input: call.input, durationMs: durationOf(info, performance.now()) },
       outcome.result,
       runtime.hookTimeoutMs,
       (error: SessionError) =>
@@ -738,18 +753,38 @@ export function pauseToolCall<T>(
 }
 
 /** Ends a call as `dispatch` answers: announces it, and shapes its `tool_result`. */
-export const endToolCall: CallEnding<ToolResultBlock> = (runtime, info, result, errorCode) => {
-  info.watch?.end(result, errorCode, performance.now());
-  if (runtime.emitter.callListeners !== 0 && runtime.emitter.has("tool_execution_end")) {
-    announceEnd(runtime, info, result, errorCode, performance.now() - info.started);
-  }
-  return resultBlock(info, result);
-};
+export const endToolCall: CallEnding<ToolResultBlock> = Object.assign(
+  (runtime: CallRuntime, info: CallInfo, result: ToolResult, errorCode: ToolCallErrorCode | undefined) => {
+    info.watch?.end(result, errorCode, performance.now());
+    if (runtime.emitter.callListeners !== 0 && runtime.emitter.has("tool_execution_end")) {
+      announceEnd(runtime, info, result, errorCode, durationOf(info, performance.now()));
+    }
+    return resultBlock(info, result);
+  },
+  { reportsDuration: false },
+);
 
 /** Ends a call as `dispatchDetailed` answers: the block, the result with its details, the error code, the duration. */
-export const endToolCallDetailed: CallEnding<ToolCallOutcome> = (runtime, info, result, errorCode, pending) => {
+export const endToolCallDetailed: CallEnding<ToolCallOutcome> = Object.assign(
+  (
+    runtime: CallRuntime,
+    info: CallInfo,
+    result: ToolResult,
+    errorCode: ToolCallErrorCode | undefined,
+    pending?: ApprovalRequest,
+  ): ToolCallOutcome => detailedEnd(runtime, info, result, errorCode, pending),
+  { reportsDuration: true },
+);
+
+function detailedEnd(
+  runtime: CallRuntime,
+  info: CallInfo,
+  result: ToolResult,
+  errorCode: ToolCallErrorCode | undefined,
+  pending: ApprovalRequest | undefined,
+): ToolCallOutcome {
   const ended = performance.now();
-  const durationMs = ended - info.started;
+  const durationMs = durationOf(info, ended);
   info.watch?.end(result, pending === undefined ? errorCode : undefined, ended, pending !== undefined);
   if (pending !== undefined) {
     // Not ended: no tool_execution_end until it is resumed and runs (or is declined).
@@ -765,7 +800,15 @@ export const endToolCallDetailed: CallEnding<ToolCallOutcome> = (runtime, info, 
     announceEnd(runtime, info, result, errorCode, durationMs);
   const block = resultBlock(info, result);
   return errorCode === undefined ? { block, result, durationMs } : { block, result, errorCode, durationMs };
-};
+}
+
+/**
+ * How long the call has taken at `now`. 0 for a call whose start was not read (`CallInfo.started` is NaN): nothing
+ * needed it when the call began, and a listener that came during the call cannot be told more.
+ */
+function durationOf(info: CallInfo, now: number): number {
+  return Number.isNaN(info.started) ? 0 : now - info.started;
+}
 
 function announceEnd(
   runtime: CallRuntime,

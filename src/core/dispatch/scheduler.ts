@@ -26,7 +26,7 @@ export function runToolCall<T extends object>(
 ): Promise<T> {
   let info: CallInfo | undefined;
   try {
-    info = startToolCall(runtime, toolUse, options?.traceContext);
+    info = startToolCall(runtime, toolUse, options?.traceContext, ending.reportsDuration);
     const prepared = prepareToolCall(runtime, info, options?.signal);
     if (prepared instanceof Promise) {
       const started = info;
@@ -36,8 +36,8 @@ export function runToolCall<T extends object>(
         )
         .catch((error: unknown) => internalFailure(runtime, started, toolUse, error, ending));
     }
-    // Prepared at once: no time has passed since the call started.
-    const started = info.started;
+    // Prepared at once: no time has passed since the call started (when that was read).
+    const started = Number.isNaN(info.started) ? performance.now() : info.started;
     return endOfOne<T>((ends) => completeSafely(runtime, prepared, options, started, ending, ends, 0));
   } catch (error) {
     return Promise.resolve(internalFailure(runtime, info, toolUse, error, ending));
@@ -102,7 +102,7 @@ export async function runToolCallsInParallel<T extends object>(
   for (const toolUse of toolUses) {
     let info: CallInfo | undefined;
     try {
-      info = startToolCall(runtime, toolUse, options?.traceContext);
+      info = startToolCall(runtime, toolUse, options?.traceContext, ending.reportsDuration);
       const pending = prepareToolCall(runtime, info, options?.signal);
       const call = pending instanceof Promise ? await pending : pending; // synchronous unless a hook is async
       prepared.push(call.kind === "refused" ? { ended: refuseToolCall(runtime, call, ending) } : call); // refused calls end at once
