@@ -58,6 +58,7 @@ function completeSafely<T>(
   slot: number,
 ): void {
   try {
+    // `undefined` only for a ready call that needs no approval: the synchronous path.
     const approving = prepared.kind === "ready" ? approveToolCall(runtime, prepared, options) : prepared;
     if (approving === undefined) {
       executePreparedToolCall(runtime, prepared as ReadyCall, options, executorStart, ending, ends, slot);
