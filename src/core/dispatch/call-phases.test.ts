@@ -108,8 +108,9 @@ describe("tool_call_phase", () => {
     const session = sessionWith([staged]);
     const phases = recordPhases(session);
     await session.dispatch({ id: "s", name: "staged", input: {} });
-    expect(phases.map((phase) => phase.phase)).toEqual(["validate", "warm_up", "execute"]);
-    const [, warm, execute] = phases as [ToolCallPhaseEvent, ToolCallPhaseEvent, ToolCallPhaseEvent];
+    const worked = phases.filter((phase) => phase.phase !== "queued"); // a busy machine's wait between phases
+    expect(worked.map((phase) => phase.phase)).toEqual(["validate", "warm_up", "execute"]);
+    const [, warm, execute] = worked as [ToolCallPhaseEvent, ToolCallPhaseEvent, ToolCallPhaseEvent];
     expect(warm.startedAt).toBeGreaterThanOrEqual(execute.startedAt - 0.01);
     expect(warm.startedAt + warm.durationMs).toBeLessThanOrEqual(execute.startedAt + execute.durationMs + 0.01);
   });
@@ -118,11 +119,12 @@ describe("tool_call_phase", () => {
     const session = sessionWith([echoTool()], { beforeToolCall: [() => ({ block: true, reason: "no" })] });
     const phases = recordPhases(session);
     await session.dispatch({ id: "x", name: "echo", input: { text: "a" } });
-    expect(phases).toEqual([
+    const worked = phases.filter((phase) => phase.phase !== "queued"); // a busy machine's wait between phases
+    expect(worked).toEqual([
       expect.objectContaining({ phase: "validate" }),
       expect.objectContaining({ phase: "before_hooks", errorCode: "blocked-by-hook" }),
     ]);
-    expect(phases[0]?.errorCode).toBeUndefined();
+    expect(worked[0]?.errorCode).toBeUndefined();
   });
 
   it("a refused call ends in validate, with its error code", async () => {
