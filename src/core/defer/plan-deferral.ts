@@ -36,8 +36,11 @@ export function planDeferral(options: {
     let pattern: (typeof patterns)[number] | undefined;
     if (patterns.length > 0) {
       const lower = descriptor.name.toLowerCase();
-      for (const candidate of patterns) if (candidate.matches(descriptor, lower)) matched.add(candidate.written);
-      pattern = patterns.find((candidate) => candidate.matches(descriptor, lower));
+      for (const candidate of patterns) {
+        if (!candidate.matches(descriptor, lower)) continue;
+        matched.add(candidate.written);
+        pattern ??= candidate; // the first pattern that matches names the deferral
+      }
     }
     if (descriptor.defer === true)
       deferred.set(descriptor.name, { reason: "marked", tokens: estimateToolTokens(descriptor) });

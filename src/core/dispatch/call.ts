@@ -128,7 +128,7 @@ export function startToolCall(
   const watch = watched ? watchCall(runtime, { id, name, started, input: record.input }, parent) : undefined;
   const info: CallInfo = { id, name, rawInput: record.input, started, watch };
   if (listened && emitter.has("tool_execution_start")) {
-    runtime.emitter.emit("tool_execution_start", {
+    emitter.emit("tool_execution_start", {
       toolCallId: id,
       toolName: name,
       input: record.input,

@@ -7,6 +7,7 @@ import { createToolSearchTool, TOOL_SEARCH_NAME } from "../defer/create-tool-sea
 import { ApprovalError, describeThrown, SessionError } from "../errors.js";
 import { isRecord } from "../json.js";
 import { isResultLimit } from "../register/define-tool.js";
+import { sameItems } from "../same-items.js";
 import type { SessionTelemetryOptions } from "../telemetry-types.js";
 import type {
   AfterToolCall,
@@ -269,7 +270,7 @@ export function createAgentSession(options: CoreSessionOptions): AgentSession {
     const deferral: ReadonlyMap<string, ToolDeferral> = registry.deferred ?? NO_DEFERRAL;
     const nextDeferred =
       deferral.size === 0 ? [] : [...base.values()].filter((tool) => deferral.has(tool.descriptor.name));
-    const deferralChanged = !sameList(nextDeferred, deferredTools);
+    const deferralChanged = !sameItems(nextDeferred, deferredTools);
     if (deferralChanged) {
       deferredTools = Object.freeze(nextDeferred);
       deferredNames = new Set(deferredTools.map((tool) => tool.descriptor.name));
@@ -493,10 +494,6 @@ function sessionTelemetry(options: CoreSessionOptions): CallTelemetry | undefine
 }
 
 const NO_DEFERRAL: ReadonlyMap<string, ToolDeferral> = new Map();
-
-function sameList<T>(a: readonly T[], b: readonly T[]): boolean {
-  return a.length === b.length && a.every((item, index) => item === b[index]);
-}
 
 /** Whether two maps hold the same tools under the same names in the same order: walked side by side, no lookups. */
 function sameEntries(next: ReadonlyMap<string, AgentTool>, previous: ReadonlyMap<string, AgentTool>): boolean {

@@ -1,5 +1,6 @@
 // The planner: descriptors in, visible and hidden buckets out. Pure: no I/O, no logging, no executor loaded.
 import { ToolPlanContractError } from "../errors.js";
+import { sameItems } from "../same-items.js";
 import type {
   HiddenToolPlanEntry,
   ToolAvailabilityContext,
@@ -52,7 +53,7 @@ export function orderToolDescriptors(
   descriptors: readonly ToolDescriptor[],
   previous?: OrderedDescriptors,
 ): OrderedDescriptors {
-  if (previous?.fixed === true && sameDescriptors(previous.input, descriptors)) return previous;
+  if (previous?.fixed === true && sameItems(previous.input, descriptors)) return previous;
   let fixed = true;
   let conditional = false;
   for (const descriptor of descriptors) {
@@ -117,11 +118,5 @@ function checkDescriptor(descriptor: ToolDescriptor): boolean {
   }
   if (!Object.isFrozen(descriptor) || !Object.isFrozen(descriptor.inputSchema)) return false;
   validFrozen.add(descriptor);
-  return true;
-}
-
-function sameDescriptors(a: readonly ToolDescriptor[], b: readonly ToolDescriptor[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let index = 0; index < a.length; index++) if (a[index] !== b[index]) return false;
   return true;
 }

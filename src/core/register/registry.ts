@@ -266,23 +266,21 @@ function build(options: Options, previous: Built | undefined) {
       ? previous.plan
       : splitByAvailability(order.sorted, options.availability);
   const routes = options.executors;
-  const unrouted =
-    routes !== undefined && routes.length > 0
-      ? undefined
-      : previous?.unrouted !== undefined && plan === previous.plan && gathered === previous.gathered
-        ? previous.unrouted
-        : plan.visible.map((entry) => wrapTool((winners.get(entry.descriptor.name) as SourcedTool).tool));
-  const tools = new Map<string, AgentTool>();
-  if (unrouted !== undefined) {
-    plan.visible.forEach((entry, index) => {
-      tools.set(entry.descriptor.name, unrouted[index] as AgentTool);
-    });
-  } else {
+  const routed = routes !== undefined && routes.length > 0;
+  const winnerOf = (entry: ToolPlanEntry) => (winners.get(entry.descriptor.name) as SourcedTool).tool;
+  let values: readonly AgentTool[];
+  if (routed) {
     const route = routerOf(routes, plan.visible, unknownPatterns);
-    for (const entry of plan.visible) {
-      tools.set(entry.descriptor.name, wrapTool(route((winners.get(entry.descriptor.name) as SourcedTool).tool)));
-    }
+    values = plan.visible.map((entry) => wrapTool(route(winnerOf(entry))));
+  } else if (previous?.unrouted !== undefined && plan === previous.plan && gathered === previous.gathered) {
+    values = previous.unrouted;
+  } else {
+    values = plan.visible.map((entry) => wrapTool(winnerOf(entry)));
   }
+  const tools = new Map<string, AgentTool>();
+  plan.visible.forEach((entry, index) => {
+    tools.set(entry.descriptor.name, values[index] as AgentTool);
+  });
   const hidden: HiddenToolPlanEntry[] = [...plan.hidden];
   const deferral = planDeferral({
     tools: tools.values(),
@@ -300,7 +298,7 @@ function build(options: Options, previous: Built | undefined) {
     deferred: [...deferred].map(([name, why]) => ({ name, ...why })),
   };
   const snapshot: RegistrySnapshot = { tools, hidden, winners, overrides, excluded, deferred };
-  const built: Built = { tools, gathered, order, plan, unrouted };
+  const built: Built = { tools, gathered, order, plan, unrouted: routed ? undefined : values };
   return { built, report, snapshot };
 }
 
@@ -336,11 +334,10 @@ function addedAndRemoved(
  * matches none of `visible` is reported once under layer `executor:<id>`.
  */
 function routerOf(
-  routes: readonly ToolExecutorRoute[] | undefined,
+  routes: readonly ToolExecutorRoute[],
   visible: readonly ToolPlanEntry[],
   unknownPatterns: RegistryReport["unknownPatterns"],
 ): (tool: AgentTool) => AgentTool {
-  if (routes === undefined || routes.length === 0) return (tool) => tool;
   const compiled = routes.map((route) => {
     const matchers = route.tools.map((pattern) => {
       const matches = compilePolicyPattern(pattern);
