@@ -143,8 +143,9 @@ export type {
 export { TELEMETRY_SCOPE, TOOL_DURATION_METRIC } from "./telemetry/create-otel-telemetry.js";
 
 // Approve: calls that wait for a person.
-export { createMemoryApprovalStore, DEFAULT_APPROVAL_TTL_MS } from "./core/approve/approvals.js";
+export { DEFAULT_APPROVAL_TTL_MS } from "./core/approve/approvals.js";
 export { inputDigest } from "./core/approve/input-digest.js";
+export { createMemoryApprovalStore, type MemoryApprovalStore } from "./core/approve/memory-approval-store.js";
 
 // Loop: the agent loop over any model client.
 export {

@@ -87,6 +87,12 @@ export const BULLMQ_PACKAGES = ["bullmq", "ioredis"] as const;
 /** What needs BullMQ, as the error message names it. */
 export const BULLMQ_FEATURE = "toolwire's remote executors";
 
+/** The package that the Redis stores (`toolwire/redis`, config `approvals.store`) need. */
+export const REDIS_PACKAGES = ["ioredis"] as const;
+
+/** What needs ioredis alone, as the error message names it. */
+export const REDIS_FEATURE = "toolwire's Redis stores";
+
 function listNames(names: readonly string[]): string {
   return names.length <= 1 ? (names[0] ?? "") : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
 }

@@ -118,6 +118,7 @@ const PINNED: Record<string, readonly string[]> = {
     "McpServerConfig",
     "McpServerPlan",
     "McpStdioServerConfig",
+    "MemoryApprovalStore",
     "MissingPeerDependencyError",
     "ModelClient",
     "ModelConnectionOptions",
@@ -354,6 +355,7 @@ const PINNED: Record<string, readonly string[]> = {
     "ExecutorErrorCode",
     "startBullmqWorker",
   ],
+  "toolwire/redis": ["createRedisApprovalStore", "RedisApprovalStore", "RedisApprovalStoreOptions"],
   "toolwire/ai-sdk": [
     "AiSdkToolOutput",
     "AiSdkToolResultOutput",

@@ -13,13 +13,29 @@ import {
   type LoadedConfig,
   loadConfig,
 } from "../config/load-config.js";
+import { createMemoryApprovalStore } from "../core/approve/memory-approval-store.js";
 import type { AgentSession } from "../core/dispatch/session.js";
 import { describeThrown } from "../core/errors.js";
 import { createToolRegistry } from "../core/register/registry.js";
-import type { ApprovalOptions, LiveToolSource, PolicyLayer, RemoteExecutor, ToolRegistry } from "../core/types.js";
+import type {
+  ApprovalOptions,
+  ApprovalStore,
+  LiveToolSource,
+  PolicyLayer,
+  RemoteExecutor,
+  ToolRegistry,
+} from "../core/types.js";
 import { createAgentSession } from "../create-agent-session.js";
-import { BULLMQ_FEATURE, BULLMQ_PACKAGES, loadMcpModule, loadOptional } from "../load-optional.js";
+import {
+  BULLMQ_FEATURE,
+  BULLMQ_PACKAGES,
+  loadMcpModule,
+  loadOptional,
+  REDIS_FEATURE,
+  REDIS_PACKAGES,
+} from "../load-optional.js";
 import type { McpConnection } from "../mcp/connect-mcp-server.js";
+import { readRedisAddress } from "../redis/read-redis-address.js";
 import { describeSandbox } from "../sandbox/describe-sandbox.js";
 import { detectSandbox, type SandboxSupport } from "../sandbox/detect-sandbox.js";
 import { resolveSandboxOptions } from "../sandbox/sandbox-options.js";
@@ -58,6 +74,8 @@ export interface Runtime {
   /**
    * A session of its own for one principal of the gateway: a registry over the same sources whose policy is
    * the config's and then `layers` (which only narrow). Closing it closes its registry too (the gateway closes the sessions it made).
+   * Every session of the runtime claims decided approvals in one store (the config's `approvals.store`, else one in
+   * memory), so an approval stays used after the session that asked for it is gone.
    */
   sessionFor(principal: string, layers: readonly PolicyLayer[]): AgentSession;
   close(): Promise<void>;
@@ -107,6 +125,10 @@ export async function openRuntime(options: OpenRuntimeOptions): Promise<Runtime>
   // Checked before any server starts: a missing secret must not leave processes running.
   const approvals = options.approvals ?? loaded.config.approvals;
   const secret = approvals?.secretEnv === undefined ? undefined : approvalSecret(loaded, approvals.secretEnv);
+  // One store for every session made here, each principal's included: a decision runs its call once, whatever
+  // becomes of the session that asked. Made before any server starts too; a Redis one connects at its first claim.
+  const approvalStore =
+    approvals === undefined ? undefined : await openApprovalStore(loaded, approvals, options.env ?? process.env);
   // Made before any server starts too (they connect on their first call): a bad entry leaves nothing running.
   const remote =
     options.remoteExecutors === false || (loaded.config.executors ?? []).length === 0
@@ -196,6 +218,7 @@ export async function openRuntime(options: OpenRuntimeOptions): Promise<Runtime>
               require: [...approvals.require],
               ...(approvals.ttlMs === undefined ? {} : { ttlMs: approvals.ttlMs }),
               ...(approvalsSecret === undefined ? {} : { secret: approvalsSecret }),
+              ...(approvalStore === undefined ? {} : { store: approvalStore.store }),
               ...(options.approver === undefined ? {} : { approver: options.approver }),
             },
           }),
@@ -226,6 +249,7 @@ export async function openRuntime(options: OpenRuntimeOptions): Promise<Runtime>
       registry.close();
       await Promise.allSettled(connections.map((connection) => connection.close()));
       await remote?.close();
+      await approvalStore?.close();
     },
   };
 }
@@ -258,6 +282,44 @@ function sandboxReports(loaded: LoadedConfig, built: BuiltConfig, support: Sandb
     }
   }
   return reports;
+}
+
+/**
+ * The store the config's `approvals.store` names (`redis://…`, `rediss://…`, or `env:NAME` holding one), else one in
+ * memory. Throws `ConfigError` for an unset variable or an address that is not Redis's (without its password), and
+ * `MissingPeerDependencyError` for a Redis store without ioredis installed.
+ */
+async function openApprovalStore(
+  loaded: LoadedConfig,
+  approvals: ApprovalsConfig,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<{ readonly store: ApprovalStore; close(): Promise<void> }> {
+  if (approvals.store === undefined) return { store: createMemoryApprovalStore(), close: async () => undefined };
+  const refuse = (message: string): never => {
+    throw new ConfigError("invalid-config", loaded.file, [{ path: "approvals.store", message }], message);
+  };
+  let connection = approvals.store;
+  if (connection.startsWith("env:")) {
+    const name = connection.slice("env:".length);
+    const value = env[name];
+    if (value === undefined || value === "") {
+      refuse(`approvals.store is env:${name}, and ${name} is not set: set it to redis://HOST:PORT (or rediss://)`);
+    }
+    connection = value as string;
+  }
+  const address = readRedisAddress(connection);
+  if ("problem" in address) {
+    refuse(
+      `approvals.store is not a Redis address: ${address.problem}. Write redis://HOST:PORT (or rediss://HOST:PORT for TLS, or env:NAME)`,
+    );
+  }
+  const { createRedisApprovalStore } = await loadOptional(
+    REDIS_FEATURE,
+    REDIS_PACKAGES,
+    () => import("../redis/create-redis-approval-store.js"),
+  );
+  const store = createRedisApprovalStore({ connection });
+  return { store, close: () => store.close() };
 }
 
 /** The approvals secret from the variable `approvals.secretEnv` names; a config naming an unset one is refused. */

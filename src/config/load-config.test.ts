@@ -316,6 +316,18 @@ describe("deeply nested values", () => {
 });
 
 describe("new fields", () => {
+  it("approvals.store: a redis:// or rediss:// address, or env:NAME", () => {
+    for (const store of ["redis://127.0.0.1:6379", "rediss://user:pw@cache.internal:6380/2", "env:APPROVALS_REDIS"]) {
+      expect(validateConfig({ approvals: { require: ["bash"], store } })).toEqual([]);
+    }
+    expect(validateConfig({ approvals: { require: ["bash"], store: "memory" } })).toEqual([
+      {
+        path: "approvals.store",
+        message: 'must be a redis:// or rediss:// address, or env:NAME, got the string "memory"',
+      },
+    ]);
+  });
+
   it("builtins.env: pass takes names and globs, set takes variable names to strings", () => {
     expect(validateConfig({ builtins: { env: { pass: ["GITHUB_*", "HOME"], set: { CI: "1", _X: "" } } } })).toEqual([]);
     const issues = validateConfig({

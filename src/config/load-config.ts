@@ -58,6 +58,11 @@ export interface ApprovalsConfig {
   readonly ttlMs?: number;
   /** The environment variable with `approvals.secret`. */
   readonly secretEnv?: string;
+  /**
+   * Where decided approval ids are claimed: `redis://…`, `rediss://…`, or `env:NAME` (the address in that
+   * variable), shared by every process that uses it. Default: in this process's memory.
+   */
+  readonly store?: string;
 }
 
 /**
@@ -341,6 +346,7 @@ const PATTERN_WORDS: Record<string, string> = {
   "^[A-Za-z0-9_-]{1,64}$": "a tool name (letters, digits, _ and -, 1 to 64 characters)",
   "^[A-Za-z0-9_.-]{1,64}$": "an id (letters, digits, _, . and -, 1 to 64 characters)",
   "^https?://": "an http:// or https:// URL",
+  "^(rediss?://|env:)": "a redis:// or rediss:// address, or env:NAME",
   "^[A-Za-z_][A-Za-z0-9_]*$": "an environment variable name (letters, digits and _, not starting with a digit)",
   "^[A-Za-z0-9_*]{1,128}$": "a variable name or glob (letters, digits, _ and *, 1 to 128 characters)",
   "^[^\\u0000]*$": "a string without NUL characters",

@@ -645,8 +645,12 @@ export type ApprovalDecision = { readonly approve: true } | { readonly approve: 
 
 /** Remembers decided approval ids, so that one decision is applied once, in one process or several. */
 export interface ApprovalStore {
-  /** True the first time an id is claimed, false every time after. */
-  claim(approvalId: string): boolean | Promise<boolean>;
+  /**
+   * True the first time an id is claimed, false every time after, at least until `expiresAt` (epoch
+   * milliseconds: the request's own expiry, after which no decision on it runs anything). A store may forget
+   * the id after `expiresAt`; without it, it must remember the id for good. Throwing or rejecting declines the call.
+   */
+  claim(approvalId: string, expiresAt?: number): boolean | Promise<boolean>;
 }
 
 /** Which calls need a person's approval, and who gives it. */
@@ -666,7 +670,10 @@ export interface ApprovalOptions {
   ) => ApprovalDecision | Promise<ApprovalDecision>;
   /** How long a request stays open. Default 900 000 ms (15 minutes). */
   readonly ttlMs?: number;
-  /** Default: one in memory, private to the session. */
+  /**
+   * Where decided ids are claimed. Default: a new `createMemoryApprovalStore()` for this session alone; give
+   * sessions that may see the same approval (a gateway's, several processes') one shared store.
+   */
   readonly store?: ApprovalStore;
   /**
    * The HMAC-SHA256 key that signs paused runs' states. Default: random per session, so a state resumes

@@ -10,8 +10,8 @@ import {
   stateOf,
 } from "../../test/support/approval-run.js";
 import { deferred, echoTool, sessionWith, textOf } from "../../test/support/session.js";
-import { createMemoryApprovalStore } from "../core/approve/approvals.js";
 import { inputDigest } from "../core/approve/input-digest.js";
+import { createMemoryApprovalStore } from "../core/approve/memory-approval-store.js";
 import type { ApprovalDecision, ApprovalRequest, ToolResultBlock } from "../core/types.js";
 import { createScriptedModel } from "../providers/clients/scripted-model.js";
 import type { ToolCall } from "../providers/types.js";

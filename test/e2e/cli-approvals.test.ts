@@ -63,3 +63,32 @@ describe("approvals.secretEnv", { timeout: 60_000 }, () => {
     }
   });
 });
+
+describe("approvals.store", { timeout: 60_000 }, () => {
+  it("refuses, before starting anything, an env: store whose variable is unset or holds no Redis address", async () => {
+    const withStore = await tempWorkspace({
+      "toolwire.config.json": JSON.stringify({ approvals: { require: ["write"], store: "env:TOOLWIRE_TEST_STORE" } }),
+    });
+    try {
+      const unset = await runCli(["plan"], { cwd: withStore.path });
+      expect(unset.code).toBe(3);
+      expect(unset.stderr).toContain("approvals.store is env:TOOLWIRE_TEST_STORE, and TOOLWIRE_TEST_STORE is not set");
+      const wrong = await runCli(["plan"], {
+        cwd: withStore.path,
+        env: cliEnv({ TOOLWIRE_TEST_STORE: "https://user:hunter22@cache.internal" }),
+      });
+      expect(wrong.code).toBe(3);
+      expect(wrong.stderr).toContain("approvals.store is not a Redis address: it must start with redis://");
+      expect(wrong.stderr).not.toContain("hunter22");
+      // A Redis store connects at its first claim: plan needs no Redis.
+      const set = await runCli(["plan"], {
+        cwd: withStore.path,
+        env: cliEnv({ TOOLWIRE_TEST_STORE: "redis://:hunter22@127.0.0.1:1" }),
+      });
+      expect(set.code, set.stderr).toBe(0);
+      expect(set.stdout + set.stderr).not.toContain("hunter22");
+    } finally {
+      await withStore.remove();
+    }
+  });
+});

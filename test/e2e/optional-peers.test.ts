@@ -1,6 +1,6 @@
 // toolwire without its optional peer dependencies: the root, toolwire/builtins and the CLI's commands that need no
-// SDK work; toolwire/mcp, toolwire/workers, toolwire/ai-sdk, toolwire/openai-agents, MCP servers in a config and a model client without
-// its SDK say what to install.
+// SDK work; toolwire/mcp, toolwire/workers, toolwire/redis, toolwire/ai-sdk, toolwire/openai-agents, MCP servers and a
+// Redis approvals store in a config and a model client without its SDK say what to install.
 import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -77,6 +77,18 @@ describe("without the optional peer dependencies", () => {
     expect(result.message).toContain("npm install bullmq ioredis");
   });
 
+  it("toolwire/redis throws missing-peer-dependency naming ioredis alone", async () => {
+    const result = await runWithoutPeers(`
+      try { await import("./redis/index.js"); console.log(JSON.stringify({ loaded: true })); }
+      catch (error) { console.log(JSON.stringify({ name: error.name, code: error.code, packages: error.packages, message: error.message })); }`);
+    expect(result).toEqual({
+      name: "MissingPeerDependencyError",
+      code: "missing-peer-dependency",
+      packages: ["ioredis"],
+      message: "toolwire's Redis stores needs ioredis: npm install ioredis",
+    });
+  });
+
   it("toolwire/ai-sdk and toolwire/openai-agents throw missing-peer-dependency naming their framework", async () => {
     const result = await runWithoutPeers(`
       const seen = {};
@@ -119,6 +131,24 @@ describe("without the optional peer dependencies", () => {
       expect(run.stderr).toContain("toolwire's MCP support needs @modelcontextprotocol/client");
     } finally {
       await withMcp.remove();
+    }
+  });
+
+  it("a config whose approvals.store is a Redis fails naming ioredis", async () => {
+    const withRedis = await tempWorkspace({
+      "toolwire.config.json": JSON.stringify({ approvals: { require: ["write"], store: "redis://127.0.0.1:6379" } }),
+    });
+    try {
+      const run = await runToEnd(process.execPath, ["--import", HIDE, CLI, "plan"], {
+        cwd: withRedis.path,
+        env: cliEnv({ NO_COLOR: "1" }),
+        timeoutMs: 30_000,
+        what: "toolwire plan without ioredis",
+      });
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain("toolwire's Redis stores needs ioredis: npm install ioredis");
+    } finally {
+      await withRedis.remove();
     }
   });
 
@@ -173,6 +203,27 @@ describe("with BullMQ and ioredis installed", () => {
     const result = JSON.parse(run.stdout) as { gate: string[]; api: string[]; differing: string[] };
     expect(result.gate).toEqual(result.api);
     expect(result.gate).toContain("startBullmqWorker");
+    expect(result.differing).toEqual([]);
+  });
+});
+
+describe("with ioredis installed", () => {
+  it("toolwire/redis exports exactly the values of its API module, the same objects", async () => {
+    const run = await runToEnd(
+      process.execPath,
+      [
+        "--input-type=module",
+        "-e",
+        `const gate = await import("./redis/index.js");
+        const api = await import("./redis/api.js");
+        const differing = Object.keys(api).filter((name) => gate[name] !== api[name]);
+        console.log(JSON.stringify({ gate: Object.keys(gate).sort(), api: Object.keys(api).sort(), differing }));`,
+      ],
+      { cwd: dist, env: cliEnv(), timeoutMs: 20_000, what: "node importing toolwire/redis" },
+    );
+    const result = JSON.parse(run.stdout) as { gate: string[]; api: string[]; differing: string[] };
+    expect(result.gate).toEqual(["createRedisApprovalStore"]);
+    expect(result.gate).toEqual(result.api);
     expect(result.differing).toEqual([]);
   });
 });

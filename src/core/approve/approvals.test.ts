@@ -3,8 +3,8 @@ import { describe, expect, it } from "vitest";
 import { dangerTool, recordApprovalEvents } from "../../../test/support/approval-run.js";
 import { deferred, echoTool, sessionWith, textOf } from "../../../test/support/session.js";
 import type { ApprovalDecision, ApprovalRequest, JsonObject, ToolDescriptor } from "../types.js";
-import { createMemoryApprovalStore } from "./approvals.js";
 import { canonicalJson, inputDigest } from "./input-digest.js";
+import { createMemoryApprovalStore } from "./memory-approval-store.js";
 
 describe("approvals", () => {
   it("asks after the before hooks, for the input they left, and runs exactly that input once approved", async () => {

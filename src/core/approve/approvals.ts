@@ -14,6 +14,7 @@ import type {
   ToolDescriptor,
 } from "../types.js";
 import { inputDigest } from "./input-digest.js";
+import { createMemoryApprovalStore } from "./memory-approval-store.js";
 import { createStateSeal, type StateSeal } from "./state-seal.js";
 
 /** How long an approval request stays open when `ttlMs` is not given: 15 minutes. */
@@ -46,18 +47,6 @@ export type ApprovalVerdict =
 export interface ApprovalAnnouncer {
   requested(request: ApprovalRequest): void;
   resolved(event: ApprovalResolvedEvent): void;
-}
-
-/** An approval store in memory: each id can be claimed once. */
-export function createMemoryApprovalStore(): ApprovalStore {
-  const claimed = new Set<string>();
-  return {
-    claim(approvalId) {
-      if (claimed.has(approvalId)) return false;
-      claimed.add(approvalId);
-      return true;
-    },
-  };
 }
 
 /** Checks the options and compiles `require`. Throws a `TypeError` on options that cannot work. */
@@ -144,7 +133,7 @@ export async function askApproval(
     answer.kind === "decided" ? readDecision(answer.value) : { approve: false as const, reason: answer.reason };
   let first: boolean;
   try {
-    first = (await approvals.store.claim(request.approvalId)) === true;
+    first = (await approvals.store.claim(request.approvalId, request.expiresAt)) === true;
   } catch (error) {
     first = false;
     decision.reason = `the approval store failed: ${describeThrown(error)}`;

@@ -460,7 +460,7 @@ async function claimAndPrepare(
   for (const [index, { request }] of entries.entries()) {
     let first: boolean;
     try {
-      first = (await approvals.store.claim(request.approvalId)) === true;
+      first = (await approvals.store.claim(request.approvalId, request.expiresAt)) === true;
     } catch (error) {
       storeFailures.set(index, `the approval store failed: ${describeThrown(error)}`);
       continue;
