@@ -127,7 +127,7 @@ export {
   DEFAULT_TOOL_TIMEOUT_MS,
   type SessionApprovals,
 } from "./core/dispatch/session.js";
-export { DEFAULT_MAX_RESULT_CHARS } from "./core/dispatch/result-budget.js";
+export { DEFAULT_MAX_RESULT_CHARS, DEFAULT_MAX_SPILL_BYTES } from "./core/dispatch/result-budget.js";
 export type { InputValidator, InputValidatorFactory, ValidationIssue } from "./core/dispatch/validate.js";
 export { createAgentSession } from "./create-agent-session.js";
 export { createAjvValidator } from "./validation/ajv-validator.js";

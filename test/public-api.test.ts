@@ -68,6 +68,7 @@ const PINNED: Record<string, readonly string[]> = {
     "createWriteLock",
     "DEFAULT_APPROVAL_TTL_MS",
     "DEFAULT_MAX_RESULT_CHARS",
+    "DEFAULT_MAX_SPILL_BYTES",
     "DEFAULT_MAX_TURNS",
     "DEFAULT_TOOL_TIMEOUT_MS",
     "definePlugin",

@@ -210,6 +210,7 @@ export async function openRuntime(options: OpenRuntimeOptions): Promise<Runtime>
       closeRegistry,
       workspace: built.session.workspace,
       ...(built.session.maxResultChars === undefined ? {} : { maxResultChars: built.session.maxResultChars }),
+      ...(built.session.maxSpillBytes === undefined ? {} : { maxSpillBytes: built.session.maxSpillBytes }),
       ...(built.session.telemetry === undefined ? {} : { telemetry: built.session.telemetry }),
       ...(approvals === undefined
         ? {}

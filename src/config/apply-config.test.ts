@@ -162,14 +162,15 @@ describe("buildFromConfig", () => {
     expect(seen).toEqual([join(dir, "ws"), { env }]);
   });
 
-  it("gives the session the workspace, where large results are saved, and the config's maxResultChars", async () => {
+  it("gives the session the workspace, where large results are saved, and the config's maxResultChars and maxSpillBytes", async () => {
     await mkdir(join(dir, "ws"));
-    const built = await buildFromConfig(await loadConfig(await configFile({ workspace: "ws", maxResultChars: 1234 })), {
-      builtins,
-    });
+    const config = { workspace: "ws", maxResultChars: 1234, maxSpillBytes: 5678 };
+    const built = await buildFromConfig(await loadConfig(await configFile(config)), { builtins });
     expect(built.session.workspace).toBe(join(dir, "ws"));
     expect(built.session.maxResultChars).toBe(1234);
+    expect(built.session.maxSpillBytes).toBe(5678);
     await expect(loadConfig(await configFile({ maxResultChars: 0 }))).rejects.toMatchObject({ code: "invalid-config" });
+    await expect(loadConfig(await configFile({ maxSpillBytes: 0 }))).rejects.toMatchObject({ code: "invalid-config" });
   });
 
   it("hands defer and deferBudgetTokens to the registry: patterns defer built-ins, the budget defers plugin tools", async () => {

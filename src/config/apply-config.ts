@@ -78,6 +78,8 @@ export interface BuiltConfig {
     readonly workspace: string;
     /** The config's `maxResultChars`, when it sets one. */
     readonly maxResultChars?: number;
+    /** The config's `maxSpillBytes`, when it sets one. */
+    readonly maxSpillBytes?: number;
     /** The config's `telemetry`, when it turns it on. */
     readonly telemetry?: true | { readonly recordContent?: boolean };
   };
@@ -144,6 +146,7 @@ export async function buildFromConfig(
       skillsPrompt: formatSkillsPrompt(skills.skills, { relativeTo: workspaceRoot }),
       workspace: workspaceRoot,
       ...(config.maxResultChars === undefined ? {} : { maxResultChars: config.maxResultChars }),
+      ...(config.maxSpillBytes === undefined ? {} : { maxSpillBytes: config.maxSpillBytes }),
       ...(config.telemetry === undefined || config.telemetry === false ? {} : { telemetry: config.telemetry }),
     },
     problems,

@@ -90,6 +90,8 @@ export interface ToolwireConfig {
   readonly workspace?: string;
   /** The most characters of text a tool result may hold before it is saved to a file and previewed. Default 50 000. */
   readonly maxResultChars?: number;
+  /** The most bytes the results saved in the workspace may take. Default 1 GiB. */
+  readonly maxSpillBytes?: number;
   /** OpenTelemetry for every call, through the global tracer and meter (`recordContent` adds arguments and results). */
   readonly telemetry?: boolean | { readonly recordContent?: boolean };
   readonly builtins?: BuiltinsConfig;

@@ -43,7 +43,7 @@ import {
 import type { CallTelemetry } from "./call-watch.js";
 import { createDeadlineClock } from "./deadline-clock.js";
 import { createSessionEmitter } from "./events.js";
-import { createResultBudget } from "./result-budget.js";
+import { closeResultBudget, createResultBudget } from "./result-budget.js";
 import {
   completeInParallel,
   completeInSequence,
@@ -84,8 +84,16 @@ export interface AgentSessionOptions {
    */
   readonly maxResultChars?: number;
   /**
+   * The most bytes the results saved in one folder may take: the workspace's `.toolwire/results/` (counted with
+   * every session of the process on it, and the files already there), or the session's temporary folder. A
+   * result that would pass it is not saved, and the model gets the preview alone. Default
+   * `DEFAULT_MAX_SPILL_BYTES` (1 GiB); `Infinity` turns it off.
+   */
+  readonly maxSpillBytes?: number;
+  /**
    * The workspace: results over the budget are saved under its `.toolwire/results/` (as `<tool call id>.txt`),
-   * where the built-in `read` can open them. Default: a temporary folder made on the first large result.
+   * where the built-in `read` can open them, and stay there. Default: a temporary folder made on the first large
+   * result, removed by `close()` or when the process exits.
    */
   readonly workspace?: string;
   /**
@@ -157,7 +165,7 @@ export interface AgentSession {
   on<K extends keyof AgentSessionEvents>(event: K, listener: (event: AgentSessionEvents[K]) => void): () => void;
   /** Called when the active set changes (a refresh or `setActiveToolsByName`); returns an unsubscribe function. */
   onActiveToolsChange(listener: (names: readonly string[]) => void): () => void;
-  /** Stops following the registry's refreshes. */
+  /** Stops following the registry's refreshes, and removes the temporary folder of saved results, if one was made. */
   close(): void;
   /** Calls paused for approval, and the seal of paused runs' states; `undefined` without `approvals`. */
   readonly approvals: SessionApprovals | undefined;
@@ -204,6 +212,11 @@ export function createAgentSession(options: CoreSessionOptions): AgentSession {
   if (options.maxResultChars !== undefined && !isResultLimit(options.maxResultChars)) {
     throw new TypeError(
       `createAgentSession: maxResultChars must be a positive number of characters (or Infinity for none), got ${String(options.maxResultChars)}`,
+    );
+  }
+  if (options.maxSpillBytes !== undefined && !isResultLimit(options.maxSpillBytes)) {
+    throw new TypeError(
+      `createAgentSession: maxSpillBytes must be a positive number of bytes (or Infinity for none), got ${String(options.maxSpillBytes)}`,
     );
   }
   if (options.workspace !== undefined && (typeof options.workspace !== "string" || options.workspace === "")) {
@@ -337,7 +350,7 @@ export function createAgentSession(options: CoreSessionOptions): AgentSession {
     deadlines: createDeadlineClock(),
     hookTimeoutMs: options.hookTimeoutMs ?? 30_000,
     emitter,
-    budget: createResultBudget(options.maxResultChars, options.workspace),
+    budget: createResultBudget(options.maxResultChars, options.workspace, options.maxSpillBytes),
     telemetry: sessionTelemetry(options),
   };
   const sequential = options.toolExecution === "sequential";
@@ -412,6 +425,7 @@ export function createAgentSession(options: CoreSessionOptions): AgentSession {
     close() {
       unsubscribeRefresh();
       unsubscribeRefreshError();
+      closeResultBudget(runtime.budget);
       if (options.closeRegistry === true) options.registry.close();
     },
     approvals:
