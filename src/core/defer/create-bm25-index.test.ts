@@ -2,29 +2,41 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { type Bm25Document, createBm25Index } from "./create-bm25-index.js";
 
-const ONE_FIELD = { fields: [{ weight: 1, b: 0.75 }] };
+const ONE_FIELD = { fields: [{ weight: 1, typicalLength: 4 }] };
 const THREE_FIELDS = {
   fields: [
-    { weight: 3, b: 0.3 },
-    { weight: 1, b: 0.75 },
-    { weight: 0.5, b: 0.75 },
+    { weight: 3, typicalLength: 2 },
+    { weight: 1, typicalLength: 4 },
+    { weight: 0.5, typicalLength: 4 },
   ],
 };
 
 describe("createBm25Index", () => {
-  it("scores one field as Okapi BM25 does (k1 1.2, b 0.75, Lucene idf)", () => {
-    const index = createBm25Index([[["a", "b"]], [["b", "c", "c"]]], ONE_FIELD);
+  it("scores a term in a field of typical length or shorter as idf * weight / (k1 + weight) (k1 1.2, Lucene idf)", () => {
+    const index = createBm25Index([[["a", "b"]], [["b", "c", "d"]]], ONE_FIELD);
     const idf = Math.log(1 + (2 - 1 + 0.5) / (1 + 0.5));
-    const tf = 2 / (1 - 0.75 + (0.75 * 3) / 2.5);
     expect(index.idf("c")).toBeCloseTo(idf, 12);
-    expect(index.scores(["c"])).toEqual([0, expect.closeTo((idf * tf) / (1.2 + tf), 12)]);
+    expect(index.scores(["c"])).toEqual([0, expect.closeTo(idf / 2.2, 12)]);
   });
 
-  it("combines the fields' weighted frequencies before saturating them (BM25F)", () => {
+  it("counts a term once per field, however often the field repeats it", () => {
+    const index = createBm25Index([[["c", "x"]], [["c", "c", "c", "c"]], [["y"]]], ONE_FIELD);
+    const [once, repeated] = index.scores(["c"]) as [number, number];
+    expect(repeated).toBeCloseTo(once, 12);
+  });
+
+  it("gives each term of a field longer than typical (typical / length)² of the field's weight", () => {
+    const docs: Bm25Document[] = [[["a", "b", "c", "d", "e", "f", "g", "h"]], [["z"]]];
+    const index = createBm25Index(docs, { fields: [{ weight: 2, typicalLength: 4 }], k1: 1 });
+    const tf = 2 * (4 / 8) ** 2;
+    expect(index.scores(["a"])[0]).toBeCloseTo((index.idf("a") * tf) / (1 + tf), 12);
+  });
+
+  it("combines the fields' weighted presence before saturating it once (BM25F)", () => {
     const options = {
       fields: [
-        { weight: 3, b: 0 },
-        { weight: 1, b: 1 },
+        { weight: 3, typicalLength: 1 },
+        { weight: 1, typicalLength: 2 },
       ],
       k1: 1,
     };
@@ -34,8 +46,8 @@ describe("createBm25Index", () => {
     ];
     const index = createBm25Index(docs, options);
     const idf = Math.log(1 + (2 - 1 + 0.5) / (1 + 0.5));
-    // field 0: 3 * 1 / 1; field 1: 1 * 1 / (len 3 / average 2)
-    const tf = 3 + 1 / (3 / 2);
+    // field 0: 3, in full; field 1: 1 * (2 / 3)², three terms where two are typical
+    const tf = 3 + (2 / 3) ** 2;
     expect(index.scores(["x"])[0]).toBeCloseTo((idf * tf) / (1 + tf), 12);
   });
 
@@ -57,8 +69,9 @@ describe("createBm25Index", () => {
   });
 });
 
-const term: fc.Arbitrary<string> = fc.constantFrom("alpha", "beta", "gamma", "delta", "eps", "zeta", "eta", "theta");
-const field = fc.array(term, { maxLength: 6 });
+const TERMS = ["alpha", "beta", "gamma", "delta", "eps", "zeta", "eta", "theta"];
+const term: fc.Arbitrary<string> = fc.constantFrom(...TERMS);
+const field = fc.array(term, { maxLength: 12 });
 const document: fc.Arbitrary<Bm25Document> = fc.tuple(field, field, field);
 const corpus = fc.array(document, { minLength: 1, maxLength: 12 });
 const query = fc.array(term, { minLength: 1, maxLength: 4 });
@@ -66,10 +79,16 @@ const fields = fc.tuple(
   ...[0, 1, 2].map(() =>
     fc.record({
       weight: fc.double({ min: 0.1, max: 5, noNaN: true }),
-      b: fc.double({ min: 0, max: 1, noNaN: true }),
+      typicalLength: fc.integer({ min: 4, max: 8 }),
     }),
   ),
 );
+
+/** `docs` with the document at `target` changed by `change`. */
+const withDocument = (docs: readonly Bm25Document[], target: number, change: (doc: Bm25Document) => Bm25Document) =>
+  docs.map((doc, i) => (i === target ? change(doc) : doc));
+const withField = (doc: Bm25Document, f: number, terms: readonly string[]) =>
+  doc.map((old, i) => (i === f ? terms : old));
 
 describe("createBm25Index, properties", () => {
   it("scores a document above 0 exactly when it holds a query term", () => {
@@ -146,21 +165,54 @@ describe("createBm25Index, properties", () => {
     );
   });
 
-  it("without length normalisation, never lowers a document's score for one more occurrence of a query term", () => {
+  it("never raises a document's score when a field repeats a term it holds", () => {
     fc.assert(
-      fc.property(corpus, term, fc.nat(), (docs, wanted, pick) => {
-        const options = { fields: [0, 1, 2].map(() => ({ weight: 1, b: 0 })) };
+      fc.property(corpus, query, fields, fc.nat(), fc.integer({ min: 0, max: 2 }), (docs, terms, weights, pick, f) => {
         const target = pick % docs.length;
-        const more = docs.map((doc, i) =>
-          i === target ? ([[...(doc[0] as string[]), wanted], doc[1], doc[2]] as Bm25Document) : doc,
-        );
-        const before = createBm25Index(docs, options).scores([wanted])[target] as number;
-        const holders = docs.filter((doc) => doc.some((f) => f.includes(wanted))).length;
-        const after = createBm25Index(more, options).scores([wanted])[target] as number;
-        // One more holder lowers the idf; only compare when the term's document frequency stayed the same.
-        const holdersAfter = more.filter((doc) => doc.some((f) => f.includes(wanted))).length;
-        if (holders === holdersAfter) expect(after).toBeGreaterThan(before);
-        else expect(after).toBeGreaterThan(0);
+        const held = (docs[target] as Bm25Document)[f] as readonly string[];
+        fc.pre(held.length > 0);
+        const repeated = withDocument(docs, target, (doc) => withField(doc, f, [...held, ...held]));
+        const before = createBm25Index(docs, { fields: weights }).scores(terms)[target] as number;
+        const after = createBm25Index(repeated, { fields: weights }).scores(terms)[target] as number;
+        expect(after).toBeLessThanOrEqual(before + 1e-12);
+      }),
+    );
+  });
+
+  it("never raises a document's score when a field gains terms the query does not ask for", () => {
+    fc.assert(
+      fc.property(
+        corpus,
+        query,
+        fields,
+        fc.nat(),
+        fc.integer({ min: 0, max: 2 }),
+        fc.array(fc.constantFrom("other", "words", "entirely"), { minLength: 1, maxLength: 40 }),
+        (docs, terms, weights, pick, f, extra) => {
+          const target = pick % docs.length;
+          const longer = withDocument(docs, target, (doc) => withField(doc, f, [...(doc[f] as string[]), ...extra]));
+          const before = createBm25Index(docs, { fields: weights }).scores(terms)[target] as number;
+          const after = createBm25Index(longer, { fields: weights }).scores(terms)[target] as number;
+          expect(after).toBeLessThanOrEqual(before + 1e-12);
+        },
+      ),
+    );
+  });
+
+  it("never scores a field longer than typical above a field of typical length holding the same query terms", () => {
+    fc.assert(
+      fc.property(corpus, query, fields, fc.nat(), fc.integer({ min: 0, max: 2 }), (docs, terms, weights, pick, f) => {
+        const target = pick % docs.length;
+        const long = (docs[target] as Bm25Document)[f] as readonly string[];
+        const typical = (weights[f] as { typicalLength: number }).typicalLength;
+        fc.pre(long.length > typical);
+        // The query terms the long field holds, at most 4, padded to the typical length with a term of no query.
+        const held = [...new Set(long.filter((t) => terms.includes(t)))];
+        const short = [...held, ...Array<string>(typical - held.length).fill("padding")];
+        const shorter = withDocument(docs, target, (doc) => withField(doc, f, short));
+        const before = createBm25Index(docs, { fields: weights }).scores(terms)[target] as number;
+        const after = createBm25Index(shorter, { fields: weights }).scores(terms)[target] as number;
+        expect(before).toBeLessThanOrEqual(after + 1e-12);
       }),
     );
   });

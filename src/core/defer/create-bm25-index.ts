@@ -1,9 +1,13 @@
-// BM25F: Okapi BM25 over documents with several weighted fields, each field normalised by its own average length.
+// BM25F over documents with several weighted fields: a term counts once per field, and a field longer than its
+// typical length counts less the longer it is.
 
-/** One field's weight (how much a term occurrence in it counts) and length normalisation `b` (0 none, 1 full). */
+/**
+ * One field: how much a term found in it counts (`weight`), and the length in terms up to which it counts in full
+ * (`typicalLength`, at least 1). A longer field's terms count `(typicalLength / length)²` of the weight each.
+ */
 export interface Bm25Field {
   readonly weight: number;
-  readonly b: number;
+  readonly typicalLength: number;
 }
 
 /** The index's parameters: the fields every document has, in order, and term-frequency saturation `k1`. */
@@ -34,43 +38,39 @@ export interface Bm25Index {
 }
 
 /**
- * Builds a BM25F index (Robertson and Zaragoza's simple BM25F). For a query term t and a document d, the fields'
- * frequencies are combined first, `tf(t, d) = sum over fields f of weight_f * tf(t, f, d) / (1 - b_f + b_f * len(f, d)
- * / avglen_f)`, then saturated once, `idf(t) * tf / (k1 + tf)`, and summed over the query's distinct terms. `idf`
- * counts the documents that hold t in any field (the Lucene form, never negative). A field empty in every document
- * counts for nothing. Throws `TypeError` when a document has a different number of fields than the options.
+ * Builds a BM25F index (Robertson and Zaragoza's simple BM25F) in which a field holds a term or does not: how often
+ * it repeats the term does not count. For a query term t and a document d, the fields that hold t are combined first,
+ * `tf(t, d) = sum over fields f holding t of weight_f * min(1, typicalLength_f / len(f, d))²`, where `len` counts the
+ * field's terms, repeats included; then saturated once, `idf(t) * tf / (k1 + tf)`, and summed over the query's
+ * distinct terms. `idf` counts the documents that hold t in any field (the Lucene form, never negative).
+ *
+ * So a field made longer than typical, by repeats or by more words, gives each of its terms less, and all its terms
+ * together less than a field of typical length: at most `weight * typicalLength² / length`. A field longer than
+ * typical never scores more for a query than a field of typical length holding the same query terms. Throws
+ * `TypeError` when a document has a different number of fields than the options.
  */
 export function createBm25Index(documents: readonly Bm25Document[], options: Bm25Options): Bm25Index {
   const { fields } = options;
   const k1 = options.k1 ?? 1.2;
   const count = documents.length;
-  const lengths = documents.map((document, index) => {
+  // term -> per document holding it, its combined weighted frequency tf(t, d)
+  const postings = new Map<string, Map<number, number>>();
+  documents.forEach((document, index) => {
     if (document.length !== fields.length) {
       throw new TypeError(
         `createBm25Index: document ${index} has ${document.length} fields, the options name ${fields.length}`,
       );
     }
-    return document.map((terms) => terms.length);
-  });
-  const averages = fields.map((_, f) =>
-    count === 0 ? 0 : lengths.reduce((sum, row) => sum + (row[f] as number), 0) / count,
-  );
-  // term -> per document, per field, how often it occurs (only documents that hold it)
-  const postings = new Map<string, Map<number, number[]>>();
-  documents.forEach((document, index) => {
     document.forEach((terms, f) => {
-      for (const term of terms) {
+      const field = fields[f] as Bm25Field;
+      const weight = field.weight * Math.min(1, field.typicalLength / terms.length) ** 2;
+      for (const term of new Set(terms)) {
         let byDocument = postings.get(term);
         if (byDocument === undefined) {
           byDocument = new Map();
           postings.set(term, byDocument);
         }
-        let frequencies = byDocument.get(index);
-        if (frequencies === undefined) {
-          frequencies = new Array<number>(fields.length).fill(0);
-          byDocument.set(index, frequencies);
-        }
-        frequencies[f] = (frequencies[f] as number) + 1;
+        byDocument.set(index, (byDocument.get(index) ?? 0) + weight);
       }
     });
   });
@@ -84,16 +84,7 @@ export function createBm25Index(documents: readonly Bm25Document[], options: Bm2
       const byDocument = postings.get(term);
       if (byDocument === undefined) continue;
       const weight = idf(term);
-      for (const [index, frequencies] of byDocument) {
-        const row = lengths[index] as number[];
-        let tf = 0;
-        fields.forEach((field, f) => {
-          const frequency = frequencies[f] as number;
-          if (frequency === 0) return;
-          const average = averages[f] as number;
-          const norm = 1 - field.b + (field.b * (row[f] as number)) / average;
-          tf += (field.weight * frequency) / norm;
-        });
+      for (const [index, tf] of byDocument) {
         if (tf > 0) totals[index] = (totals[index] as number) + (weight * tf) / (k1 + tf);
       }
     }

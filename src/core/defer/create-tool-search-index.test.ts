@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
-import type { JsonObject, ToolDescriptor } from "../types.js";
-import { createToolSearchIndex, toolSearchDocument } from "./create-tool-search-index.js";
+import type { JsonObject, JsonValue, ToolDescriptor } from "../types.js";
+import {
+  createToolSearchIndex,
+  MAX_SEARCH_PARAMETERS,
+  TOOL_SEARCH_FIELDS,
+  toolSearchDocument,
+} from "./create-tool-search-index.js";
 
 function tool(name: string, description: string, properties: JsonObject = {}, title?: string): ToolDescriptor {
   return {
@@ -101,5 +106,46 @@ describe("toolSearchDocument", () => {
       ["item", "label"],
       ["short", "label"],
     ]);
+  });
+});
+
+describe("toolSearchDocument, bounds", () => {
+  const words = (count: number, prefix = "w") => Array.from({ length: count }, (_, i) => `${prefix}${i}`).join(" ");
+
+  it("reads each field up to its cap: 64 terms of the name and title, 256 of the description, 128 and 256 of the parameters", () => {
+    const properties: Record<string, JsonValue> = {};
+    for (let i = 0; i < 40; i++) properties[`first${i}_second${i}`] = { type: "string", description: words(20) };
+    const document = toolSearchDocument(tool("huge", words(1000), properties, words(1000)));
+    expect(TOOL_SEARCH_FIELDS.map((field) => field.maxTerms)).toEqual([64, 256, 128, 256]);
+    expect(document.map((terms) => terms.length)).toEqual([64, 256, 80, 256]);
+    expect(document[1]?.slice(-1)).toEqual(["w255"]);
+  });
+
+  it("reads the first 64 parameters, nested ones where they occur, and none after", () => {
+    const properties: Record<string, JsonValue> = {
+      p0: { type: "object", properties: Object.fromEntries([0, 1, 2].map((i) => [`q${i}`, { type: "string" }])) },
+    };
+    for (let i = 1; i < 100; i++) properties[`p${i}`] = { type: "string", description: `about p${i}` };
+    const [, , names, descriptions] = toolSearchDocument(tool("many", "Many parameters.", properties));
+    expect(MAX_SEARCH_PARAMETERS).toBe(64);
+    expect(names).toEqual(["p0", "q0", "q1", "q2", ...Array.from({ length: 60 }, (_, i) => `p${i + 1}`)]);
+    expect(descriptions).toEqual(Array.from({ length: 60 }, (_, i) => ["about", `p${i + 1}`]).flat());
+  });
+
+  it("does not read a field past 16 characters a term of its cap: a word after a megabyte of stop words is not found", () => {
+    const buried = tool("buried", `${"a ".repeat(1 << 19)}kubernetes`);
+    expect(createToolSearchIndex([buried]).search("kubernetes", 5)).toEqual([]);
+    expect(createToolSearchIndex([tool("plain", "kubernetes")]).search("kubernetes", 5)).toHaveLength(1);
+  });
+
+  it("indexes a tool with a 1 MB description, a 1 MB title and 100,000 parameters in well under a second", () => {
+    const megabyte = words(1 << 17).slice(0, 1 << 20);
+    const properties: Record<string, JsonValue> = {};
+    for (let i = 0; i < 100_000; i++) properties[`p${i}`] = { type: "string", description: words(10) };
+    const huge = tool("huge", megabyte, properties, megabyte);
+    const started = performance.now();
+    createToolSearchIndex([huge, ...TOOLS]).search("read a file", 5);
+    // Bounded by the caps, this takes a few milliseconds; reading everything took seconds.
+    expect(performance.now() - started).toBeLessThan(1000);
   });
 });

@@ -25,6 +25,19 @@ describe("tokenizeSearchText", () => {
     expect(tokenizeSearchText("Größe ändern, base64 façade")).toEqual(["größ", "ändern", "base64", "façad"]);
   });
 
+  it("with a limit, gives the first terms only, stop words not counted", () => {
+    expect(tokenizeSearchText("Read the file and then write it", 2)).toEqual(["read", "fil"]);
+    expect(tokenizeSearchText("read file", 0)).toEqual([]);
+  });
+
+  it("with a limit, gives the first terms of what it gives without one", () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 80 }), fc.nat({ max: 20 }), (text, limit) => {
+        expect(tokenizeSearchText(text, limit)).toEqual(tokenizeSearchText(text).slice(0, limit));
+      }),
+    );
+  });
+
   it("gives no terms for text without letters or digits", () => {
     expect(tokenizeSearchText("  -- __ !! ")).toEqual([]);
   });

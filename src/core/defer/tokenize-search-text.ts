@@ -61,15 +61,18 @@ const CASE_BOUNDARY = /(?<=[\p{Ll}\p{N}])(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})/
  * The search terms of a text, in order: split at everything that is not a letter or a digit (so snake_case,
  * kebab-case, a `server__tool` prefix and punctuation all separate words) and at case changes (`readFile`,
  * `HTMLParser`), lowercased, without stop words, each cut to its stem by `stemSearchTerm`. The same text always
- * gives the same terms; documents and queries go through the same function, so their terms meet.
+ * gives the same terms; documents and queries go through the same function, so their terms meet. With `limit`, the
+ * first `limit` terms only: the text after them is not read.
  */
-export function tokenizeSearchText(text: string): string[] {
+export function tokenizeSearchText(text: string, limit = Number.POSITIVE_INFINITY): string[] {
   const terms: string[] = [];
+  if (limit <= 0) return terms;
   for (const run of text.matchAll(WORD_RUN)) {
     for (const word of run[0].split(CASE_BOUNDARY)) {
       const lower = word.toLowerCase();
       if (lower === "" || STOP_WORDS.has(lower)) continue;
       terms.push(stemSearchTerm(lower));
+      if (terms.length >= limit) return terms;
     }
   }
   return terms;
