@@ -1,7 +1,6 @@
 // The error family: one base, a stable code on every class, and recognised across copies of the package.
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
@@ -47,7 +46,10 @@ describe("the error family", () => {
 
 describe("errors from another copy of the package", () => {
   const built = dirname(builtScript("dist/index.js"));
-  const copy = mkdtempSync(join(tmpdir(), "toolwire-copy-"));
+  // Inside the project's node_modules, so the copy finds the same dependencies (ajv) as the package itself.
+  const cache = join(dirname(built), "node_modules", ".cache");
+  mkdirSync(cache, { recursive: true });
+  const copy = mkdtempSync(join(cache, "toolwire-copy-"));
   cpSync(built, join(copy, "dist"), { recursive: true });
   afterAll(() => rmSync(copy, { recursive: true, force: true }));
 
