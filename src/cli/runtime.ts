@@ -13,6 +13,7 @@ import {
   type LoadedConfig,
   loadConfig,
 } from "../config/load-config.js";
+import { MIN_SECRET_BYTES } from "../core/approve/state-seal.js";
 import type { AgentSession } from "../core/dispatch/session.js";
 import { describeThrown } from "../core/errors.js";
 import { createToolRegistry } from "../core/register/registry.js";
@@ -260,10 +261,20 @@ function sandboxReports(loaded: LoadedConfig, built: BuiltConfig, support: Sandb
   return reports;
 }
 
-/** The approvals secret from the variable `approvals.secretEnv` names; a config naming an unset one is refused. */
+/**
+ * The approvals secret from the variable `approvals.secretEnv` names. A config naming an unset one, or one shorter
+ * than `MIN_SECRET_BYTES`, is refused; the message names the variable, never its value.
+ */
 function approvalSecret(loaded: LoadedConfig, name: string): string {
   const value = process.env[name];
-  if (value !== undefined && value !== "") return value;
-  const message = `approvals.secretEnv names ${name}, which is not set: set it to a long random secret (the same in every process that may finish a paused run or approval)`;
+  const advice = `set it to a long random secret of at least ${MIN_SECRET_BYTES} bytes, such as 32 random bytes in hex (the same in every process that may finish a paused run or approval)`;
+  const problem =
+    value === undefined || value === ""
+      ? "which is not set"
+      : Buffer.byteLength(value, "utf8") < MIN_SECRET_BYTES
+        ? `whose value is shorter than ${MIN_SECRET_BYTES} bytes and could be guessed from one signed state`
+        : undefined;
+  if (problem === undefined) return value as string;
+  const message = `approvals.secretEnv names ${name}, ${problem}: ${advice}`;
   throw new ConfigError("invalid-config", loaded.file, [{ path: "approvals.secretEnv", message }], message);
 }

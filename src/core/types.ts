@@ -669,8 +669,9 @@ export interface ApprovalOptions {
   /** Default: one in memory, private to the session. */
   readonly store?: ApprovalStore;
   /**
-   * The HMAC-SHA256 key that signs paused runs' states. Default: random per session, so a state resumes
-   * only in the session that paused it; give the same secret to every process that may resume it.
+   * The HMAC-SHA256 key that signs paused runs' states: a long random value of at least 32 bytes (UTF-8); a
+   * shorter one throws a `TypeError`. Default: random per session, so a state resumes only in the session that
+   * paused it; give the same secret to every process that may resume it.
    */
   readonly secret?: string;
 }
