@@ -7,6 +7,7 @@ import {
   askApproval,
   createApprovalRequest,
 } from "../approve/approvals.js";
+import { frozenJsonCopy } from "../approve/frozen-json-copy.js";
 import { copyJson } from "../copy-json.js";
 import { cutText, describeThrown, dispatchRefusal, SessionError, ToolCallError, toolCallRefusal } from "../errors.js";
 import { isRecord } from "../json.js";
@@ -234,7 +235,8 @@ export function approveToolCall(
   const asked = performance.now();
   return askApproval(approvals, subject, announcerOf(runtime), options?.signal, approver).then((verdict) => {
     info.watch?.phase("approval", asked, performance.now(), verdict.approved ? undefined : verdict.code);
-    return verdict.approved ? call : refusedBy(info, verdict);
+    // Approved: the copy of the input that was digested runs, not the object the hooks and the approver saw.
+    return verdict.approved ? { ...call, input: verdict.input } : refusedBy(info, verdict);
   });
 }
 
@@ -249,8 +251,9 @@ export function prepareResumedCall(
   decision: unknown,
   parent?: TraceContext,
 ): PreparedCall {
+  // Read once into a frozen copy: announced, checked against the digest, and copied afresh to run.
   const copied = copyJson(request.input, "the approved input");
-  const input = copied.ok && isRecord(copied.value) ? (copied.value as JsonObject) : {};
+  const input = frozenJsonCopy(copied.ok && isRecord(copied.value) ? (copied.value as JsonObject) : {});
   const info = startToolCall(runtime, { id: request.toolCallId, name: request.toolName, input }, parent, true);
   const verdict = copied.ok
     ? applyResumedDecision({ ...request, input }, decision, announcerOf(runtime))
@@ -262,7 +265,7 @@ export function prepareResumedCall(
   if (!verdict.approved) return refusedBy(info, verdict);
   const callable = runtime.callable(info.name);
   if (callable === undefined) return { kind: "refused", info, error: notFoundError(info.name, runtime.activeTools()) };
-  const checked = validateInput(callable, input, "approved input");
+  const checked = validateInput(callable, verdict.input, "approved input");
   return checked instanceof ToolCallError
     ? { kind: "refused", info, error: checked }
     : { kind: "ready", info, tool: callable.tool, input: checked, approved: true };
