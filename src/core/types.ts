@@ -74,8 +74,11 @@ export type ToolAvailabilitySignal =
   | { readonly kind: "env"; readonly name: string }
   | { readonly kind: "plugin-enabled"; readonly pluginId: string }
   | { readonly kind: "context"; readonly key: string; readonly equals?: JsonPrimitive }
-  /** Something the host can do, such as `"sandbox"` (bubblewrap usable); judged against `capabilities`. */
-  | { readonly kind: "capability"; readonly name: string };
+  /**
+   * Something the host can do, such as `"sandbox"` (bubblewrap usable); judged against `capabilities`. `explanation`,
+   * when given, says why the tool needs it or why it is missing here; the diagnostic's message repeats it.
+   */
+  | { readonly kind: "capability"; readonly name: string; readonly explanation?: string };
 
 /** A tiny boolean language over signals. */
 export type ToolAvailabilityExpression =
