@@ -68,7 +68,7 @@ export function detectSandbox(): Promise<SandboxSupport> {
 /**
  * `detectSandbox`'s first answer, whether bubblewrap can start a sandbox here, for code that cannot wait for it
  * (`createBuiltinTools` deciding whether a sandbox-only `bash` is visible): the answer `detectSandbox` already has,
- * else the same probe run synchronously (about 10 ms, blocking), remembered per bwrap path like `detectSandbox`'s.
+ * else the same probe run synchronously (one run of bwrap, blocking: 30 to 40 ms on a busy 2-core machine), remembered per bwrap path like `detectSandbox`'s.
  */
 export function checkSandboxNow(): SandboxUsability {
   const chosen = process.env[BWRAP_VARIABLE];
