@@ -11,8 +11,9 @@ import type { BashDetails } from "./bash.js";
 import { BuiltinToolsError } from "./builtin-tools-error.js";
 import { createBuiltinTools } from "./create-builtin-tools.js";
 
-// CI installs bubblewrap (.ci/run): there the test that needs it runs.
+// CI installs bubblewrap (.ci/run): there the tests that need it run.
 const sandboxHere = (await detectSandbox()).usable || process.env.CI === "true";
+if (!sandboxHere) console.warn("skipping the bash tests that need bubblewrap: it cannot start a sandbox here");
 
 describe("bash's sandbox modes", () => {
   const saved = process.env[BWRAP_VARIABLE];
@@ -24,10 +25,42 @@ describe("bash's sandbox modes", () => {
     ws = undefined;
   });
 
-  it('with mode "required", carries the sandbox capability signal', async () => {
+  it.skipIf(!sandboxHere)(
+    'with mode "required" where bubblewrap works, bash is visible to a program and runs sandboxed',
+    async () => {
+      ws = await makeWorkspace({}, { sandbox: { mode: "required" } });
+      expect(ws.tools.get("bash")?.descriptor.availability).toBeUndefined();
+      expect(ws.tools.get("bash")?.descriptor.description).toContain("It runs in a sandbox:");
+      // A program's own registry, with no availability context: nothing names the sandbox capability.
+      const session = createAgentSession({ registry: createToolRegistry({ builtins: [...ws.tools.values()] }) });
+      expect(session.activeToolNames).toContain("bash");
+      const outcome = await session.dispatchDetailed({ id: "b", name: "bash", input: { command: "echo in" } });
+      expect(outcome.result.content).toEqual([{ type: "text", text: "in" }]);
+      expect((outcome.result.details as BashDetails).sandbox).toBe("bubblewrap");
+    },
+  );
+
+  it('with mode "required" where bubblewrap cannot run, bash is hidden and says why: explain, plan, the model', async () => {
+    process.env[BWRAP_VARIABLE] = "none";
     ws = await makeWorkspace({}, { sandbox: { mode: "required" } });
-    expect(ws.tools.get("bash")?.descriptor.availability).toEqual({ kind: "capability", name: "sandbox" });
-    expect(ws.tools.get("bash")?.descriptor.description).toContain("It runs in a sandbox:");
+    const why =
+      'Missing capability: sandbox: bash runs only in a sandbox (sandbox mode "required"), and bubblewrap cannot start one: bubblewrap is turned off here (TOOLWIRE_BWRAP=none)';
+    const registry = createToolRegistry({ builtins: [...ws.tools.values()] });
+    expect(registry.hidden.map((entry) => [entry.descriptor.name, entry.diagnostics.map((d) => d.message)])).toEqual([
+      ["bash", [why]],
+    ]);
+    expect(registry.explain("bash")).toBe(
+      `bash is hidden: its availability check failed.\n- ${why} (capability-missing)`,
+    );
+    const session = createAgentSession({ registry });
+    const outcome = await session.dispatchDetailed({ id: "b", name: "bash", input: { command: "echo ran" } });
+    expect(outcome.errorCode).toBe("tool-not-found");
+    expect(outcome.result.content).toEqual([
+      {
+        type: "text",
+        text: `Tool bash is not available here, so it was not run: ${why}. Available tools: edit, find, grep, ls, read, write.`,
+      },
+    ]);
     const auto = ws.reopen({ sandbox: { mode: "auto" } });
     expect(auto.tools.get("bash")?.descriptor.availability).toBeUndefined();
     expect(auto.tools.get("read")?.descriptor.availability).toBeUndefined();
@@ -90,7 +123,7 @@ describe("bash's sandbox modes", () => {
   });
 
   it.skipIf(!sandboxHere)("reports starting the sandbox as the call's sandbox_start phase", async () => {
-    ws = await makeWorkspace({}, { sandbox: { mode: "auto" } }); // "required" would need the capability signal
+    ws = await makeWorkspace({}, { sandbox: { mode: "auto" } });
     const session = createAgentSession({ registry: createToolRegistry({ custom: [...ws.tools.values()] }) });
     const phases: ToolCallPhaseEvent[] = [];
     session.on("tool_call_phase", (event) => phases.push(event));

@@ -3,8 +3,8 @@ import { constants } from "node:os";
 import { relative } from "node:path";
 import { ToolCallError } from "../core/errors.js";
 import { defineTool } from "../core/register/define-tool.js";
-import type { AgentTool, ToolResult } from "../core/types.js";
-import { detectSandbox } from "../sandbox/detect-sandbox.js";
+import type { AgentTool, ToolAvailabilityExpression, ToolResult } from "../core/types.js";
+import { checkSandboxNow, detectSandbox } from "../sandbox/detect-sandbox.js";
 import { prepareSandboxLaunch, type SandboxLaunch } from "../sandbox/prepare-sandbox-launch.js";
 import { SandboxError } from "../sandbox/sandbox-error.js";
 import type { ResolvedSandbox } from "../sandbox/sandbox-options.js";
@@ -83,7 +83,7 @@ export function createBashTool(context: BuiltinContext): AgentTool {
       "Prefer read, edit, write, ls, grep and find for files.",
     ].join(" "),
     inputSchema,
-    ...(context.sandbox?.mode === "required" ? { availability: { kind: "capability", name: "sandbox" } } : {}),
+    ...(context.sandbox?.mode === "required" ? sandboxOnlyAvailability() : {}),
     annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true },
     executionMode: "sequential",
     // bash enforces its own timeout (the input's, or the default). The tool-level one, which wins over a session's
@@ -182,6 +182,18 @@ async function prepareSandbox(
 }
 
 /** What the description tells the model about its confinement (the same for every call of this tool). */
+/**
+ * The availability of a `bash` that runs only sandboxed (mode `"required"`): none where bubblewrap starts here, so
+ * `bash` is visible without the program naming the `sandbox` capability; else the capability, saying why it is
+ * missing, so `bash` is hidden with that reason (docs/sandbox.md).
+ */
+function sandboxOnlyAvailability(): { availability?: ToolAvailabilityExpression } {
+  const here = checkSandboxNow();
+  if (here.usable) return {};
+  const explanation = `bash runs only in a sandbox (sandbox mode "required"), and bubblewrap cannot start one: ${here.reason}`;
+  return { availability: { kind: "capability", name: "sandbox", explanation } };
+}
+
 function describeConfinement(sandbox: ResolvedSandbox | undefined): string[] {
   if (sandbox === undefined) return [];
   const network =

@@ -14,6 +14,7 @@ import {
   loadConfig,
 } from "../config/load-config.js";
 import { createMemoryApprovalStore } from "../core/approve/memory-approval-store.js";
+import { MIN_SECRET_BYTES } from "../core/approve/state-seal.js";
 import type { AgentSession } from "../core/dispatch/session.js";
 import { describeThrown } from "../core/errors.js";
 import { createToolRegistry } from "../core/register/registry.js";
@@ -124,7 +125,10 @@ export async function openRuntime(options: OpenRuntimeOptions): Promise<Runtime>
     : { config: {}, file: defaultPath, dir: resolve(options.cwd) };
   // Checked before any server starts: a missing secret must not leave processes running.
   const approvals = options.approvals ?? loaded.config.approvals;
-  const secret = approvals?.secretEnv === undefined ? undefined : approvalSecret(loaded, approvals.secretEnv);
+  const secret =
+    approvals?.secretEnv === undefined
+      ? undefined
+      : approvalSecret(loaded, approvals.secretEnv, options.env ?? process.env);
   // One store for every session made here, each principal's included: a decision runs its call once, whatever
   // becomes of the session that asked. Made before any server starts too; a Redis one connects at its first claim.
   const approvalStore =
@@ -323,10 +327,20 @@ async function openApprovalStore(
   return { store, close: () => store.close() };
 }
 
-/** The approvals secret from the variable `approvals.secretEnv` names; a config naming an unset one is refused. */
-function approvalSecret(loaded: LoadedConfig, name: string): string {
-  const value = process.env[name];
-  if (value !== undefined && value !== "") return value;
-  const message = `approvals.secretEnv names ${name}, which is not set: set it to a long random secret (the same in every process that may finish a paused run or approval)`;
+/**
+ * The approvals secret from the variable `approvals.secretEnv` names. A config naming an unset one, or one shorter
+ * than `MIN_SECRET_BYTES`, is refused; the message names the variable, never its value.
+ */
+function approvalSecret(loaded: LoadedConfig, name: string, env: Readonly<Record<string, string | undefined>>): string {
+  const value = env[name];
+  const advice = `set it to a long random secret of at least ${MIN_SECRET_BYTES} bytes, such as 32 random bytes in hex (the same in every process that may finish a paused run or approval)`;
+  const problem =
+    value === undefined || value === ""
+      ? "which is not set"
+      : Buffer.byteLength(value, "utf8") < MIN_SECRET_BYTES
+        ? `whose value is shorter than ${MIN_SECRET_BYTES} bytes and could be guessed from one signed state`
+        : undefined;
+  if (problem === undefined) return value as string;
+  const message = `approvals.secretEnv names ${name}, ${problem}: ${advice}`;
   throw new ConfigError("invalid-config", loaded.file, [{ path: "approvals.secretEnv", message }], message);
 }

@@ -74,8 +74,11 @@ export type ToolAvailabilitySignal =
   | { readonly kind: "env"; readonly name: string }
   | { readonly kind: "plugin-enabled"; readonly pluginId: string }
   | { readonly kind: "context"; readonly key: string; readonly equals?: JsonPrimitive }
-  /** Something the host can do, such as `"sandbox"` (bubblewrap usable); judged against `capabilities`. */
-  | { readonly kind: "capability"; readonly name: string };
+  /**
+   * Something the host can do, such as `"sandbox"` (bubblewrap usable); judged against `capabilities`. `explanation`,
+   * when given, says why the tool needs it or why it is missing here; the diagnostic's message repeats it.
+   */
+  | { readonly kind: "capability"; readonly name: string; readonly explanation?: string };
 
 /** A tiny boolean language over signals. */
 export type ToolAvailabilityExpression =
@@ -676,8 +679,9 @@ export interface ApprovalOptions {
    */
   readonly store?: ApprovalStore;
   /**
-   * The HMAC-SHA256 key that signs paused runs' states. Default: random per session, so a state resumes
-   * only in the session that paused it; give the same secret to every process that may resume it.
+   * The HMAC-SHA256 key that signs paused runs' states: a long random value of at least 32 bytes (UTF-8); a
+   * shorter one throws a `TypeError`. Default: random per session, so a state resumes only in the session that
+   * paused it; give the same secret to every process that may resume it.
    */
   readonly secret?: string;
 }

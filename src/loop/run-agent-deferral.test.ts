@@ -68,7 +68,7 @@ describe("runAgent with deferred tools", () => {
     const make = () =>
       createAgentSession({
         registry: createToolRegistry({ custom: TOOLS, defer: ["stocks", "weather"] }),
-        approvals: { require: ["stocks"], secret: "a shared secret for this test" },
+        approvals: { require: ["stocks"], secret: "a shared secret for this test, 32 bytes or more" },
       });
     const { events } = await drain(
       runAgent({

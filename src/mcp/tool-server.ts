@@ -1,6 +1,7 @@
 // createToolServer: one MCP server instance whose tools are a session's active tools, every call through dispatch.
 import {
   type CallToolResult,
+  CLIENT_CAPABILITIES_META_KEY,
   type Tool as McpTool,
   ProtocolError,
   ProtocolErrorCode,
@@ -134,7 +135,7 @@ async function runCall(
   // A call that needs approval asks the client that made it, when that client can show a question to its
   // user: a 2025 client through an elicitation request, a 2026-07-28 client through an input_required result.
   const legacy = server.getNegotiatedProtocolVersion()?.startsWith("2025") === true;
-  const canAsk = server.getClientCapabilities()?.elicitation !== undefined;
+  const canAsk = isRecord(clientCapabilities(server, ctx, legacy)?.elicitation);
   const approvals = session.approvals;
   const active = session.activeTools.get(params.name);
   const onLog = (entry: ToolLogEvent) => {
@@ -175,6 +176,18 @@ async function runCall(
   }
   const result = server.projectCallToolResult(toCallToolResult(outcome), active?.descriptor.outputSchema);
   return { result, outcome: outcomeCode(outcome) };
+}
+
+/**
+ * What the client that made this request declared it can do: a 2025 client once, in `initialize`; a 2026-07-28
+ * client on every request, in its `_meta` (which the SDK lifts into `ctx.mcpReq.envelope`). The server's own
+ * `getClientCapabilities()` knows the latter only over HTTP, where each request gets its own server instance.
+ */
+function clientCapabilities(server: Server, ctx: ServerContext, legacy: boolean): Record<string, unknown> | undefined {
+  const declared = legacy
+    ? server.getClientCapabilities()
+    : (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY];
+  return isRecord(declared) ? declared : undefined;
 }
 
 /** The client's trace context from a request's `_meta` (W3C `traceparent`, `tracestate`), when it sent one. */

@@ -36,7 +36,7 @@ describe("a run paused in one process", () => {
     const paused = await step(dir, secret, "pause");
     expect(paused).toEqual({ events: ["turn_start", "tool_call", "approval_required", "done"], outcome: "ok" });
 
-    const stranger = await step(dir, "another secret", "resume", "approve");
+    const stranger = await step(dir, "another secret, just as long as the first", "resume", "approve");
     expect(stranger).toEqual({ events: [], outcome: "ApprovalError:approval-state-invalid" });
 
     const stateFile = join(dir, "state.json");

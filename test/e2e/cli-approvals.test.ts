@@ -55,7 +55,7 @@ describe("approvals.secretEnv", { timeout: 60_000 }, () => {
       expect(unset.stderr).toContain("approvals.secretEnv names TOOLWIRE_TEST_APPROVAL_SECRET, which is not set");
       const set = await runCli(["plan"], {
         cwd: withSecret.path,
-        env: cliEnv({ TOOLWIRE_TEST_APPROVAL_SECRET: "a long random secret" }),
+        env: cliEnv({ TOOLWIRE_TEST_APPROVAL_SECRET: "a long random secret, 32 bytes or more" }),
       });
       expect(set.code, set.stderr).toBe(0);
     } finally {
@@ -89,6 +89,29 @@ describe("approvals.store", { timeout: 60_000 }, () => {
       expect(set.stdout + set.stderr).not.toContain("hunter22");
     } finally {
       await withStore.remove();
+    }
+  });
+});
+
+describe("a weak approvals secret", { timeout: 60_000 }, () => {
+  it("is refused with exit code 3 by plan and serve, naming the variable and the minimum, never the value", async () => {
+    const project = await tempWorkspace({
+      "toolwire.config.json": JSON.stringify({
+        approvals: { require: ["write"], secretEnv: "TOOLWIRE_TEST_APPROVAL_SECRET" },
+      }),
+    });
+    try {
+      const weak = "hunter2-hunter2-hunter2-hunter2"; // 31 bytes
+      const env = cliEnv({ TOOLWIRE_TEST_APPROVAL_SECRET: weak });
+      for (const args of [["plan"], ["serve", "--stdio"]]) {
+        const refused = await runCli(args, { cwd: project.path, env });
+        expect(refused.code, refused.stderr).toBe(3);
+        expect(refused.stderr).toContain("approvals.secretEnv names TOOLWIRE_TEST_APPROVAL_SECRET");
+        expect(refused.stderr).toContain("at least 32 bytes");
+        expect(refused.stderr + refused.stdout).not.toContain("hunter2");
+      }
+    } finally {
+      await project.remove();
     }
   });
 });

@@ -352,7 +352,12 @@ describe.concurrent("toolwire plan and explain: the sandbox", { timeout: 60_000 
       const env = cliEnv({ TOOLWIRE_BWRAP: "none" });
       const plan = await runCli(["plan"], { cwd: ws.path, env });
       expect(plan.code).toBe(0);
-      expect(plan.stdout).toMatch(/^bash +capability-missing +Missing capability: sandbox$/m);
+      const why =
+        'Missing capability: sandbox: bash runs only in a sandbox (sandbox mode "required"), and bubblewrap cannot start one: bubblewrap is turned off here (TOOLWIRE_BWRAP=none)';
+      expect(plan.stdout.split("\n")).toContainEqual(
+        expect.stringMatching(/^bash +capability-missing +Missing capability: sandbox: /),
+      );
+      expect(plan.stdout).toContain(why);
       expect(plan.stdout).toMatch(
         /Sandbox\nFOR +SANDBOX\nbash +required but not usable \(bubblewrap is turned off here \(TOOLWIRE_BWRAP=none\)\): hidden$/m,
       );
@@ -361,8 +366,8 @@ describe.concurrent("toolwire plan and explain: the sandbox", { timeout: 60_000 
       expect(explain.diagnostics).toEqual([
         {
           reason: "capability-missing",
-          signal: { kind: "capability", name: "sandbox" },
-          message: "Missing capability: sandbox",
+          signal: { kind: "capability", name: "sandbox", explanation: expect.stringContaining("TOOLWIRE_BWRAP=none") },
+          message: why,
         },
       ]);
     } finally {

@@ -1,4 +1,9 @@
-// serveMcp asks the MCP client that made a call for approval through elicitation, when the client can answer one.
+// serveMcp asks the MCP client that made a call for approval through elicitation, when the client can answer one:
+// a 2025 client over HTTP, and a 2026-07-28 client over stdio.
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { Client as ModernClient } from "@modelcontextprotocol/client";
+import { StdioClientTransport as ModernStdioTransport } from "@modelcontextprotocol/client/stdio";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ElicitRequestSchema, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
@@ -7,6 +12,7 @@ import { defineTool } from "../../src/core/register/define-tool.js";
 import { createToolRegistry } from "../../src/core/register/registry.js";
 import { createAgentSession } from "../../src/create-agent-session.js";
 import { type McpServerHandle, serveMcp } from "../../src/mcp/api.js";
+import { CLI, cliEnv, tempWorkspace } from "./helpers/cli.js";
 
 const runs: unknown[] = [];
 const danger = defineTool({
@@ -76,5 +82,65 @@ describe("serveMcp and approvals", () => {
     expect(text(result)).toMatch(/needs a person's approval, and nobody here can give it/);
     expect(runs).toHaveLength(1);
     await mcp.close();
+  });
+});
+
+/** A plugin whose `deploy` tool notes each run in runs.txt, so a test can count them. */
+const DEPLOY_PLUGIN = `import { appendFileSync } from "node:fs";
+export default {
+  id: "deploys",
+  tools: (ctx) => [
+    ctx.defineTool({
+      name: "deploy",
+      description: "Needs a person's approval.",
+      inputSchema: { type: "object", properties: { env: { type: "string" } }, required: ["env"] },
+      execute: ({ env }) => {
+        appendFileSync("runs.txt", env + "\\n");
+        return "deployed " + env;
+      },
+    }),
+  ],
+};
+`;
+
+describe("toolwire serve over stdio, a 2026-07-28 client", { timeout: 60_000 }, () => {
+  it("asks a client that declares elicitation in its requests' _meta, and runs the call once it accepts", async () => {
+    const project = await tempWorkspace({
+      "plugins/deploys.mjs": DEPLOY_PLUGIN,
+      "toolwire.config.json": JSON.stringify({
+        builtins: { enabled: false },
+        plugins: [{ module: "./plugins/deploys.mjs" }],
+        approvals: { require: ["deploy"] },
+      }),
+    });
+    const asked: string[] = [];
+    const modern = new ModernClient(
+      { name: "modern-stdio-approver", version: "1.0.0" },
+      { versionNegotiation: { mode: { pin: "2026-07-28" } }, capabilities: { elicitation: {} } },
+    );
+    modern.setRequestHandler("elicitation/create", async (request) => {
+      asked.push(String(request.params.message));
+      return { action: "accept" };
+    });
+    try {
+      await modern.connect(
+        new ModernStdioTransport({
+          command: process.execPath,
+          args: [CLI, "serve", "--stdio"],
+          cwd: project.path,
+          env: cliEnv(),
+          stderr: "ignore",
+        }),
+      );
+      expect(modern.getProtocolEra()).toBe("modern");
+      const result = await modern.callTool({ name: "deploy", arguments: { env: "prod" } });
+      expect(result.content).toEqual([{ type: "text", text: "deployed prod" }]);
+      expect(asked).toHaveLength(1);
+      expect(asked[0]).toMatch(/^Approve the call deploy \{"env":"prod"\}\? \(input sha256:[0-9a-f]{64}\)$/);
+      expect(await readFile(join(project.path, "runs.txt"), "utf8")).toBe("prod\n");
+    } finally {
+      await modern.close();
+      await project.remove();
+    }
   });
 });

@@ -264,6 +264,112 @@ describe("approvals", () => {
   });
 });
 
+describe("what runs is what was approved", () => {
+  const original = { command: "ls", options: { force: false, paths: ["a", "b"] } };
+  /** Tries to change a request every way a plain object can be changed; true for each change that took. */
+  function tamper(request: ApprovalRequest): boolean[] {
+    const input = request.input as { command: string; options: { force: boolean; paths: string[] } };
+    return [
+      Reflect.set(input, "command", "rm -rf /"),
+      Reflect.set(input.options, "force", true),
+      Reflect.set(input.options.paths, 0, "/etc"),
+      Reflect.deleteProperty(input.options.paths, 1),
+      Reflect.defineProperty(input, "extra", { value: 1, enumerable: true }),
+      Reflect.set(request, "expiresAt", Number.MAX_SAFE_INTEGER),
+      Reflect.set(request, "approvalId", "another"),
+    ];
+  }
+
+  it("an approver that changes request.input, nested too, then approves: the executor gets the input it was asked about", async () => {
+    const { tool, runs } = dangerTool();
+    const asked: ApprovalRequest[] = [];
+    const changes: boolean[][] = [];
+    const session = sessionWith([tool], {
+      approvals: {
+        require: ["danger"],
+        approver: (request) => {
+          asked.push(request);
+          changes.push(tamper(request));
+          return { approve: true };
+        },
+      },
+    });
+    await session.dispatch({ id: "c1", name: "danger", input: structuredClone(original) });
+    expect(changes).toEqual([[false, false, false, false, false, false, false]]);
+    expect(runs).toEqual([original]);
+    expect(inputDigest(runs[0] as JsonObject)).toBe(asked[0]?.inputDigest);
+  });
+
+  it("an approver that changes the object the before hooks saw cannot change what runs", async () => {
+    const { tool, runs } = dangerTool();
+    let seen: JsonObject | undefined;
+    const session = sessionWith([tool], {
+      beforeToolCall: [
+        ({ input }) => {
+          seen = input;
+          return undefined;
+        },
+      ],
+      approvals: {
+        require: ["danger"],
+        approver: () => {
+          const input = seen as { command: string; options: { force: boolean } };
+          input.command = "rm -rf /";
+          input.options.force = true;
+          return { approve: true };
+        },
+      },
+    });
+    await session.dispatch({ id: "c1", name: "danger", input: structuredClone(original) });
+    expect(runs).toEqual([original]);
+  });
+
+  it("approval_requested listeners and a require predicate get copies they cannot change the call through", async () => {
+    const { tool, runs } = dangerTool();
+    const changes: boolean[][] = [];
+    const session = sessionWith([tool], {
+      approvals: {
+        require: ({ input }) => {
+          changes.push([Reflect.set(input, "command", "from the predicate")]);
+          return true;
+        },
+        approver: () => ({ approve: true }),
+      },
+    });
+    session.on("approval_requested", (request) => {
+      changes.push(tamper(request));
+    });
+    await session.dispatch({ id: "c1", name: "danger", input: structuredClone(original) });
+    expect(changes).toEqual([[false], [false, false, false, false, false, false, false]]);
+    expect(runs).toEqual([original]);
+  });
+
+  it("a paused call resumed with a yes runs the request's input, whatever listeners did to it meanwhile", async () => {
+    const { tool, runs } = dangerTool();
+    const session = sessionWith([tool], { approvals: { require: ["danger"] } });
+    const changes: boolean[][] = [];
+    session.on("approval_requested", (request) => {
+      changes.push(tamper(request));
+    });
+    const paused = await session.dispatchDetailed(
+      { id: "p1", name: "danger", input: structuredClone(original) },
+      { pauseForApproval: true },
+    );
+    const request = paused.pendingApproval as ApprovalRequest;
+    expect(request.input).toEqual(original);
+    // A listener of the resumed call's start that keeps its input and changes it just before the executor runs.
+    session.on("tool_execution_start", ({ input }) => {
+      queueMicrotask(() => changes.push([Reflect.set(input as JsonObject, "command", "rm -rf /")]));
+    });
+    const [outcome] = await (session.approvals as NonNullable<typeof session.approvals>).resume([
+      { request, decision: { approve: true } },
+    ]);
+    expect(outcome?.errorCode).toBeUndefined();
+    expect(changes).toEqual([[false, false, false, false, false, false, false], [false]]);
+    expect(runs).toEqual([original]);
+  });
+});
+
 describe("inputDigest", () => {
   it("hashes the RFC 8785 canonical JSON: keys sorted by UTF-16 code units, no white space", () => {
     expect(canonicalJson({ b: 1, a: [true, null, "x"], "\u00e9": 1.5e-7, B: { z: 0, y: -0 } })).toBe(

@@ -13,6 +13,7 @@ import type {
   ToolCallErrorCode,
   ToolDescriptor,
 } from "../types.js";
+import { frozenJsonCopy, plainJsonCopy } from "./frozen-json-copy.js";
 import { inputDigest } from "./input-digest.js";
 import { createMemoryApprovalStore } from "./memory-approval-store.js";
 import { createStateSeal, type StateSeal } from "./state-seal.js";
@@ -38,9 +39,12 @@ export interface ApprovalSubject {
   readonly descriptor: ToolDescriptor;
 }
 
-/** What the approval phase decided: run the call, or end it with this code and message. */
+/**
+ * What the approval phase decided: run the call with `input` (a fresh copy of the input that was digested and asked
+ * about, sharing nothing with what anyone was shown), or end it with this code and message.
+ */
 export type ApprovalVerdict =
-  | { readonly approved: true }
+  | { readonly approved: true; readonly input: JsonObject }
   | { readonly approved: false; readonly code: ToolCallErrorCode; readonly message: string };
 
 /** What the phase announces: the request, and how it was resolved. */
@@ -63,7 +67,8 @@ export function createApprovals(options: ApprovalOptions): Approvals {
     throw new TypeError("approvals.store must have claim(approvalId)");
   let requires: Approvals["requires"];
   if (typeof require === "function") {
-    requires = (call) => require(call) === true;
+    // The predicate sees a frozen copy: it decides about the call, it cannot change what runs.
+    requires = (call) => require({ ...call, input: frozenJsonCopy(call.input) }) === true;
   } else if (Array.isArray(require)) {
     const matchers = require.map((pattern) => compilePolicyPattern(pattern));
     requires = ({ toolName, descriptor }) => {
@@ -76,24 +81,28 @@ export function createApprovals(options: ApprovalOptions): Approvals {
   return { requires, approver, ttlMs, store, seal: createStateSeal(secret) };
 }
 
-/** A new request for `call`, open for `ttlMs` from now. */
+/**
+ * A new request for `call`, open for `ttlMs` from now. Frozen, with a deep-frozen copy of the input: approvers and
+ * listeners it is handed to cannot change the input, the id or the expiry; the call runs a copy of `request.input`.
+ */
 export function createApprovalRequest(approvals: Approvals, call: ApprovalSubject): ApprovalRequest {
-  return {
+  const input = frozenJsonCopy(call.input);
+  return Object.freeze({
     approvalId: randomUUID(),
     toolCallId: call.toolCallId,
     toolName: call.toolName,
-    input: call.input,
-    inputDigest: inputDigest(call.input),
+    input,
+    inputDigest: inputDigest(input),
     descriptor: call.descriptor,
     expiresAt: Date.now() + approvals.ttlMs,
-  };
+  });
 }
 
 /**
  * Asks for approval of one call (of `approver`: the call's own, else the session's) and waits, holding
  * no lock, for at most `ttlMs`. Never rejects.
- * Approved: the call runs with exactly `input`. Declined, expired, unanswerable or aborted: the
- * verdict says why. A decision is read once, as plain data, and claimed in the store once.
+ * Approved: the verdict's `input`, a fresh copy of the request's frozen input, is what runs, whatever the
+ * approver or a listener did to what they were handed. Declined, expired, unanswerable or aborted: the verdict says why. A decision is read once, as plain data, and claimed in the store once.
  */
 export async function askApproval(
   approvals: Approvals,
@@ -147,13 +156,14 @@ export async function askApproval(
     return declined(decision.reason ?? "declined by the user");
   }
   resolved("approved");
-  return { approved: true };
+  return { approved: true, input: plainJsonCopy(request.input) };
 }
 
 /**
  * Applies a decision made after a pause, in this process or another (the caller claimed its id once in
  * the store): past `expiresAt` it expires; an approval whose input no longer matches its digest, or
- * anything but `{ approve: true }`, declines. Announces the resolution.
+ * anything but `{ approve: true }`, declines. Announces the resolution. Approved: the verdict's `input` is a fresh
+ * copy of `request.input`, the input whose digest was checked.
  */
 export function applyResumedDecision(
   request: ApprovalRequest,
@@ -181,7 +191,7 @@ export function applyResumedDecision(
     return declined(read.reason ?? "declined by the user");
   }
   resolved("approved");
-  return { approved: true };
+  return { approved: true, input: plainJsonCopy(request.input) };
 }
 
 function declined(reason: string): ApprovalVerdict {

@@ -13,10 +13,21 @@ export interface StateSeal {
 
 const PREFIX = "hmac-sha256:";
 
-/** A seal under `secret`, or under 32 random bytes when none is given. Throws a `TypeError` on an empty secret. */
+/**
+ * The fewest bytes (UTF-8) a secret may have. Anyone who sees one signed state can try guesses offline,
+ * as fast as they can compute HMACs, so a short or memorable secret would let them forge approvals.
+ */
+export const MIN_SECRET_BYTES = 32;
+
+/**
+ * A seal under `secret`, or under 32 random bytes when none is given. Throws a `TypeError` for a secret that is not
+ * a string of at least `MIN_SECRET_BYTES` bytes; its message names the minimum, never the secret.
+ */
 export function createStateSeal(secret?: string): StateSeal {
-  if (secret !== undefined && (typeof secret !== "string" || secret.length === 0)) {
-    throw new TypeError("approvals.secret must be a non-empty string");
+  if (secret !== undefined && !(typeof secret === "string" && Buffer.byteLength(secret, "utf8") >= MIN_SECRET_BYTES)) {
+    throw new TypeError(
+      `approvals.secret must be a string of at least ${MIN_SECRET_BYTES} bytes (UTF-8): a shorter one can be guessed offline from one signed state. Use a long random value, such as 32 random bytes in hex.`,
+    );
   }
   const key = secret === undefined ? randomBytes(32) : Buffer.from(secret, "utf8");
   const mac = (body: JsonValue) => createHmac("sha256", key).update(canonicalJson(body)).digest();

@@ -7,6 +7,7 @@ import {
   askApproval,
   createApprovalRequest,
 } from "../approve/approvals.js";
+import { frozenJsonCopy } from "../approve/frozen-json-copy.js";
 import { copyJson } from "../copy-json.js";
 import { cutText, describeThrown, dispatchRefusal, SessionError, ToolCallError, toolCallRefusal } from "../errors.js";
 import { isRecord } from "../json.js";
@@ -19,6 +20,7 @@ import type {
   DispatchOptions,
   JsonObject,
   JsonValue,
+  ToolAvailabilityDiagnostic,
   ToolCallContext,
   ToolCallErrorCode,
   ToolCallOutcome,
@@ -48,6 +50,8 @@ export interface CallRuntime {
   /** Which calls need a person's approval; `undefined` when none do. */
   readonly approvals: Approvals | undefined;
   activeTools(): ReadonlyMap<string, AgentTool>;
+  /** Why availability hides a tool of this name, when it does (asked only for a call of a tool that is not active). */
+  hiddenBecause(name: string): readonly ToolAvailabilityDiagnostic[] | undefined;
   /** The active tool named `name` as calls use it (`callableTool`), made once per tool and kept until the tools change. */
   callable(name: string): CallableTool | undefined;
   readonly beforeHooks: readonly BeforeToolCall[];
@@ -148,7 +152,7 @@ export function prepareToolCall(
   signal: AbortSignal | undefined,
 ): PreparedCall | Promise<PreparedCall> {
   const callable = runtime.callable(info.name);
-  if (callable === undefined) return refusedAtValidation(info, notFoundError(info.name, runtime.activeTools()));
+  if (callable === undefined) return refusedAtValidation(info, notFoundError(info.name, runtime));
   if (signal?.aborted) return refusedAtValidation(info, abortedError(info.name, signal));
   const { tool } = callable;
   // `instanceof Error`, not `ToolCallError`: the input is a plain-data copy, never an Error, and the error family's
@@ -234,7 +238,8 @@ export function approveToolCall(
   const asked = performance.now();
   return askApproval(approvals, subject, announcerOf(runtime), options?.signal, approver).then((verdict) => {
     info.watch?.phase("approval", asked, performance.now(), verdict.approved ? undefined : verdict.code);
-    return verdict.approved ? call : refusedBy(info, verdict);
+    // Approved: the copy of the input that was digested runs, not the object the hooks and the approver saw.
+    return verdict.approved ? { ...call, input: verdict.input } : refusedBy(info, verdict);
   });
 }
 
@@ -249,8 +254,9 @@ export function prepareResumedCall(
   decision: unknown,
   parent?: TraceContext,
 ): PreparedCall {
+  // Read once into a frozen copy: announced, checked against the digest, and copied afresh to run.
   const copied = copyJson(request.input, "the approved input");
-  const input = copied.ok && isRecord(copied.value) ? (copied.value as JsonObject) : {};
+  const input = frozenJsonCopy(copied.ok && isRecord(copied.value) ? (copied.value as JsonObject) : {});
   const info = startToolCall(runtime, { id: request.toolCallId, name: request.toolName, input }, parent, true);
   const verdict = copied.ok
     ? applyResumedDecision({ ...request, input }, decision, announcerOf(runtime))
@@ -261,8 +267,8 @@ export function prepareResumedCall(
       } as const);
   if (!verdict.approved) return refusedBy(info, verdict);
   const callable = runtime.callable(info.name);
-  if (callable === undefined) return { kind: "refused", info, error: notFoundError(info.name, runtime.activeTools()) };
-  const checked = validateInput(callable, input, "approved input");
+  if (callable === undefined) return { kind: "refused", info, error: notFoundError(info.name, runtime) };
+  const checked = validateInput(callable, verdict.input, "approved input");
   return checked instanceof ToolCallError
     ? { kind: "refused", info, error: checked }
     : { kind: "ready", info, tool: callable.tool, input: checked, approved: true };
@@ -289,17 +295,30 @@ function validateInput(callable: CallableTool, input: JsonObject, origin: string
 /** The most characters of a model-written tool name that an error message repeats. */
 const MAX_ECHOED_NAME_CHARS = 100;
 
-function notFoundError(name: string, active: ReadonlyMap<string, AgentTool>): ToolCallError {
-  const names = [...active.keys()];
+/** The most reasons a refusal of a hidden tool gives, and the most characters of each. */
+const MAX_HIDDEN_REASONS = 3;
+const MAX_HIDDEN_REASON_CHARS = 300;
+
+/** A call of a tool that is not active: a hidden one says why it is hidden, any other one names a close match. */
+function notFoundError(name: string, runtime: CallRuntime): ToolCallError {
+  const names = [...runtime.activeTools().keys()];
+  const shown = cutText(name, MAX_ECHOED_NAME_CHARS);
+  const available = `Available tools: ${names.length === 0 ? "none" : names.join(", ")}.`;
+  const hidden = runtime.hiddenBecause(name);
+  if (hidden !== undefined && hidden.length > 0) {
+    const reasons = hidden
+      .slice(0, MAX_HIDDEN_REASONS)
+      .map((diagnostic) => cutText(diagnostic.message, MAX_HIDDEN_REASON_CHARS));
+    return dispatchRefusal(
+      "tool-not-found",
+      shown,
+      `Tool ${shown} is not available here, so it was not run: ${reasons.join("; ")}. ${available}`,
+    );
+  }
   const lower = name.toLowerCase();
   const similar = names.find((candidate) => candidate.toLowerCase() === lower);
   const hint = similar === undefined ? "" : ` Did you mean ${similar}? Tool names are case-sensitive.`;
-  const shown = cutText(name, MAX_ECHOED_NAME_CHARS);
-  return dispatchRefusal(
-    "tool-not-found",
-    shown,
-    `Tool ${shown} not found.${hint} Available tools: ${names.length === 0 ? "none" : names.join(", ")}.`,
-  );
+  return dispatchRefusal("tool-not-found", shown, `Tool ${shown} not found.${hint} ${available}`);
 }
 
 function abortedError(name: string, signal: AbortSignal): ToolCallError {

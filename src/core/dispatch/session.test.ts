@@ -85,6 +85,27 @@ describe("active tools", () => {
       is_error: true,
     });
   });
+
+  it("refuses a tool availability hides as not found, saying why it is hidden", async () => {
+    const hidden = defineTool({
+      name: "deploy",
+      description: "Needs a token",
+      inputSchema: { type: "object" },
+      availability: {
+        allOf: [
+          { kind: "env", name: "DEPLOY_TOKEN" },
+          { kind: "capability", name: "network" },
+        ],
+      },
+      execute: () => "deployed",
+    });
+    const registry = createToolRegistry({ custom: [echoTool("a"), hidden], availability: { env: {} } });
+    const outcome = await createAgentSession({ registry }).dispatchDetailed({ id: "1", name: "deploy", input: {} });
+    expect(outcome.errorCode).toBe("tool-not-found");
+    expect(textOf(outcome.block)).toBe(
+      "Tool deploy is not available here, so it was not run: Missing environment value: DEPLOY_TOKEN; Missing capability: network. Available tools: a.",
+    );
+  });
 });
 
 describe("dispatch", () => {

@@ -333,6 +333,7 @@ export function createAgentSession(options: CoreSessionOptions): AgentSession {
   const runtime: CallRuntime = {
     approvals,
     activeTools: () => active,
+    hiddenBecause: (name) => registry.hidden.find((entry) => entry.descriptor.name === name)?.diagnostics,
     callable: (name) => {
       let entry = callable.get(name);
       if (entry === undefined) {

@@ -113,6 +113,15 @@ describe("evaluateToolAvailability signals", () => {
     expect(evaluate({ kind: "capability" })).toEqual(UNSUPPORTED);
   });
 
+  it("a capability's explanation says why in the diagnostic's message; one that is not a string is malformed", () => {
+    const signal = { kind: "capability", name: "sandbox", explanation: "bubblewrap is not installed" };
+    expect(evaluate(signal)).toEqual([
+      { reason: "capability-missing", signal, message: "Missing capability: sandbox: bubblewrap is not installed" },
+    ]);
+    expect(evaluate(signal, { capabilities: new Set(["sandbox"]) })).toEqual([]);
+    expect(evaluate({ kind: "capability", name: "sandbox", explanation: 7 })).toEqual(UNSUPPORTED);
+  });
+
   it("context without equals needs a defined value", () => {
     const signal = { kind: "context", key: "channel" };
     expect(evaluate(signal, { values: { channel: null } })).toEqual([]);

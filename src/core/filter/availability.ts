@@ -91,8 +91,10 @@ function isWellFormedSignal(signal: Record<string, unknown>, kind: unknown): boo
       return isString(defined(signal, "name"));
     case "plugin-enabled":
       return isString(defined(signal, "pluginId"));
-    case "capability":
-      return isString(defined(signal, "name"));
+    case "capability": {
+      const explanation = defined(signal, "explanation");
+      return isString(defined(signal, "name")) && (explanation === undefined || isString(explanation));
+    }
     case "context": {
       const equals = defined(signal, "equals");
       return (
@@ -184,7 +186,11 @@ function evaluateSignal(
     case "capability":
       return context.capabilities?.has(signal.name)
         ? undefined
-        : { reason: "capability-missing", signal, message: `Missing capability: ${signal.name}` };
+        : {
+            reason: "capability-missing",
+            signal,
+            message: `Missing capability: ${signal.name}${signal.explanation === undefined ? "" : `: ${signal.explanation}`}`,
+          };
     case "context": {
       const value = context.values === undefined ? undefined : ownValue(context.values, signal.key);
       if (signal.equals === undefined) {

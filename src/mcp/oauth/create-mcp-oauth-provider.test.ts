@@ -4,7 +4,7 @@ import { mkdtemp, rm, stat } from "node:fs/promises";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { auth } from "@modelcontextprotocol/client";
+import { auth, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { connectMcpServer } from "../connect-mcp-server.js";
 import { createMcpOAuthProvider } from "./create-mcp-oauth-provider.js";
@@ -20,7 +20,8 @@ interface FakeAuthorizationServer {
   close(): Promise<void>;
 }
 
-async function startFakeAuthorizationServer(): Promise<FakeAuthorizationServer> {
+/** `sendsIss`: the server advertises RFC 9207 and adds `iss` to its redirects, as the SDK then requires. */
+async function startFakeAuthorizationServer(options: { sendsIss?: boolean } = {}): Promise<FakeAuthorizationServer> {
   const tokenRequests: URLSearchParams[] = [];
   const authorizeRequests: URLSearchParams[] = [];
   let challenge = "";
@@ -50,6 +51,7 @@ async function startFakeAuthorizationServer(): Promise<FakeAuthorizationServer> 
         grant_types_supported: ["authorization_code", "refresh_token"],
         code_challenge_methods_supported: ["S256"],
         token_endpoint_auth_methods_supported: ["none"],
+        ...(options.sendsIss === true ? { authorization_response_iss_parameter_supported: true } : {}),
       });
     }
     if (url.pathname === "/register" && request.method === "POST") {
@@ -62,6 +64,7 @@ async function startFakeAuthorizationServer(): Promise<FakeAuthorizationServer> 
       const redirect = new URL(url.searchParams.get("redirect_uri") ?? "");
       redirect.searchParams.set("code", "the-code");
       redirect.searchParams.set("state", url.searchParams.get("state") ?? "");
+      if (options.sendsIss === true) redirect.searchParams.set("iss", origin);
       return response.writeHead(302, { location: redirect.href }).end();
     }
     if (url.pathname === "/token" && request.method === "POST") {
@@ -198,6 +201,48 @@ describe("createMcpOAuthProvider", () => {
     await provider.prepare();
     expect(await auth(provider, { serverUrl: fake.serverUrl })).toBe("REDIRECT");
     await expect(provider.authorizePending()).rejects.toMatchObject({ code: "authorization-failed" });
+  });
+
+  it("a callback that answers with the redirect URL as text: its code, state and iss are read (RFC 9207)", async () => {
+    const issuing = await startFakeAuthorizationServer({ sendsIss: true });
+    try {
+      const provider = createMcpOAuthProvider({
+        serverUrl: issuing.serverUrl,
+        storeDir: dir,
+        authorization: {
+          kind: "callback",
+          redirectUrl: "https://app.example/callback",
+          // The program's own web callback saw the redirect and hands over its URL as text.
+          authorize: async (url) => (await fetch(url, { redirect: "manual" })).headers.get("location") ?? "",
+        },
+      });
+      await provider.prepare();
+      expect(await auth(provider, { serverUrl: issuing.serverUrl })).toBe("REDIRECT");
+      const params = await provider.authorizePending();
+      expect(params.get("code")).toBe("the-code");
+      expect(params.get("iss")).toBe(issuing.origin);
+      // What the bridge does next: the SDK checks iss against the server's issuer and exchanges the code.
+      await new StreamableHTTPClientTransport(new URL(issuing.serverUrl), { authProvider: provider }).finishAuth(
+        params,
+      );
+      expect(issuing.tokenRequests.map((request) => request.get("code"))).toEqual(["the-code"]);
+      expect((await provider.tokens())?.access_token).toBe("access-1");
+    } finally {
+      await issuing.close();
+    }
+  });
+
+  it("a callback that answers with a bare code: the string is the code, even one that parses as a URL", async () => {
+    for (const code of ["the-code", "urn:codes:the-code", "https://codes.example/the-code?x=1"]) {
+      const provider = createMcpOAuthProvider({
+        serverUrl: fake.serverUrl,
+        storeDir: dir,
+        authorization: { kind: "callback", redirectUrl: "https://app.example/callback", authorize: async () => code },
+      });
+      await provider.prepare();
+      expect(await auth(provider, { serverUrl: fake.serverUrl })).toBe("REDIRECT");
+      expect([...(await provider.authorizePending()).entries()]).toEqual([["code", code]]);
+    }
   });
 
   it("refuses a client metadata URL that is not https", () => {

@@ -43,8 +43,9 @@ export interface CallbackAuthorization {
   /** The redirect URI sent to the authorization server. */
   readonly redirectUrl: string;
   /**
-   * Takes the authorization URL and resolves to the redirect's query (or the whole redirect URL), or the bare
-   * authorization code. When the answer carries a `state`, it must be the one in the authorization URL.
+   * Takes the authorization URL and resolves to the redirect's query, the whole redirect URL (a `URL`, or its text:
+   * a string that is a URL with a `code` or `error` parameter), or the bare authorization code. The redirect's `iss`
+   * (RFC 9207) is checked when present. When the answer carries a `state`, it must be the one in the authorization URL.
    */
   readonly authorize: (url: URL) => Promise<URLSearchParams | URL | string>;
 }
@@ -270,13 +271,7 @@ export function createMcpOAuthProvider(options: McpOAuthProviderOptions): McpOAu
       pending = undefined;
       const wanted = url.searchParams.get("state") ?? expectedState ?? "";
       if (authorization.kind === "callback") {
-        const answer = await authorization.authorize(url);
-        const params =
-          typeof answer === "string"
-            ? new URLSearchParams({ code: answer })
-            : answer instanceof URL
-              ? answer.searchParams
-              : answer;
+        const params = callbackParams(await authorization.authorize(url));
         const got = params.get("state");
         if (got !== null && got !== wanted) {
           throw new McpOAuthError(
@@ -317,6 +312,20 @@ export function createMcpOAuthProvider(options: McpOAuthProviderOptions): McpOAu
     },
   };
   return provider;
+}
+
+/**
+ * A callback's answer as the redirect's query. A string that is a URL with a `code` or `error` parameter is the
+ * redirect, read whole (its `state`, and its `iss` that RFC 9207 servers send and the SDK checks); any other string
+ * is the bare authorization code.
+ */
+function callbackParams(answer: URLSearchParams | URL | string): URLSearchParams {
+  if (answer instanceof URL) return answer.searchParams;
+  if (typeof answer !== "string") return answer;
+  const redirect = URL.canParse(answer) ? new URL(answer) : undefined;
+  return redirect !== undefined && (redirect.searchParams.has("code") || redirect.searchParams.has("error"))
+    ? redirect.searchParams
+    : new URLSearchParams({ code: answer });
 }
 
 /** The default `onAuthorizationUrl`: the URL on stderr, with the server it is for. */
