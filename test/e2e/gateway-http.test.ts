@@ -406,6 +406,32 @@ describe("session lifecycle and limits", () => {
     expect(handle.sessions).toBe(3);
   });
 
+  it("caps one principal at 100 open sessions when no cap is configured, leaving room for the others", async () => {
+    const handle = await serve();
+    const statuses: number[] = [];
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        while (next < 110) {
+          next++;
+          const response = await post(handle.url as string, { authorization: `Bearer ${ALICE}` }, initializeRequest());
+          statuses.push(response.status);
+          if (response.status === 429) {
+            expect(Number(response.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+            expect(await response.text()).toContain(
+              "Too many sessions: alice has as many open MCP sessions as allowed",
+            );
+          } else await response.body?.cancel();
+        }
+      }),
+    );
+    expect(statuses.filter((status) => status === 200)).toHaveLength(100);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(10);
+    expect(handle.sessions).toBe(100);
+    await legacyClient(handle.url as string, BOB);
+    expect(handle.sessions).toBe(101);
+  });
+
   it("expires idle 2025 sessions and idle principals", async () => {
     const handle = await serve({ sessions: { idleTimeoutMs: 200 } });
     for (let index = 0; index < 5; index++) {
