@@ -180,10 +180,10 @@ describe("credentials", () => {
     expect(handle.url).toBe(url);
     const sign = (
       claims: Record<string, unknown>,
-      options: { key?: typeof privateKey; aud?: string; iss?: string; exp?: string } = {},
+      options: { key?: typeof privateKey; aud?: string; iss?: string; exp?: string; typ?: string } = {},
     ) =>
       new SignJWT(claims)
-        .setProtectedHeader({ alg: "ES256", kid: "k1" })
+        .setProtectedHeader({ alg: "ES256", kid: "k1", typ: options.typ ?? "at+jwt" })
         .setSubject("carol")
         .setIssuer(options.iss ?? issuer)
         .setAudience(options.aud ?? url)
@@ -198,6 +198,7 @@ describe("credentials", () => {
       "wrong issuer": await sign({ scope: "tools" }, { iss: "https://evil.test" }),
       "wrong audience": await sign({ scope: "tools" }, { aud: "http://127.0.0.1:1/mcp" }),
       expired: await sign({ scope: "tools" }, { exp: "-1m" }),
+      "typed JWT, not at+jwt": await sign({ scope: "tools" }, { typ: "JWT" }),
     };
     for (const [why, token] of Object.entries(refused)) {
       const response = await post(url, { authorization: `Bearer ${token}` });
