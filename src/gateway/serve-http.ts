@@ -39,6 +39,11 @@ export interface ServeMcpHttpOptions extends ToolServerOptions, GatewayOptions {
   readonly host?: string;
   /** 0 picks a free port; the handle tells which. */
   readonly port: number;
+  /**
+   * Told of what goes wrong while serving that no request hears of: the audit log's problems (a failed write, a full
+   * queue, dropped or lost entries), one sentence each. Must not throw. Default: a process warning.
+   */
+  readonly onWarning?: (message: string) => void;
 }
 
 /** A running gateway. */
@@ -127,7 +132,10 @@ export async function serveHttp(source: SessionSource, options: ServeMcpHttpOpti
       ? undefined
       : await openAuditLog({
           ...options.audit,
-          onError: (error) => process.emitWarning(`toolwire serve: ${error.message}`),
+          onError: (error) =>
+            options.onWarning === undefined
+              ? process.emitWarning(`toolwire serve: ${error.message}`)
+              : options.onWarning(error.message),
         });
 
   const servings = new Map<string, Promise<PrincipalServing>>();

@@ -17,6 +17,7 @@ import type { PolicyLayer } from "../../src/core/types.js";
 import { createAgentSession } from "../../src/create-agent-session.js";
 import type { Principal } from "../../src/gateway/authenticate.js";
 import { type McpServerHandle, type ServeMcpHttpOptions, serveMcp } from "../../src/mcp/api.js";
+import { FIFO_RUNS, makeFifo, readFifo } from "../support/fifo.js";
 import { freePort } from "../support/free-port.js";
 
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -495,6 +496,34 @@ describe("audit", () => {
     expect(lines.join("\n")).not.toContain(ALICE);
     expect(lines.join("\n")).not.toContain("n3");
   });
+
+  it.runIf(FIFO_RUNS)(
+    "holds a call's answer while the audit queue is full (whenFull wait), and answers it once a reader drains the FIFO",
+    async () => {
+      const dir = await mkdtemp(join(tmpdir(), "toolwire-audit-"));
+      const fifo = makeFifo(join(dir, "audit.fifo"));
+      const handle = await serveMcp(sessionSource(), {
+        transport: "http",
+        port: 0,
+        auth: { tokens: [{ token: ALICE, principal: "alice" }] },
+        audit: { file: fifo, maxQueueEntries: 1 },
+        onWarning: () => {},
+      });
+      cleanups.push(() => handle.close({ now: true }));
+      const client = await modernClient(handle.url as string, ALICE);
+      expect(text(await client.callTool({ name: "echo", arguments: { text: "first" } }))).toBe("first");
+      let answered = false;
+      const second = client.callTool({ name: "echo", arguments: { text: "second" } }).then((result) => {
+        answered = true;
+        return result;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(answered).toBe(false);
+      const reader = readFifo(fifo, join(dir, "out.jsonl"));
+      cleanups.push(async () => reader.stop());
+      expect(text(await second)).toBe("second");
+    },
+  );
 
   it("writes each call's input too with inputs: true", async () => {
     const dir = await mkdtemp(join(tmpdir(), "toolwire-audit-"));

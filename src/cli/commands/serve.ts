@@ -73,6 +73,7 @@ export async function runServe(
     port: options.http,
     ...(options.host === undefined ? {} : { host: options.host }),
     ...gatewayOptions(runtime, config),
+    onWarning: (message) => output.error(`toolwire serve: ${message}`),
     ...(auth === undefined ? {} : { auth: auth.options }),
   });
   output.error(`toolwire serve: ${names.length} tools (${names.join(", ")}) at ${handle.url}`);
