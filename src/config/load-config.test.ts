@@ -512,17 +512,52 @@ describe("serve", () => {
               { token: "env:OPS_TOKEN", principal: "ops" },
               { token: "a-literal-token", principal: "ci", policy: [{ label: "ci", deny: ["bash"] }] },
             ],
-            oauth: { issuer: "https://login.example.com", jwksUri: "https://login.example.com/jwks", scopes: ["mcp"] },
+            oauth: {
+              issuer: "https://login.example.com",
+              jwksUri: "https://login.example.com/jwks",
+              scopes: ["mcp"],
+              allowedTypes: ["at+jwt", "JWT"],
+            },
           },
           allowedOrigins: ["https://app.example.com"],
           allowedHosts: ["tools.internal", "tools.internal:8808"],
           sessions: { idleTimeoutMs: 60_000, maxPerPrincipal: 4, max: 100 },
           rateLimit: { callsPerMinute: 120 },
-          audit: { file: "audit.jsonl", inputs: false },
+          audit: {
+            file: "audit.jsonl",
+            inputs: false,
+            maxQueueEntries: 5_000,
+            maxQueueBytes: 4_194_304,
+            whenFull: "drop",
+            closeTimeoutMs: 2_000,
+          },
           publicUrl: "https://tools.example.com/mcp",
         },
       }),
     ).toEqual([]);
+    expect(
+      validateConfig({
+        serve: { auth: { oauth: { issuer: "https://login.example.com", jwks: { keys: [] }, allowedTypes: "any" } } },
+      }),
+    ).toEqual([]);
+  });
+
+  it("names a bad audit bound, whenFull or allowedTypes", () => {
+    const paths = validateConfig({
+      serve: {
+        auth: { oauth: { issuer: "https://login.example.com", jwks: { keys: [] }, allowedTypes: [] } },
+        audit: { file: "audit.jsonl", maxQueueEntries: 0, maxQueueBytes: 1.5, whenFull: "block", closeTimeoutMs: 0 },
+      },
+    }).map((issue) => issue.path);
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        "serve.auth.oauth.allowedTypes",
+        "serve.audit.maxQueueEntries",
+        "serve.audit.maxQueueBytes",
+        "serve.audit.whenFull",
+        "serve.audit.closeTimeoutMs",
+      ]),
+    );
   });
 
   it("names each fault: a token without a principal, OAuth without keys, an origin with a path, a zero limit", () => {

@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { FIFO_RUNS, makeFifo, readFifo } from "../../test/support/fifo.js";
 import { inputDigest } from "../core/approve/input-digest.js";
 import { McpServeError } from "../mcp/errors.js";
 import { type AuditRecord, openAuditLog } from "./audit-log.js";
@@ -174,7 +175,7 @@ describe("openAuditLog", () => {
   });
 
   it.skipIf(!existsSync("/dev/full"))(
-    "reports a write error once through onError, drops what follows, and never rejects",
+    "reports a write error once through onError, drops what follows, counts it at close, and never rejects",
     async () => {
       const errors: Error[] = [];
       const log = await openAuditLog({ file: "/dev/full", onError: (error) => errors.push(error) });
@@ -182,12 +183,15 @@ describe("openAuditLog", () => {
       await log.flush();
       for (let n = 2; n < 50; n++) log.record(call(n));
       await log.flush();
-      await log.close();
       expect(errors).toHaveLength(1);
+      await log.close();
+      expect(errors).toHaveLength(2);
       expect(errors[0]).toBeInstanceOf(McpServeError);
       expect(errors[0]!.message).toContain("the audit log /dev/full could not be written");
       expect(errors[0]!.message).toContain("ENOSPC");
+      expect(errors[1]!.message).toBe("the audit log /dev/full lost 49 entries after a write failed");
       expect(log.written).toBe(0);
+      expect(log.lost).toBe(49);
     },
   );
 
@@ -258,5 +262,201 @@ describe("openAuditLog", () => {
     expect(log.close()).toBe(first);
     await first;
     expect(log.written).toBe(1);
+  });
+});
+
+if (!FIFO_RUNS) console.warn("skipping the audit log FIFO tests: mkfifo is not installed");
+describe.runIf(FIFO_RUNS)("openAuditLog on a FIFO", () => {
+  const readers: { stop(): void }[] = [];
+  afterEach(() => {
+    for (const reader of readers.splice(0)) reader.stop();
+  });
+  const reader = (fifo: string, out: string, options: { chunk?: number; pauseMs?: number } = {}) => {
+    const started = readFifo(fifo, out, options);
+    readers.push(started);
+    return started;
+  };
+  const settled = (promise: Promise<unknown>) => {
+    let done = false;
+    void promise.then(() => {
+      done = true;
+    });
+    return () => done;
+  };
+
+  it("opens a FIFO nobody reads without waiting for a reader, and writes to it once one comes", async () => {
+    const fifo = makeFifo(join(dir, "audit.fifo"));
+    const log = await openAuditLog({ file: fifo });
+    log.record(call(1));
+    log.record(call(2));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(log.written).toBe(0);
+    expect(log.queued.entries).toBe(2);
+    const out = join(dir, "out.jsonl");
+    const read = reader(fifo, out);
+    await log.close();
+    expect(await read.exited).toBe(0);
+    expect((await linesOf(out)).map((line) => line.toolCallId)).toEqual(["call-1", "call-2"]);
+    expect(log.lost).toBe(0);
+  });
+
+  it("with whenFull drop and nobody reading, holds at most maxQueueBytes of 1,500 calls of 40 KB and counts the rest", async () => {
+    const fifo = makeFifo(join(dir, "audit.fifo"));
+    const errors: Error[] = [];
+    const log = await openAuditLog({
+      file: fifo,
+      inputs: true,
+      whenFull: "drop",
+      maxQueueBytes: 200_000,
+      onError: (error) => errors.push(error),
+    });
+    let most = 0;
+    for (let n = 0; n < 1_500; n++) {
+      await log.record(call(n, { text: "x".repeat(40_000) }));
+      most = Math.max(most, log.queued.bytes);
+    }
+    expect(most).toBeLessThanOrEqual(200_000);
+    expect(log.queued.entries).toBe(4);
+    expect(log.lost).toBe(1_496);
+    expect(errors.map((error) => error.message)).toEqual([
+      expect.stringMatching(
+        /^the audit log .*audit\.fifo is full \(4 entries, \d+ bytes not yet written\): entries are dropped/,
+      ),
+    ]);
+    const closed = log.close({ now: true });
+    await closed;
+    expect(errors.at(-1)!.message).toMatch(/lost 4 entries: not written when told to stop at once/);
+    expect(log.lost).toBe(1_500);
+  });
+
+  it("with whenFull drop, writes a line counting the dropped entries before the next ones, once the queue has room", async () => {
+    const fifo = makeFifo(join(dir, "audit.fifo"));
+    const errors: Error[] = [];
+    const log = await openAuditLog({
+      file: fifo,
+      whenFull: "drop",
+      maxQueueEntries: 100,
+      onError: (error) => errors.push(error),
+    });
+    for (let n = 0; n < 1_000; n++) log.record(call(n));
+    expect(log.queued.entries).toBe(100);
+    expect(log.lost).toBe(900);
+    const out = join(dir, "out.jsonl");
+    const read = reader(fifo, out);
+    await log.flush();
+    for (let n = 1_000; n < 1_010; n++) log.record(call(n));
+    await log.close();
+    expect(await read.exited).toBe(0);
+    const lines = await linesOf(out);
+    expect(lines).toHaveLength(111);
+    expect(lines.slice(0, 100).map((line) => line.toolCallId)).toEqual(
+      Array.from({ length: 100 }, (_, n) => `call-${n}`),
+    );
+    expect(lines[100]).toEqual({ time: expect.any(String), dropped: 900, since: expect.any(String) });
+    expect(Date.parse(String(lines[100]!.since))).toBeLessThanOrEqual(Date.parse(String(lines[100]!.time)));
+    expect(lines.slice(101).map((line) => line.toolCallId)).toEqual(
+      Array.from({ length: 10 }, (_, n) => `call-${1_000 + n}`),
+    );
+    expect(errors.map((error) => error.message)).toContain(
+      `the audit log ${fifo} dropped 900 entries while its queue was full`,
+    );
+    expect(log.written).toBe(110);
+  });
+
+  it("with whenFull wait and nobody reading, holds calls up, and closes on its deadline counting what was lost", async () => {
+    const fifo = makeFifo(join(dir, "audit.fifo"));
+    const errors: Error[] = [];
+    const log = await openAuditLog({
+      file: fifo,
+      maxQueueEntries: 10,
+      closeTimeoutMs: 300,
+      onError: (error) => errors.push(error),
+    });
+    const records = Array.from({ length: 50 }, (_, n) => log.record(call(n)));
+    const allQueued = settled(Promise.all(records));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(allQueued()).toBe(false);
+    expect(log.queued.entries).toBe(10);
+    expect(log.waiting).toBe(40);
+    const started = performance.now();
+    await log.close();
+    const took = performance.now() - started;
+    expect(took).toBeGreaterThanOrEqual(250);
+    expect(took).toBeLessThan(5_000);
+    await Promise.all(records);
+    expect(log.lost).toBe(50);
+    expect(log.waiting).toBe(0);
+    expect(errors.at(-1)!.message).toBe(
+      `the audit log ${fifo} lost 50 entries: not written within 300 ms of closing (the file took no more data)`,
+    );
+  });
+
+  it("stops a close that is waiting for the file at once when told to close now", async () => {
+    const fifo = makeFifo(join(dir, "audit.fifo"));
+    const errors: Error[] = [];
+    const log = await openAuditLog({ file: fifo, onError: (error) => errors.push(error) });
+    for (let n = 0; n < 3; n++) log.record(call(n));
+    const closing = log.close();
+    const closed = settled(closing);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(closed()).toBe(false);
+    expect(log.close({ now: true })).toBe(closing);
+    await closing;
+    expect(errors.map((error) => error.message)).toEqual([
+      `the audit log ${fifo} lost 3 entries: not written when told to stop at once (the file took no more data)`,
+    ]);
+  });
+
+  it("with whenFull wait and a slow reader, loses nothing and never holds more than maxQueueBytes", async () => {
+    const fifo = makeFifo(join(dir, "audit.fifo"));
+    const out = join(dir, "out.jsonl");
+    const read = reader(fifo, out, { chunk: 4_096, pauseMs: 5 });
+    const errors: Error[] = [];
+    const log = await openAuditLog({
+      file: fifo,
+      inputs: true,
+      maxQueueBytes: 16 * 1024,
+      onError: (error) => errors.push(error),
+    });
+    let most = 0;
+    let waited = 0;
+    const records: Promise<void>[] = [];
+    for (let n = 0; n < 400; n++) {
+      records.push(log.record(call(n, { text: "y".repeat(1_000) })));
+      most = Math.max(most, log.queued.bytes);
+      waited = Math.max(waited, log.waiting);
+      if (n % 50 === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    const sampler = setInterval(() => {
+      most = Math.max(most, log.queued.bytes);
+    }, 2);
+    await Promise.all(records);
+    await log.close();
+    clearInterval(sampler);
+    expect(await read.exited).toBe(0);
+    expect(waited).toBeGreaterThan(0);
+    expect(most).toBeLessThanOrEqual(16 * 1024);
+    expect(log.lost).toBe(0);
+    expect(errors[0]!.message).toMatch(
+      /is full \(\d+ entries, \d+ bytes not yet written\): calls wait for their entries to fit$/,
+    );
+    const lines = await linesOf(out);
+    expect(lines.map((line) => line.toolCallId)).toEqual(Array.from({ length: 400 }, (_, n) => `call-${n}`));
+  }, 30_000);
+});
+
+describe("openAuditLog's limits", () => {
+  it.each([
+    [{ whenFull: "block" }, 'audit.whenFull must be "wait" or "drop", not "block"'],
+    [{ maxQueueEntries: 0 }, "audit.maxQueueEntries must be a whole number from 1 to 2147483647, not 0"],
+    [{ maxQueueBytes: 1.5 }, "audit.maxQueueBytes must be a whole number from 1 to 2147483647, not 1.5"],
+    [{ closeTimeoutMs: -1 }, "audit.closeTimeoutMs must be a whole number from 1 to 2147483647, not -1"],
+  ])("refuses %o with invalid-serve-options before opening the file", async (limits, message) => {
+    const file = join(dir, "audit.jsonl");
+    const error = await openAuditLog({ file, ...(limits as object) }).catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(McpServeError);
+    expect((error as McpServeError).code).toBe("invalid-serve-options");
+    expect((error as McpServeError).message).toBe(message);
+    expect(existsSync(file)).toBe(false);
   });
 });

@@ -52,12 +52,13 @@ const jwks = () => ({ keys: [rsa.jwk, ec.jwk] });
 /** A JWT as the authorization server would sign it; `claims` override the defaults. */
 function sign(
   claims: JWTPayload = {},
-  options: { key?: SigningKey; kid?: string; expiresIn?: string | number | null } = {},
+  options: { key?: SigningKey; kid?: string; expiresIn?: string | number | null; typ?: string | null } = {},
 ): Promise<string> {
   const key = options.key ?? rsa;
   const defaults = { iss: ISSUER, aud: RESOURCE, sub: "user-42", scope: "tools:call tools:list" };
+  const typ = options.typ === undefined ? { typ: "at+jwt" } : options.typ === null ? {} : { typ: options.typ };
   const jwt = new SignJWT({ ...defaults, ...claims })
-    .setProtectedHeader({ alg: key.alg, kid: options.kid ?? key.kid, typ: "at+jwt" })
+    .setProtectedHeader({ alg: key.alg, kid: options.kid ?? key.kid, ...typ })
     .setIssuedAt();
   if (options.expiresIn !== null) jwt.setExpirationTime(options.expiresIn ?? "5m");
   return jwt.sign(key.privateKey);
@@ -171,7 +172,7 @@ describe("createGatewayAuthenticator with OAuth access tokens", () => {
 
   it("names a token without sub by its client_id", async () => {
     const jwt = new SignJWT({ client_id: "ci-robot", scope: "tools:call" })
-      .setProtectedHeader({ alg: "RS256", kid: rsa.kid })
+      .setProtectedHeader({ alg: "RS256", kid: rsa.kid, typ: "at+jwt" })
       .setIssuer(ISSUER)
       .setAudience(RESOURCE)
       .setExpirationTime("5m");
@@ -288,6 +289,36 @@ describe("createGatewayAuthenticator with OAuth access tokens", () => {
     }
   });
 
+  it("refuses a token typed JWT or not typed at all, as RFC 9068 asks, saying the typ it needs", async () => {
+    const authenticator = oauthAuthenticator();
+    for (const typ of ["JWT", null]) {
+      const outcome = refusal(await authenticator.authenticate(`Bearer ${await sign({}, { typ })}`));
+      expect(outcome).toMatchObject({ status: 401, error: "invalid_token" });
+      expect(outcome.message).toBe(
+        "Unauthorized: the token is not typed as an access token: its typ header must be at+jwt (RFC 9068)",
+      );
+    }
+  });
+
+  it("takes at+jwt in any case and with application/ before it", async () => {
+    const authenticator = oauthAuthenticator();
+    for (const typ of ["AT+JWT", "application/at+jwt", "Application/At+JWT"]) {
+      expect(await authenticator.authenticate(`Bearer ${await sign({}, { typ })}`), typ).toMatchObject({ ok: true });
+    }
+  });
+
+  it("takes the types allowedTypes lists instead, and any type or none with allowedTypes any", async () => {
+    const listed = oauthAuthenticator({ allowedTypes: ["at+jwt", "JWT"] });
+    expect(await listed.authenticate(`Bearer ${await sign({}, { typ: "jwt" })}`)).toMatchObject({ ok: true });
+    expect(refusal(await listed.authenticate(`Bearer ${await sign({}, { typ: null })}`)).message).toContain(
+      "its typ header must be at+jwt or jwt",
+    );
+    const any = oauthAuthenticator({ allowedTypes: "any" });
+    for (const typ of ["JWT", null, "whatever"]) {
+      expect(await any.authenticate(`Bearer ${await sign({}, { typ })}`), String(typ)).toMatchObject({ ok: true });
+    }
+  });
+
   it("lets in a configured token before trying it as a JWT", async () => {
     const jwtToken = await sign({}, { key: stranger });
     const authenticator = oauthAuthenticator({}, [{ token: jwtToken, principal: "legacy" }]);
@@ -378,6 +409,82 @@ describe("createGatewayAuthenticator with a remote JWKS", () => {
     expect(outcome.message).toContain("keys could not be fetched");
   });
 
+  /** A key that matches no token: a real-looking EC public key under its own id, padded to make a set big. */
+  const junkKey = (index: number, pad = 0) => ({
+    kty: "EC",
+    crv: "P-256",
+    kid: `junk-${index}`,
+    use: "sig",
+    x: "f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU",
+    y: "x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0",
+    ...(pad > 0 ? { note: "x".repeat(pad) } : {}),
+  });
+
+  it.each([
+    ["without saying its length", false],
+    ["saying its length", true],
+  ])(
+    "stops reading a 50 MB key set (%s) past 1 MiB and refuses the token as keys unavailable",
+    async (_name, declared) => {
+      const total = 50 * 1024 * 1024;
+      const chunk = Buffer.from(`${JSON.stringify(junkKey(0))},`.repeat(100));
+      let sent = 0;
+      const jwksUri = await serve((_request, response) => {
+        response.writeHead(200, {
+          "content-type": "application/json",
+          ...(declared ? { "content-length": String(total) } : {}),
+        });
+        response.write('{"keys":[');
+        // Written as the client reads, never held whole: the server stops when the client hangs up.
+        const more = () => {
+          while (sent < total && !response.destroyed) {
+            sent += chunk.length;
+            if (!response.write(chunk)) return void response.once("drain", more);
+          }
+        };
+        more();
+      });
+      const authenticator = oauthAuthenticator({ jwks: undefined, jwksUri });
+      const outcome = refusal(await authenticator.authenticate(`Bearer ${await sign()}`));
+      expect(outcome).toMatchObject({ status: 401, error: "invalid_token" });
+      expect(outcome.message).toMatch(
+        declared
+          ? /^Unauthorized: the authorization server's keys could not be fetched \(its key set is 52428800 bytes, over the 1048576 allowed\), so the token could not be checked$/
+          : /^Unauthorized: the authorization server's keys could not be fetched \(its key set is over the 1048576 bytes allowed\), so the token could not be checked$/,
+      );
+      // The download stopped near the limit: what the sockets' buffers took besides is a few MB at most.
+      expect(sent).toBeLessThan(16 * 1024 * 1024);
+    },
+  );
+
+  it("refuses a key set of more than 100 keys whole, even with the token's key in it, and takes a good one later", async () => {
+    let keys: object[] = [rsa.jwk, ec.jwk, ...Array.from({ length: 99 }, (_, index) => junkKey(index))];
+    const jwksUri = await serve((_request, response) => {
+      response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ keys }));
+    });
+    const authenticator = oauthAuthenticator({ jwks: undefined, jwksUri });
+    const outcome = refusal(await authenticator.authenticate(`Bearer ${await sign()}`));
+    expect(outcome.status).toBe(401);
+    expect(outcome.message).toContain("(its key set has 101 keys, over the 100 allowed)");
+    keys = keys.slice(0, 100);
+    expect(await authenticator.authenticate(`Bearer ${await sign()}`)).toMatchObject({ ok: true });
+  });
+
+  it("takes a key set of 100 keys just under 1 MiB", async () => {
+    const keys: object[] = [rsa.jwk, ec.jwk, ...Array.from({ length: 98 }, (_, index) => junkKey(index, 10_000))];
+    const unpadded = JSON.stringify({ keys }).length;
+    keys[2] = junkKey(0, 10_000 + 1024 * 1024 - unpadded - 10);
+    const body = JSON.stringify({ keys });
+    expect(body.length).toBeGreaterThan(1024 * 1024 - 20);
+    expect(body.length).toBeLessThanOrEqual(1024 * 1024);
+    const jwksUri = await serve((_request, response) => {
+      response.writeHead(200, { "content-type": "application/json" }).end(body);
+    });
+    expect(await oauthAuthenticator({ jwks: undefined, jwksUri }).authenticate(`Bearer ${await sign()}`)).toMatchObject(
+      { ok: true },
+    );
+  });
+
   it("does not fetch keys for a token whose algorithm is refused anyway", async () => {
     let fetches = 0;
     const jwksUri = await serve((_request, response) => {
@@ -445,6 +552,12 @@ describe("createGatewayAuthenticator refuses options it cannot use", () => {
       { oauth: { issuer: ISSUER, jwks: { keys: "no" as never } } },
       "invalid-serve-auth",
       /JSON Web Key Set/,
+    ],
+    [
+      "allowedTypes that is neither any nor a list of types",
+      { oauth: { issuer: ISSUER, jwks: { keys: [] }, allowedTypes: [] } },
+      "invalid-serve-auth",
+      /allowedTypes must be "any" or a list of typ values/,
     ],
     [
       "a scope with a quote",

@@ -26,6 +26,11 @@ export interface ServeOAuthConfig {
   readonly jwks?: { readonly keys: readonly object[] };
   /** Scopes a token must all have. */
   readonly scopes?: readonly string[];
+  /**
+   * The `typ` header values accepted (case-insensitive, `application/` optional). Default `["at+jwt"]`, as RFC 9068
+   * asks; `"any"` checks no type (for an authorization server that types access tokens `JWT` or not at all).
+   */
+  readonly allowedTypes?: readonly string[] | "any";
 }
 
 /** Who may use the HTTP gateway: static bearer tokens, OAuth access tokens (JWTs), or both. */

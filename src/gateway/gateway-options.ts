@@ -10,12 +10,27 @@ export interface GatewayOptions {
   readonly allowedOrigins?: readonly string[];
   /** Host header values (`name` or `name:port`) accepted besides the bound address's; another Host gets 403. */
   readonly allowedHosts?: readonly string[];
-  /** 2025-era MCP sessions: idle expiry (default 30 minutes) and caps per principal and in all (then 429). */
+  /**
+   * 2025-era MCP sessions: idle expiry (default 30 minutes) and caps per principal (default 100) and in all
+   * (default 1,000); a client over a cap gets 429 with `Retry-After`.
+   */
   readonly sessions?: { readonly idleTimeoutMs?: number; readonly maxPerPrincipal?: number; readonly max?: number };
   /** Tool calls per principal per minute (then 429 with `Retry-After`). */
   readonly rateLimit?: { readonly callsPerMinute: number };
-  /** Append one JSON line per call to `file`; `inputs: true` also writes each call's input. */
-  readonly audit?: { readonly file: string; readonly inputs?: boolean };
+  /**
+   * Append one JSON line per call to `file`; `inputs: true` also writes each call's input. The lines wait in a
+   * queue of at most `maxQueueEntries` (default 10,000) and `maxQueueBytes` (default 8 MiB); when it is full, calls
+   * wait for room (`whenFull: "wait"`, the default) or their entries are dropped and counted (`"drop"`). Closing
+   * waits at most `closeTimeoutMs` (default 5,000) for the queue to be written.
+   */
+  readonly audit?: {
+    readonly file: string;
+    readonly inputs?: boolean;
+    readonly maxQueueEntries?: number;
+    readonly maxQueueBytes?: number;
+    readonly whenFull?: "wait" | "drop";
+    readonly closeTimeoutMs?: number;
+  };
   /**
    * The URL clients use when the server sits behind a proxy or balancer (`https://tools.example.com/mcp`): the
    * `resource` of its protected resource metadata and the default audience of access tokens; its host is allowed.

@@ -19,4 +19,4 @@ export {
 } from "./check-request-origin.js";
 export { GatewayError, type GatewayErrorCode } from "./errors.js";
 export { MAX_AUTHORIZATION_LENGTH } from "./read-bearer-credential.js";
-export { DEFAULT_JWKS_TIMEOUT_MS } from "./verify-access-token.js";
+export { DEFAULT_JWKS_TIMEOUT_MS, MAX_JWKS_BYTES, MAX_JWKS_KEYS } from "./verify-access-token.js";

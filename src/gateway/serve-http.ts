@@ -22,7 +22,12 @@ import type { GatewayOptions } from "./gateway-options.js";
 import { isLoopbackHost } from "./is-loopback-host.js";
 import { primeResumableStreams } from "./prime-resumable-streams.js";
 import { createRateLimiter, type RateLimiter } from "./rate-limiter.js";
-import { createSessionTable, type SessionTable } from "./session-table.js";
+import {
+  createSessionTable,
+  DEFAULT_MAX_SESSIONS,
+  DEFAULT_MAX_SESSIONS_PER_PRINCIPAL,
+  type SessionTable,
+} from "./session-table.js";
 
 /** The session every principal shares, or a function that makes each principal its own (called once per principal). */
 export type SessionSource = AgentSession | ((principal: Principal) => AgentSession | Promise<AgentSession>);
@@ -34,6 +39,11 @@ export interface ServeMcpHttpOptions extends ToolServerOptions, GatewayOptions {
   readonly host?: string;
   /** 0 picks a free port; the handle tells which. */
   readonly port: number;
+  /**
+   * Told of what goes wrong while serving that no request hears of: the audit log's problems (a failed write, a full
+   * queue, dropped or lost entries), one sentence each. Must not throw. Default: a process warning.
+   */
+  readonly onWarning?: (message: string) => void;
 }
 
 /** A running gateway. */
@@ -48,7 +58,12 @@ export interface HttpServerHandle {
   /** With `auth`: the protected resource metadata URL (RFC 9728). */
   readonly resourceMetadataUrl?: string;
   readonly closed: Promise<void>;
-  close(): Promise<void>;
+  /**
+   * Stops serving: closes the sessions and connections, then the audit log, which gets `audit.closeTimeoutMs` to
+   * write its queue. With `now`, also while a close is under way, the audit log stops waiting at once (what it
+   * has not written is lost, and counted in a process warning).
+   */
+  close(options?: { readonly now?: boolean }): Promise<void>;
 }
 
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -116,17 +131,19 @@ export async function serveHttp(source: SessionSource, options: ServeMcpHttpOpti
     options.audit === undefined
       ? undefined
       : await openAuditLog({
-          file: options.audit.file,
-          inputs: options.audit.inputs === true,
-          onError: (error) => process.emitWarning(`toolwire serve: the audit log failed: ${error.message}`),
+          ...options.audit,
+          onError: (error) =>
+            options.onWarning === undefined
+              ? process.emitWarning(`toolwire serve: ${error.message}`)
+              : options.onWarning(error.message),
         });
 
   const servings = new Map<string, Promise<PrincipalServing>>();
   const ready = new Map<string, PrincipalServing>();
   const table: SessionTable<LegacySession> = createSessionTable<LegacySession>({
     idleTimeoutMs,
-    ...(options.sessions?.maxPerPrincipal === undefined ? {} : { maxPerPrincipal: options.sessions.maxPerPrincipal }),
-    ...(options.sessions?.max === undefined ? {} : { max: options.sessions.max }),
+    maxPerPrincipal: options.sessions?.maxPerPrincipal ?? DEFAULT_MAX_SESSIONS_PER_PRINCIPAL,
+    max: options.sessions?.max ?? DEFAULT_MAX_SESSIONS,
     dispose: async (value, id) => {
       ready.get(value.principal)?.legacy.delete(id);
       await value.server.close().catch(() => undefined);
@@ -385,7 +402,8 @@ export async function serveHttp(source: SessionSource, options: ServeMcpHttpOpti
     },
     ...(authenticator === undefined ? {} : { resourceMetadataUrl: authenticator.metadataUrl }),
     closed,
-    close() {
+    close(closeOptions) {
+      if (closeOptions?.now === true) void audit?.close({ now: true });
       closing ??= (async () => {
         clearInterval(sweep);
         const stopped = new Promise<void>((resolve) => httpServer.close(() => resolve()));
@@ -393,7 +411,7 @@ export async function serveHttp(source: SessionSource, options: ServeMcpHttpOpti
         await Promise.all([...ready.values()].map(releaseServing));
         httpServer.closeAllConnections();
         await stopped;
-        // Last: every call that ended before the close is in the log.
+        // Last: every call that ended before the close is in the log (or counted as lost past the deadline).
         await audit?.close();
         resolveClosed();
       })();
@@ -402,8 +420,8 @@ export async function serveHttp(source: SessionSource, options: ServeMcpHttpOpti
   };
 }
 
-/** Records each ended call of one principal in the audit log. */
-function auditCall(audit: AuditLog, principal: string): (call: ServedCall) => void {
+/** Records each ended call of one principal in the audit log; the call is answered once its entry is queued. */
+function auditCall(audit: AuditLog, principal: string): (call: ServedCall) => Promise<void> {
   return (call) =>
     audit.record({
       time: new Date().toISOString(),

@@ -1,5 +1,13 @@
-// Checks an OAuth access token (a JWT) the way a resource server must: signature, issuer, audience, time, scopes.
-import { createLocalJWKSet, createRemoteJWKSet, type JWTPayload, type JWTVerifyGetKey, jwtVerify } from "jose";
+// Checks an OAuth access token (a JWT) the way a resource server must: type, signature, issuer, audience, time, scopes.
+import {
+  createLocalJWKSet,
+  createRemoteJWKSet,
+  customFetch,
+  type JWTHeaderParameters,
+  type JWTPayload,
+  type JWTVerifyGetKey,
+  jwtVerify,
+} from "jose";
 import type { ServeOAuthConfig } from "./authenticate.js";
 import { GatewayError } from "./errors.js";
 
@@ -22,6 +30,14 @@ export type AccessTokenVerifier = (token: string) => Promise<AccessTokenCheck>;
 
 /** How long a JWKS fetch may take before the token is refused (jose's `timeoutDuration`). */
 export const DEFAULT_JWKS_TIMEOUT_MS = 5_000;
+
+/** The most bytes of a key set read from `jwksUri`: past it the download stops and the keys count as unavailable. */
+export const MAX_JWKS_BYTES = 1024 * 1024;
+/** The most keys a key set from `jwksUri` may hold; one with more counts as unavailable, none of its keys used. */
+export const MAX_JWKS_KEYS = 100;
+
+/** The `typ` an access token must have by default (RFC 9068), compared as `normalizeTyp` does. */
+const DEFAULT_TYPES: readonly string[] = ["at+jwt"];
 
 /** Seconds of clock difference with the authorization server tolerated on `exp` and `nbf`. */
 const CLOCK_TOLERANCE_SECONDS = 5;
@@ -50,9 +66,13 @@ export function looksLikeJwt(token: string): boolean {
 }
 
 /**
- * A verifier for tokens of `oauth.issuer` meant for `settings.audience`. Throws a `GatewayError`
- * (`invalid-serve-auth`) when `oauth` is malformed: no issuer, neither or both of `jwksUri` and `jwks`, a `jwksUri`
- * over plain http to a host other than loopback, a key set jose cannot read, a scope that cannot be sent in a header.
+ * A verifier for tokens of `oauth.issuer` meant for `settings.audience`, typed `at+jwt` (RFC 9068) unless
+ * `oauth.allowedTypes` says otherwise. A key set from `jwksUri` is cached and fetched again as jose does (when
+ * older than 10 minutes, or for an unknown key id at most every 30 s); one over `MAX_JWKS_BYTES` or
+ * `MAX_JWKS_KEYS` is refused whole, and tokens are then refused as `keys-unavailable` until a later fetch
+ * succeeds. Throws a `GatewayError` (`invalid-serve-auth`) when `oauth` is malformed: no issuer, neither or both of
+ * `jwksUri` and `jwks`, a `jwksUri` over plain http to a host other than loopback, a key set jose cannot read, a
+ * scope that cannot be sent in a header, `allowedTypes` neither `"any"` nor a list of names.
  */
 export function createAccessTokenVerifier(
   oauth: ServeOAuthConfig,
@@ -60,11 +80,13 @@ export function createAccessTokenVerifier(
 ): AccessTokenVerifier {
   const keys = createKeyResolver(oauth, settings.jwksTimeoutMs ?? DEFAULT_JWKS_TIMEOUT_MS);
   const required = checkScopes(oauth.scopes);
+  const types = checkTypes(oauth.allowedTypes);
   return async (token) => {
     if (!looksLikeJwt(token)) return { kind: "invalid", description: "the token is not one this server knows" };
     let payload: JWTPayload;
+    let header: JWTHeaderParameters;
     try {
-      ({ payload } = await jwtVerify(token, keys, {
+      ({ payload, protectedHeader: header } = await jwtVerify(token, keys, {
         issuer: oauth.issuer,
         audience: settings.audience,
         algorithms: ALGORITHMS,
@@ -73,12 +95,19 @@ export function createAccessTokenVerifier(
       }));
     } catch (error) {
       if (error instanceof KeysUnavailable) {
+        const refused = error.cause instanceof KeySetRefused ? ` (${error.cause.message})` : "";
         return {
           kind: "keys-unavailable",
-          description: "the authorization server's keys could not be fetched, so the token could not be checked",
+          description: `the authorization server's keys could not be fetched${refused}, so the token could not be checked`,
         };
       }
       return { kind: "invalid", description: describeVerifyFailure(error) };
+    }
+    if (types !== "any" && !(typeof header.typ === "string" && types.includes(normalizeTyp(header.typ)))) {
+      return {
+        kind: "invalid",
+        description: `the token is not typed as an access token: its typ header must be ${types.join(" or ")} (RFC 9068)`,
+      };
     }
     const subject = readSubject(payload);
     if (subject === undefined) return { kind: "invalid", description: "the access token names no subject" };
@@ -97,6 +126,9 @@ export function createAccessTokenVerifier(
 
 /** Thrown by the remote key resolver when the key set itself could not be had (as opposed to a token no key fits). */
 class KeysUnavailable extends Error {}
+
+/** A key set refused for its size; the message says which limit, for the refusal's description. */
+class KeySetRefused extends Error {}
 
 /** jose codes for a token that no key of a good key set verifies: the token's fault, not the key set's. */
 const TOKEN_KEY_MISMATCH = new Set([
@@ -128,7 +160,7 @@ function createKeyResolver(oauth: ServeOAuthConfig, timeoutMs: number): JWTVerif
   if (!Number.isInteger(timeoutMs) || timeoutMs < 1) {
     throw invalid(`the JWKS fetch timeout must be a positive whole number of milliseconds, got ${String(timeoutMs)}`);
   }
-  const remote = createRemoteJWKSet(url, { timeoutDuration: timeoutMs });
+  const remote = createRemoteJWKSet(url, { timeoutDuration: timeoutMs, [customFetch]: fetchBoundedKeySet });
   return async (header, token) => {
     try {
       return await remote(header, token);
@@ -137,6 +169,47 @@ function createKeyResolver(oauth: ServeOAuthConfig, timeoutMs: number): JWTVerif
       throw new KeysUnavailable("the key set could not be fetched", { cause: error });
     }
   };
+}
+
+/**
+ * jose's fetch of the key set, bounded: a body over `MAX_JWKS_BYTES` (said or read) is abandoned as soon as it
+ * passes the limit, and one with more than `MAX_JWKS_KEYS` keys is refused; either throws `KeySetRefused`. The
+ * timeout's signal, in `init`, bounds the body's reading too.
+ */
+async function fetchBoundedKeySet(url: string, init: RequestInit): Promise<Response> {
+  const response = await fetch(url, init);
+  // jose refuses any other status itself, without reading the body.
+  if (response.status !== 200 || response.body === null) {
+    await response.body?.cancel().catch(() => undefined);
+    return response;
+  }
+  const said = Number(response.headers.get("content-length") ?? 0);
+  if (said > MAX_JWKS_BYTES) {
+    await response.body.cancel().catch(() => undefined);
+    throw new KeySetRefused(`its key set is ${said} bytes, over the ${MAX_JWKS_BYTES} allowed`);
+  }
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (let read = await reader.read(); !read.done; read = await reader.read()) {
+    size += read.value.byteLength;
+    if (size > MAX_JWKS_BYTES) {
+      await reader.cancel().catch(() => undefined);
+      throw new KeySetRefused(`its key set is over the ${MAX_JWKS_BYTES} bytes allowed`);
+    }
+    chunks.push(read.value);
+  }
+  const text = Buffer.concat(chunks).toString("utf8");
+  let keys: unknown;
+  try {
+    keys = (JSON.parse(text) as { keys?: unknown } | null)?.keys;
+  } catch {
+    // Not JSON: jose says so when it parses the body.
+  }
+  if (Array.isArray(keys) && keys.length > MAX_JWKS_KEYS) {
+    throw new KeySetRefused(`its key set has ${keys.length} keys, over the ${MAX_JWKS_KEYS} allowed`);
+  }
+  return new Response(text, { status: 200, headers: { "content-type": "application/json" } });
 }
 
 function parseJwksUri(jwksUri: unknown): URL {
@@ -165,6 +238,26 @@ function checkScopes(scopes: unknown): string[] {
     }
   }
   return [...new Set(scopes as string[])];
+}
+
+/** `allowedTypes` as names compared with `normalizeTyp`, or `"any"` (no check, a token without `typ` too). */
+function checkTypes(allowed: unknown): readonly string[] | "any" {
+  if (allowed === undefined) return DEFAULT_TYPES;
+  if (allowed === "any") return "any";
+  if (
+    !Array.isArray(allowed) ||
+    allowed.length === 0 ||
+    allowed.some((type) => typeof type !== "string" || type.trim() === "")
+  ) {
+    throw invalid('serve.auth.oauth.allowedTypes must be "any" or a list of typ values such as ["at+jwt", "JWT"]');
+  }
+  return [...new Set((allowed as string[]).map(normalizeTyp))];
+}
+
+/** A media type as `typ` names it (RFC 7515 §4.1.9): case does not matter, and `application/` may be left out. */
+function normalizeTyp(typ: string): string {
+  const lower = typ.trim().toLowerCase();
+  return lower.startsWith("application/") ? lower.slice("application/".length) : lower;
 }
 
 function readSubject(payload: JWTPayload): string | undefined {

@@ -35,8 +35,11 @@ export interface McpServerHandle {
   readonly resourceMetadataUrl?: string;
   /** Resolves when the server stopped: `close()` was called, or (stdio) the client closed stdin. */
   readonly closed: Promise<void>;
-  /** Stops serving and stops following the session's active tools. */
-  close(): Promise<void>;
+  /**
+   * Stops serving and stops following the session's active tools. For http, `now` stops waiting for the audit log
+   * to write its queue (see `HttpServerHandle`).
+   */
+  close(options?: { readonly now?: boolean }): Promise<void>;
 }
 
 /** The principal of a stdio client: the process that started the server. */

@@ -43,8 +43,11 @@ export interface ServedCall {
 
 /** Hooks of the server that serves one client or principal. */
 export interface ToolServerHooks {
-  /** Called once per `tools/call` when it ended (or paused for approval); must not throw. */
-  readonly onCallEnd?: (call: ServedCall) => void;
+  /**
+   * Called once per `tools/call` when it ended (or paused for approval); must not throw. The call is answered once
+   * a promise it returns settles (the audit log holds calls up this way while its queue is full).
+   */
+  readonly onCallEnd?: (call: ServedCall) => void | Promise<void>;
 }
 
 /** A low-level MCP `Server` (it serves raw JSON Schema as is) whose tools are the session's active tools. */
@@ -113,7 +116,7 @@ async function callTool(
   const startedAt = performance.now();
   const id = `mcp-${++calls}-${String(ctx.mcpReq.id)}`;
   const { result, outcome } = await runCall(session, server, params, ctx, id);
-  hooks.onCallEnd?.({
+  await hooks.onCallEnd?.({
     toolCallId: id,
     tool: params.name,
     input: params.arguments ?? {},

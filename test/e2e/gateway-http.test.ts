@@ -17,6 +17,7 @@ import type { PolicyLayer } from "../../src/core/types.js";
 import { createAgentSession } from "../../src/create-agent-session.js";
 import type { Principal } from "../../src/gateway/authenticate.js";
 import { type McpServerHandle, type ServeMcpHttpOptions, serveMcp } from "../../src/mcp/api.js";
+import { FIFO_RUNS, makeFifo, readFifo } from "../support/fifo.js";
 import { freePort } from "../support/free-port.js";
 
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -180,10 +181,10 @@ describe("credentials", () => {
     expect(handle.url).toBe(url);
     const sign = (
       claims: Record<string, unknown>,
-      options: { key?: typeof privateKey; aud?: string; iss?: string; exp?: string } = {},
+      options: { key?: typeof privateKey; aud?: string; iss?: string; exp?: string; typ?: string } = {},
     ) =>
       new SignJWT(claims)
-        .setProtectedHeader({ alg: "ES256", kid: "k1" })
+        .setProtectedHeader({ alg: "ES256", kid: "k1", typ: options.typ ?? "at+jwt" })
         .setSubject("carol")
         .setIssuer(options.iss ?? issuer)
         .setAudience(options.aud ?? url)
@@ -198,6 +199,7 @@ describe("credentials", () => {
       "wrong issuer": await sign({ scope: "tools" }, { iss: "https://evil.test" }),
       "wrong audience": await sign({ scope: "tools" }, { aud: "http://127.0.0.1:1/mcp" }),
       expired: await sign({ scope: "tools" }, { exp: "-1m" }),
+      "typed JWT, not at+jwt": await sign({ scope: "tools" }, { typ: "JWT" }),
     };
     for (const [why, token] of Object.entries(refused)) {
       const response = await post(url, { authorization: `Bearer ${token}` });
@@ -406,6 +408,32 @@ describe("session lifecycle and limits", () => {
     expect(handle.sessions).toBe(3);
   });
 
+  it("caps one principal at 100 open sessions when no cap is configured, leaving room for the others", async () => {
+    const handle = await serve();
+    const statuses: number[] = [];
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        while (next < 110) {
+          next++;
+          const response = await post(handle.url as string, { authorization: `Bearer ${ALICE}` }, initializeRequest());
+          statuses.push(response.status);
+          if (response.status === 429) {
+            expect(Number(response.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+            expect(await response.text()).toContain(
+              "Too many sessions: alice has as many open MCP sessions as allowed",
+            );
+          } else await response.body?.cancel();
+        }
+      }),
+    );
+    expect(statuses.filter((status) => status === 200)).toHaveLength(100);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(10);
+    expect(handle.sessions).toBe(100);
+    await legacyClient(handle.url as string, BOB);
+    expect(handle.sessions).toBe(101);
+  });
+
   it("expires idle 2025 sessions and idle principals", async () => {
     const handle = await serve({ sessions: { idleTimeoutMs: 200 } });
     for (let index = 0; index < 5; index++) {
@@ -468,6 +496,34 @@ describe("audit", () => {
     expect(lines.join("\n")).not.toContain(ALICE);
     expect(lines.join("\n")).not.toContain("n3");
   });
+
+  it.runIf(FIFO_RUNS)(
+    "holds a call's answer while the audit queue is full (whenFull wait), and answers it once a reader drains the FIFO",
+    async () => {
+      const dir = await mkdtemp(join(tmpdir(), "toolwire-audit-"));
+      const fifo = makeFifo(join(dir, "audit.fifo"));
+      const handle = await serveMcp(sessionSource(), {
+        transport: "http",
+        port: 0,
+        auth: { tokens: [{ token: ALICE, principal: "alice" }] },
+        audit: { file: fifo, maxQueueEntries: 1 },
+        onWarning: () => {},
+      });
+      cleanups.push(() => handle.close({ now: true }));
+      const client = await modernClient(handle.url as string, ALICE);
+      expect(text(await client.callTool({ name: "echo", arguments: { text: "first" } }))).toBe("first");
+      let answered = false;
+      const second = client.callTool({ name: "echo", arguments: { text: "second" } }).then((result) => {
+        answered = true;
+        return result;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(answered).toBe(false);
+      const reader = readFifo(fifo, join(dir, "out.jsonl"));
+      cleanups.push(async () => reader.stop());
+      expect(text(await second)).toBe("second");
+    },
+  );
 
   it("writes each call's input too with inputs: true", async () => {
     const dir = await mkdtemp(join(tmpdir(), "toolwire-audit-"));

@@ -57,7 +57,7 @@ export async function runServe(
     // stdout belongs to the protocol on stdio: everything for people goes to stderr.
     output.error(`toolwire serve: ${names.length} tools (${names.join(", ")}) on stdio`);
     reportProblems(runtime, output);
-    return waitForStop(handle);
+    return waitForStop(handle, output);
   }
   checkServeAuthFlag(options);
   const config = runtime.loaded.config.serve ?? {};
@@ -73,6 +73,7 @@ export async function runServe(
     port: options.http,
     ...(options.host === undefined ? {} : { host: options.host }),
     ...gatewayOptions(runtime, config),
+    onWarning: (message) => output.error(`toolwire serve: ${message}`),
     ...(auth === undefined ? {} : { auth: auth.options }),
   });
   output.error(`toolwire serve: ${names.length} tools (${names.join(", ")}) at ${handle.url}`);
@@ -87,7 +88,7 @@ export async function runServe(
     output.error(`toolwire serve: protected resource metadata at ${handle.resourceMetadataUrl}`);
   }
   reportProblems(runtime, output);
-  return waitForStop(handle);
+  return waitForStop(handle, output);
 }
 
 /** The credentials: the config's tokens and OAuth, the token in the environment, or one made now. */
@@ -154,10 +155,22 @@ function reportProblems(runtime: Runtime, output: Output) {
     output.error(`toolwire serve: ${problem.area} ${problem.subject}: ${problem.message}`);
 }
 
-async function waitForStop(handle: { readonly closed: Promise<void>; close(): Promise<void> }): Promise<number> {
-  const stop = () => void handle.close();
-  process.once("SIGINT", stop);
-  process.once("SIGTERM", stop);
+/**
+ * Serves until SIGINT or SIGTERM, then closes, which waits a few seconds at most for the audit log. A second
+ * signal stops that wait at once; what the log had not written is counted on stderr, never lost without a word.
+ */
+async function waitForStop(
+  handle: { readonly closed: Promise<void>; close(options?: { readonly now?: boolean }): Promise<void> },
+  output: Output,
+): Promise<number> {
+  let signals = 0;
+  const stop = () => {
+    signals++;
+    if (signals > 1) output.error("toolwire serve: stopping now (second signal)");
+    void handle.close({ now: signals > 1 });
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
   await handle.closed;
   process.off("SIGINT", stop);
   process.off("SIGTERM", stop);

@@ -17,7 +17,8 @@ const handle = await serveMcp(() => createAgentSession({ registry: createToolReg
   transport: "http",
   port: 0,
   auth: { tokens: [{ token: TOKEN, principal: "alice" }] },
-  sessions: { idleTimeoutMs: Number(idle) },
+  // Far above the default caps (100 per principal, 1,000 in all): this burst is all one principal's.
+  sessions: { idleTimeoutMs: Number(idle), maxPerPrincipal: 100_000, max: 100_000 },
 });
 
 const heap = () => {
