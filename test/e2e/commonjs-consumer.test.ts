@@ -130,6 +130,11 @@ beforeAll(async () => {
   await mkdir(join(consumer, "workspace"));
   // The package as npm links it; its own node_modules (the repository's) resolves its dependencies.
   await symlink(root, join(consumer, "node_modules", "toolwire"), "dir");
+  // The peers the consumer itself imports, as its own npm install would put them beside toolwire.
+  await mkdir(join(consumer, "node_modules", "@openai"));
+  for (const peer of ["ai", "@openai/agents-core"]) {
+    await symlink(join(root, "node_modules", peer), join(consumer, "node_modules", peer), "dir");
+  }
 });
 afterAll(() => rm(consumer, { recursive: true, force: true }));
 
