@@ -60,7 +60,8 @@ describe.runIf(REDIS_RUNS)("BullMQ executor", () => {
   let worker: BullmqWorker;
   const executors: BullmqExecutor[] = [];
   const executor = (options: { connectTimeoutMs?: number } = {}) => {
-    const made = createBullmqExecutor({ id: "lab", connection: redis.url, ...options });
+    // A busy machine can take more than the default 2 s to connect; tests of that timeout pass their own.
+    const made = createBullmqExecutor({ id: "lab", connection: redis.url, connectTimeoutMs: 10_000, ...options });
     executors.push(made);
     return made;
   };
