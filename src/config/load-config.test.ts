@@ -328,6 +328,17 @@ describe("new fields", () => {
     ]);
   });
 
+  it("never repeats the user and password of an address it refuses", () => {
+    const issues = validateConfig({
+      approvals: { require: ["bash"], store: "ftp://user:hunter22@cache.internal" },
+      executors: [{ id: "a", kind: "bullmq", connection: "https://:sekrit@queue.internal", tools: ["x"] }],
+    });
+    expect(issues.map((issue) => issue.message)).toEqual([
+      'must be a redis:// or rediss:// address, or env:NAME, got the string "https://…@queue.internal"',
+      'must be a redis:// or rediss:// address, or env:NAME, got the string "ftp://…@cache.internal"',
+    ]);
+  });
+
   it("builtins.env: pass takes names and globs, set takes variable names to strings", () => {
     expect(validateConfig({ builtins: { env: { pass: ["GITHUB_*", "HOME"], set: { CI: "1", _X: "" } } } })).toEqual([]);
     const issues = validateConfig({

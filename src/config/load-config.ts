@@ -441,8 +441,11 @@ function describeValue(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "a list";
   if (typeof value === "object") return "an object";
-  if (typeof value === "string")
-    return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
+  if (typeof value === "string") {
+    // An address's user and password (`redis://user:password@host`) are never repeated: they are a credential.
+    const shown = value.replace(/\/\/[^/@\s]*@/g, "//…@");
+    return `the string ${JSON.stringify(shown.length > 40 ? `${shown.slice(0, 40)}…` : shown)}`;
+  }
   return `${typeof value} ${String(value)}`;
 }
 
