@@ -1,5 +1,6 @@
 // GatewayOptions: what serving over HTTP adds to serveMcp (SPEC section 16), and the config's serve section too.
 // Types only, and no MCP SDK type among them: the config's types (in the root entry's declarations) use them.
+import type { AuditLogOptions } from "./audit-log.js";
 import type { GatewayAuthOptions } from "./authenticate.js";
 
 /** What the gateway adds to serving over HTTP (SPEC section 16); every field is optional. */
@@ -23,14 +24,7 @@ export interface GatewayOptions {
    * wait for room (`whenFull: "wait"`, the default) or their entries are dropped and counted (`"drop"`). Closing
    * waits at most `closeTimeoutMs` (default 5,000) for the queue to be written.
    */
-  readonly audit?: {
-    readonly file: string;
-    readonly inputs?: boolean;
-    readonly maxQueueEntries?: number;
-    readonly maxQueueBytes?: number;
-    readonly whenFull?: "wait" | "drop";
-    readonly closeTimeoutMs?: number;
-  };
+  readonly audit?: Omit<AuditLogOptions, "onError">;
   /**
    * The URL clients use when the server sits behind a proxy or balancer (`https://tools.example.com/mcp`): the
    * `resource` of its protected resource metadata and the default audience of access tokens; its host is allowed.

@@ -3,7 +3,7 @@ import { Redis } from "ioredis";
 import { describeThrown } from "../core/errors.js";
 import { isRecord } from "../core/json.js";
 import type { ApprovalStore } from "../core/types.js";
-import { readRedisAddress } from "./read-redis-address.js";
+import { readRedisAddress, redisAddressOptions } from "./read-redis-address.js";
 
 /** Options of `createRedisApprovalStore`. */
 export interface RedisApprovalStoreOptions {
@@ -57,12 +57,7 @@ export function createRedisApprovalStore(options: RedisApprovalStoreOptions): Re
     );
   }
   const client = new Redis({
-    host: address.host,
-    port: address.port,
-    ...(address.username === undefined ? {} : { username: address.username }),
-    ...(address.password === undefined ? {} : { password: address.password }),
-    ...(address.db === undefined ? {} : { db: address.db }),
-    ...(address.tls ? { tls: { servername: address.host } } : {}),
+    ...redisAddressOptions(address),
     lazyConnect: true,
     connectTimeout: timeoutMs,
     // Bounds every claim, one waiting for a connection too.

@@ -47,3 +47,15 @@ export function readRedisAddress(connection: string): RedisAddress | { readonly 
     shown: `${url.protocol}//${url.host}${db === undefined ? "" : `/${db}`}`,
   };
 }
+
+/** The ioredis options that say where and as whom to connect: host, port, AUTH, database and TLS. */
+export function redisAddressOptions(address: RedisAddress) {
+  return {
+    host: address.host,
+    port: address.port,
+    ...(address.username === undefined ? {} : { username: address.username }),
+    ...(address.password === undefined ? {} : { password: address.password }),
+    ...(address.db === undefined ? {} : { db: address.db }),
+    ...(address.tls ? { tls: { servername: address.host } } : {}),
+  };
+}

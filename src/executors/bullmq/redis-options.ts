@@ -1,5 +1,6 @@
 // The ioredis options of every connection an executor or worker opens: a session's fail once lost, a worker's reconnect.
 import type { RedisOptions } from "ioredis";
+import { redisAddressOptions } from "../../redis/read-redis-address.js";
 import type { RedisAddress } from "./parse-redis-address.js";
 
 /** How often a connection that lost Redis tries again. */
@@ -17,12 +18,7 @@ export function redisOptions(
   options: { readonly blocking: boolean; readonly reconnect: boolean },
 ): RedisOptions {
   return {
-    host: address.host,
-    port: address.port,
-    ...(address.username === undefined ? {} : { username: address.username }),
-    ...(address.password === undefined ? {} : { password: address.password }),
-    ...(address.db === undefined ? {} : { db: address.db }),
-    ...(address.tls ? { tls: { servername: address.host } } : {}),
+    ...redisAddressOptions(address),
     connectTimeout: 2_000,
     retryStrategy: () => (options.reconnect ? RECONNECT_DELAY_MS : null),
     // A command sent while connecting waits for the connection (BullMQ sends some before "ready"); once a session's
