@@ -46,7 +46,7 @@ function authProviderFor() {
     ...(context.client_secret === undefined ? {} : { clientSecret: context.client_secret }),
     authorization: {
       kind: "loopback",
-      timeoutMs: 5_000,
+      timeoutMs: 20_000,
       onAuthorizationUrl: async (authorizationUrl) => {
         console.log(`${scenario}: authorizing at ${authorizationUrl.origin}${authorizationUrl.pathname}`);
         await fetch(authorizationUrl);
@@ -61,8 +61,10 @@ async function main() {
   const connection = await connectMcpServer(
     { id: "conformance", url },
     {
-      connectTimeoutMs: 10_000,
-      timeoutMs: 10_000,
+      // The suite runs a group's scenarios in parallel, each a process of its own: on a busy 2-core machine a login
+      // and handshake took more than 10 s. The suite gives each scenario 45 s.
+      connectTimeoutMs: 30_000,
+      timeoutMs: 30_000,
       backoff: { initialDelayMs: 100, maxDelayMs: 500 },
       ...(scenario.startsWith("auth/") ? { authProvider: authProviderFor() } : {}),
     },
