@@ -56,13 +56,13 @@ beforeAll(async () => {
 });
 afterAll(() => root.remove());
 
-const at = (folder: string, args: string[]) => runCli(args, { cwd: `${root.path}/${folder}`, timeoutMs: 20_000 });
+// A CLI that hangs is killed after 40 s and the test fails: the timeouts it should hit are 500 ms. A wall-clock bound
+// tighter than that failed on a busy machine, where starting the CLI alone took seconds.
+const at = (folder: string, args: string[]) => runCli(args, { cwd: `${root.path}/${folder}`, timeoutMs: 40_000 });
 
-describe.concurrent("the CLI does not hang or crash on a bad config", { timeout: 30_000 }, () => {
+describe.concurrent("the CLI does not hang or crash on a bad config", { timeout: 60_000 }, () => {
   it("plugins whose module or tools function never settles fail after their load timeout, a FIFO module at once; the others load", async () => {
-    const started = performance.now();
     const { code, stdout, stderr } = await at("stuck", ["plan", "--json"]);
-    expect(performance.now() - started).toBeLessThan(10_000);
     expect(stderr).toBe("");
     expect(code).toBe(0);
     const plan = JSON.parse(stdout);
@@ -94,9 +94,7 @@ describe.concurrent("the CLI does not hang or crash on a bad config", { timeout:
   });
 
   it("an MCP server that never answers fails within its timeoutMs, and plan shows it as a problem", async () => {
-    const started = performance.now();
     const { code, stdout } = await at("silent", ["plan"]);
-    expect(performance.now() - started).toBeLessThan(10_000);
     expect(code).toBe(0);
     expect(stdout).toMatch(/^mcp +hush +MCP server hush did not complete the handshake within 500 ms$/m);
     expect(stdout).toContain("Visible (7)");

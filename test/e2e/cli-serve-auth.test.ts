@@ -75,7 +75,7 @@ async function toolsOf(url: string, token: string) {
   }
 }
 
-describe("toolwire serve with serve.auth in the config", () => {
+describe("toolwire serve with serve.auth in the config", { timeout: 60_000 }, () => {
   it("serves each token's principal its own tools, takes TOOLWIRE_SERVE_TOKEN too, and audits every call", async () => {
     const served = await startServe({ OPS_TOKEN: OPS, CI_TOKEN: CI, TOOLWIRE_SERVE_TOKEN: SHARED });
     expect(served.stderr()).toContain("auth: bearer tokens for ops, ci, default");
