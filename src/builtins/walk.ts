@@ -24,7 +24,7 @@ export interface WalkEntry {
    * (`/proc/self/fd/<n>/<name>`), valid only during the visit. Opened with `O_NOFOLLOW`, it can only be
    * that folder's own entry; see `createFolderFileReader`.
    */
-  readonly pinned?: string;
+  readonly pinned: string | undefined;
   /** Relative to the workspace root, `/`-separated. */
   readonly display: string;
   /** Relative to the walk's start folder, `/`-separated. */
@@ -178,7 +178,7 @@ export async function walkWorkspace(
           display: childDisplay,
           fromStart: childFromStart,
           kind,
-          ...(kind === "file" && !linked && under !== undefined ? { pinned: under } : {}),
+          pinned: kind === "file" && !linked ? under : undefined,
         });
         if (verdict instanceof Promise) verdict = await verdict;
         if (verdict === "stop") return "stop";
