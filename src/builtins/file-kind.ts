@@ -1,4 +1,5 @@
 // Sniffing file contents: images by their magic bytes, binary by NUL bytes or invalid UTF-8.
+import { isUtf8 } from "node:buffer";
 
 /** How many leading bytes the binary check looks at (the same window git uses). */
 export const SNIFF_BYTES = 8000;
@@ -19,6 +20,7 @@ export function sniffImageMimeType(head: Uint8Array): string | undefined {
  */
 export function looksBinary(head: Uint8Array): boolean {
   if (head.includes(0)) return true;
+  if (isUtf8(head)) return false;
   try {
     new TextDecoder("utf-8", { fatal: true }).decode(head, { stream: true });
     return false;

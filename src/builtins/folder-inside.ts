@@ -1,5 +1,5 @@
 // Opening a folder inside the workspace so that what is then read or written there stays inside, even if paths change.
-import { constants, type Dirent } from "node:fs";
+import { closeSync, constants, type Dirent, openSync, readdirSync, readlinkSync } from "node:fs";
 import { type FileHandle, lstat, mkdir, open, readdir, readlink, realpath, rmdir, stat } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 import { HAS_PROC_FD } from "./open-inside.js";
@@ -77,6 +77,36 @@ export async function readFolderInside(workspace: Workspace, realFolder: string)
     return await readdir(path, { withFileTypes: true });
   } finally {
     await handle.close();
+  }
+}
+
+/** A folder opened for a walk (Linux): its entries, and a path naming the open folder itself until `close`. */
+export interface ListedFolder {
+  readonly entries: Dirent[];
+  /** `/proc/self/fd/<fd>`: names joined under it resolve in this very folder, whatever happens to its names. */
+  readonly pinned: string;
+  close(): void;
+}
+
+/**
+ * Opens a folder for a walk and lists it (Linux only: needs `/proc/self/fd`). `path` is a real path
+ * inside the root, or a name under an already listed folder's `pinned` path. Opened with `O_NOFOLLOW`,
+ * so a link at its last name is refused (ELOOP), then its real location is checked: a folder outside
+ * the root throws `OutsideWorkspaceError`. Synchronous (three system calls and a listing); the caller
+ * closes it, and gives the event loop turns.
+ */
+export function listFolderPinned(workspace: Workspace, path: string): ListedFolder {
+  const fd = openSync(path, FOLDER_FLAGS);
+  try {
+    const pinned = `/proc/self/fd/${fd}`;
+    if (!workspace.contains(readlinkSync(pinned))) {
+      throw new OutsideWorkspaceError("the folder is outside the workspace");
+    }
+    const entries = readdirSync(pinned, { withFileTypes: true });
+    return { entries, pinned, close: () => closeSync(fd) };
+  } catch (error) {
+    closeSync(fd);
+    throw error;
   }
 }
 

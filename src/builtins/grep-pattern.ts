@@ -43,6 +43,22 @@ export function compileGrepPattern(pattern: string, options: { ignoreCase: boole
   return (line) => re.test(line);
 }
 
+/** The longest text `plainTextOf` offers: up to this length a byte search costs at most this factor over linear. */
+const MAX_PLAIN_BYTES = 64;
+
+/**
+ * The UTF-8 bytes every line that `pattern` matches contains, when the pattern is plain text: `literal`,
+ * or a regular expression without any special character, matched with case. A file without these bytes
+ * has no matching line, so it need not be decoded or matched line by line. `undefined` otherwise (and
+ * for text over 64 bytes, or holding a surrogate or U+FFFD, which decoding can produce from other bytes).
+ */
+export function plainTextOf(pattern: string, options: { ignoreCase: boolean; literal: boolean }): Buffer | undefined {
+  if (options.ignoreCase || (!options.literal && /[\\^$.|?*+()[\]{}]/.test(pattern))) return undefined;
+  if (/[\uD800-\uDFFF\uFFFD]/.test(pattern)) return undefined;
+  const bytes = Buffer.from(pattern, "utf8");
+  return bytes.length <= MAX_PLAIN_BYTES ? bytes : undefined;
+}
+
 const ALTERNATIVE =
   "match more broadly and filter the results, or use bash with grep -P (a backtracking engine) if you need it";
 

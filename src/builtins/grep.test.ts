@@ -1,9 +1,11 @@
+import { createHook } from "node:async_hooks";
 import { symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { makeWorkspace, type TestWorkspace, textOf } from "../../test/support/builtins.js";
 import type { JsonObject } from "../core/types.js";
 import type { GrepDetails } from "./grep.js";
+import { HAS_PROC_FD } from "./open-inside.js";
 
 let ws: TestWorkspace;
 afterEach(async () => {
@@ -240,6 +242,30 @@ describe("grep", () => {
     const error = await ws.fail("grep", { pattern: "hit", glob: "!(*.md)" });
     expect(error.code).toBe("invalid-input");
     expect(error.message).toContain("the negated extglob !(...) is not supported");
+  });
+});
+
+describe("grep's cost per file", () => {
+  it.runIf(HAS_PROC_FD)("reads walked files without an asynchronous file-system request per file", async () => {
+    const files: Record<string, string> = { "deep/inside/hit.txt": "x\nneedle\n" };
+    for (let index = 0; index < 300; index++) files[`src/f${index}.ts`] = `const value${index} = ${index};\n`;
+    ws = await makeWorkspace(files);
+    let requests = 0;
+    // Each request to Node's file thread pool (a callback or a promise) starts one of these resources.
+    const hook = createHook({
+      init(_id, type) {
+        if (type.startsWith("FSREQ") || type.startsWith("FILEHANDLE")) requests++;
+      },
+    }).enable();
+    let text: string;
+    try {
+      text = textOf(await ws.ok("grep", { pattern: "needle" }));
+    } finally {
+      hook.disable();
+    }
+    expect(text).toBe("deep/inside/hit.txt:2: needle");
+    // The path's own checks and the ignore files looked for, not a few per file searched (301 files).
+    expect(requests).toBeLessThan(30);
   });
 });
 

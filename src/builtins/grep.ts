@@ -12,8 +12,8 @@ import {
 } from "./builtin-context.js";
 import { looksBinary, SNIFF_BYTES } from "./file-kind.js";
 import { compileGlob } from "./glob.js";
-import { compileGrepPattern, type LineTest, UnsupportedPatternError } from "./grep-pattern.js";
-import { describeSpecial, readFileInside } from "./open-inside.js";
+import { compileGrepPattern, type LineTest, plainTextOf, UnsupportedPatternError } from "./grep-pattern.js";
+import { createFolderFileReader, describeSpecial, type FolderFileRead, readFileInside } from "./open-inside.js";
 import { formatSize, MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES, shortenLine, truncateHead } from "./truncate.js";
 import { type WalkReport, walkNotes, walkWorkspace } from "./walk.js";
 import { boundPath, quotePath, type Workspace } from "./workspace.js";
@@ -92,12 +92,10 @@ export function createGrepTool(context: BuiltinContext): AgentTool {
     annotations: { readOnlyHint: true },
     executionMode: "parallel",
     async execute(input, { signal }): Promise<ToolResult<GrepDetails>> {
+      const options = { ignoreCase: input.ignoreCase === true, literal: input.literal === true };
       let test: LineTest;
       try {
-        test = compileGrepPattern(input.pattern, {
-          ignoreCase: input.ignoreCase === true,
-          literal: input.literal === true,
-        });
+        test = compileGrepPattern(input.pattern, options);
       } catch (error) {
         if (error instanceof UnsupportedPatternError) {
           throw toolError(
@@ -128,7 +126,14 @@ export function createGrepTool(context: BuiltinContext): AgentTool {
       if (!target.exists) {
         throw toolError("grep", `Not found: ${boundPath(target.display)}. Use ls or find to see which paths exist.`);
       }
-      const search = createSearch(workspace, test, input.context ?? 0, input.limit ?? DEFAULT_GREP_LIMIT, signal);
+      const search = createSearch(
+        workspace,
+        test,
+        plainTextOf(input.pattern, options),
+        input.context ?? 0,
+        input.limit ?? DEFAULT_GREP_LIMIT,
+        signal,
+      );
       let walk: WalkReport | undefined;
       const kind = await statResolved("grep", target);
       if (!kind.isDirectory() && !kind.isFile()) {
@@ -137,22 +142,46 @@ export function createGrepTool(context: BuiltinContext): AgentTool {
       if (kind.isDirectory()) {
         walk = await walkWorkspace(workspace, target.real, {
           signal,
-          async visit(entry) {
+          visit(entry) {
             if (entry.kind !== "file" || (matchesGlob !== undefined && !matchesGlob(entry.fromStart))) return undefined;
-            return (await search.file(entry.real, entry.display)) ? "stop" : undefined;
+            const stop = search.file(entry);
+            if (typeof stop === "boolean") return stop ? "stop" : undefined;
+            return stop.then((reached) => (reached ? "stop" : undefined));
           },
         });
       } else {
-        await search.file(target.real, target.display);
+        await search.file(target);
       }
       return search.result(input.pattern, target.display, walk);
     },
   });
 }
 
+/** Where one file to search is: its real path and display, and on a walk on Linux its path through its open folder. */
+interface SearchedFile {
+  readonly real: string;
+  readonly display: string;
+  readonly pinned?: string | undefined;
+}
+
+/** Where a file's line scan is, so that it can go on after the event loop had a turn. */
+interface ScanState {
+  index: number;
+  lastPrinted: number;
+  found: boolean;
+}
+
 /** The search state of one call: counts, the output lines, and the match limit. */
-function createSearch(workspace: Workspace, test: LineTest, contextLines: number, limit: number, signal: AbortSignal) {
+function createSearch(
+  workspace: Workspace,
+  test: LineTest,
+  plainText: Buffer | undefined,
+  contextLines: number,
+  limit: number,
+  signal: AbortSignal,
+) {
   const output: string[] = [];
+  const readInFolder = createFolderFileReader(MAX_GREP_FILE_BYTES);
   let matches = 0;
   let filesWithMatches = 0;
   let filesSearched = 0;
@@ -172,58 +201,85 @@ function createSearch(workspace: Workspace, test: LineTest, contextLines: number
     checkAbort();
   };
 
-  return {
-    /** Searches one file; true when the match limit was reached. */
-    async file(real: string, display: string): Promise<boolean> {
-      checkAbort();
-      // Opened without blocking and checked: a FIFO, a device or a path swapped to lead outside is not read.
-      const read = await readFileInside(workspace, real, MAX_GREP_FILE_BYTES);
-      if (read.kind === "large") skippedLarge++;
-      if (read.kind !== "read") return false;
-      const bytes = read.bytes;
-      if (looksBinary(bytes.subarray(0, SNIFF_BYTES))) {
-        skippedBinary++;
-        return false;
+  /** Scans lines from `at.index` on: "pause" when the event loop is due a turn, "limit" at the match limit. */
+  const scan = (lines: readonly string[], display: string, at: ScanState): "done" | "pause" | "limit" => {
+    for (; at.index < lines.length; at.index++) {
+      if (charsSinceTurn >= YIELD_EVERY_CHARS) return "pause";
+      const index = at.index;
+      const line = lineAt(lines, index);
+      charsSinceTurn += line.length + 1;
+      if (!test(line)) continue;
+      if (!at.found) {
+        at.found = true;
+        filesWithMatches++;
+        if (output.length > 0 && contextLines > 0) output.push("--");
       }
-      filesSearched++;
-      const lines = bytes.toString("utf8").split("\n");
-      if (lines[lines.length - 1] === "") lines.pop();
-      let lastPrinted = -1; // index of the last line printed for this file
-      let found = false;
-      for (let index = 0; index < lines.length; index++) {
-        const line = (lines[index] as string).replace(/\r$/, "");
-        charsSinceTurn += line.length + 1;
-        if (charsSinceTurn >= YIELD_EVERY_CHARS) await pause();
-        if (!test(line)) continue;
-        if (!found) {
-          found = true;
-          filesWithMatches++;
-          if (output.length > 0 && contextLines > 0) output.push("--");
-        }
-        const from = Math.max(0, index - contextLines, lastPrinted + 1);
-        if (contextLines > 0 && lastPrinted >= 0 && from > lastPrinted + 1) output.push("--");
-        for (let before = from; before < index; before++) {
-          output.push(`${display}-${before + 1}- ${shortenLine((lines[before] as string).replace(/\r$/, ""))}`);
-        }
-        output.push(`${display}:${index + 1}: ${shortenLine(line)}`);
-        lastPrinted = index;
-        matches++;
-        // Trailing context: lines after the match that are not matches themselves (those print as matches).
-        const until = Math.min(lines.length - 1, index + contextLines);
-        let next = index + 1;
-        while (next <= until && !test((lines[next] as string).replace(/\r$/, ""))) {
-          output.push(`${display}-${next + 1}- ${shortenLine((lines[next] as string).replace(/\r$/, ""))}`);
-          lastPrinted = next;
-          next++;
-        }
-        if (matches >= limit) {
-          limitReached = true;
-          return true;
-        }
-        index = next - 1;
+      const from = Math.max(0, index - contextLines, at.lastPrinted + 1);
+      if (contextLines > 0 && at.lastPrinted >= 0 && from > at.lastPrinted + 1) output.push("--");
+      for (let before = from; before < index; before++) {
+        output.push(`${display}-${before + 1}- ${shortenLine(lineAt(lines, before))}`);
       }
+      output.push(`${display}:${index + 1}: ${shortenLine(line)}`);
+      at.lastPrinted = index;
+      matches++;
+      // Trailing context: lines after the match that are not matches themselves (those print as matches).
+      const until = Math.min(lines.length - 1, index + contextLines);
+      let next = index + 1;
+      while (next <= until && !test(lineAt(lines, next))) {
+        output.push(`${display}-${next + 1}- ${shortenLine(lineAt(lines, next))}`);
+        at.lastPrinted = next;
+        next++;
+      }
+      if (matches >= limit) {
+        limitReached = true;
+        return "limit";
+      }
+      at.index = next - 1;
+    }
+    return "done";
+  };
+
+  /** Searches what was read of one file; true when the match limit was reached. */
+  const searchRead = (read: FolderFileRead, display: string): boolean | Promise<boolean> => {
+    if (read.kind === "large") skippedLarge++;
+    if (read.kind !== "read") return false;
+    const bytes = read.bytes;
+    if (looksBinary(bytes.subarray(0, SNIFF_BYTES))) {
+      skippedBinary++;
       return false;
-    },
+    }
+    filesSearched++;
+    // Plain text absent from the file's bytes is on none of its lines: no need to decode or match them.
+    if (plainText !== undefined && !bytes.includes(plainText)) {
+      charsSinceTurn += bytes.length;
+      return false;
+    }
+    const lines = bytes.toString("utf8").split("\n");
+    if (lines[lines.length - 1] === "") lines.pop();
+    const at: ScanState = { index: 0, lastPrinted: -1, found: false };
+    const first = scan(lines, display, at);
+    if (first !== "pause") return first === "limit";
+    return (async () => {
+      for (;;) {
+        await pause();
+        const step = scan(lines, display, at);
+        if (step !== "pause") return step === "limit";
+      }
+    })();
+  };
+
+  /** Searches one file; true when the match limit was reached. Synchronous for a walked file until a pause is due. */
+  const file = (found: SearchedFile): boolean | Promise<boolean> => {
+    checkAbort();
+    if (charsSinceTurn >= YIELD_EVERY_CHARS) return pause().then(() => file(found));
+    // A walked file by one name under its open, checked folder; any other opened and checked on its own.
+    // Either way without blocking, and a FIFO, a device or a path swapped to lead outside is not read.
+    if (found.pinned !== undefined) return searchRead(readInFolder(found.pinned), found.display);
+    return readFileInside(workspace, found.real, MAX_GREP_FILE_BYTES).then((read) => searchRead(read, found.display));
+  };
+
+  return {
+    file,
 
     result(pattern: string, display: string, walk: WalkReport | undefined): ToolResult<GrepDetails> {
       const details: GrepDetails = {
@@ -278,4 +334,10 @@ function createSearch(workspace: Workspace, test: LineTest, contextLines: number
       return { content: [{ type: "text", text }], details };
     },
   };
+}
+
+/** A line without its carriage return, as matched and printed. */
+function lineAt(lines: readonly string[], index: number): string {
+  const line = lines[index] as string;
+  return line.endsWith("\r") ? line.slice(0, -1) : line;
 }

@@ -1,11 +1,23 @@
 import { execFileSync } from "node:child_process";
-import { lstat, mkdir, mkdtemp, open, readdir, readFile, realpath, rm, symlink, writeFile } from "node:fs/promises";
+import {
+  lstat,
+  mkdir,
+  mkdtemp,
+  open,
+  readdir,
+  readFile,
+  realpath,
+  rename,
+  rm,
+  symlink,
+  writeFile,
+} from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { writeFileAtomic } from "./atomic-write.js";
-import { OutsideWorkspaceError, openFolderInside, readFolderInside } from "./folder-inside.js";
-import { isOpenedInside, openFileInside, readUpTo } from "./open-inside.js";
+import { listFolderPinned, OutsideWorkspaceError, openFolderInside, readFolderInside } from "./folder-inside.js";
+import { createFolderFileReader, HAS_PROC_FD, isOpenedInside, openFileInside, readUpTo } from "./open-inside.js";
 import { createWorkspace, type Workspace } from "./workspace.js";
 
 // These call the helpers with a path the guard resolved before something changed it, which is the
@@ -120,6 +132,80 @@ describe("readFolderInside", () => {
   it("does not list a folder that became a link out of the root", async () => {
     await symlink(outside, join(root, "d"));
     await expect(readFolderInside(workspace, join(root, "d"))).rejects.toBeInstanceOf(OutsideWorkspaceError);
+  });
+});
+
+describe.runIf(HAS_PROC_FD)("listFolderPinned and createFolderFileReader (a walk's folders and files)", () => {
+  it("keeps reading the folder it opened after its name is swapped for a link out of the root", async () => {
+    await mkdir(join(root, "d", "sub"), { recursive: true });
+    await writeFile(join(root, "d", "a.txt"), "inside a");
+    await writeFile(join(root, "d", "sub", "c.txt"), "inside c");
+    await mkdir(join(outside, "sub"));
+    await writeFile(join(outside, "a.txt"), "TOP-SECRET a");
+    await writeFile(join(outside, "sub", "c.txt"), "TOP-SECRET c");
+    const folder = listFolderPinned(workspace, join(root, "d"));
+    try {
+      expect(folder.entries.map((entry) => entry.name).sort()).toEqual(["a.txt", "sub"]);
+      await rename(join(root, "d"), join(root, "d-aside"));
+      await symlink(outside, join(root, "d"));
+      const read = createFolderFileReader(1024);
+      expect(read(`${folder.pinned}/a.txt`)).toEqual({ kind: "read", bytes: Buffer.from("inside a") });
+      const sub = listFolderPinned(workspace, `${folder.pinned}/sub`);
+      expect(read(`${sub.pinned}/c.txt`)).toEqual({ kind: "read", bytes: Buffer.from("inside c") });
+      sub.close();
+    } finally {
+      folder.close();
+    }
+  });
+
+  it("refuses a folder whose own name is a link, and one outside the root", async () => {
+    await symlink(outside, join(root, "d"));
+    expect(() => listFolderPinned(workspace, join(root, "d"))).toThrow(/ELOOP|ENOTDIR/);
+    expect(() => listFolderPinned(workspace, outside)).toThrow(OutsideWorkspaceError);
+    const top = listFolderPinned(workspace, root);
+    try {
+      expect(() => listFolderPinned(workspace, `${top.pinned}/d`)).toThrow(/ELOOP|ENOTDIR/);
+    } finally {
+      top.close();
+    }
+  });
+
+  it("refuses a link at a file's name, a FIFO without blocking, and a folder; says a missing file is missing", async () => {
+    await symlink(join(outside, "secret.txt"), join(root, "link.txt"));
+    execFileSync("mkfifo", [join(root, "pipe")]);
+    await mkdir(join(root, "sub"));
+    const folder = listFolderPinned(workspace, root);
+    try {
+      const read = createFolderFileReader(1024);
+      expect(read(`${folder.pinned}/link.txt`)).toEqual({ kind: "refused", refusal: { kind: "link" } });
+      expect(read(`${folder.pinned}/pipe`)).toEqual({
+        kind: "refused",
+        refusal: { kind: "special", what: "a named pipe (FIFO)" },
+      });
+      expect(read(`${folder.pinned}/sub`)).toEqual({ kind: "refused", refusal: { kind: "folder" } });
+      expect(read(`${folder.pinned}/nope`)).toEqual({ kind: "refused", refusal: { kind: "missing" } });
+    } finally {
+      folder.close();
+    }
+  });
+
+  it("reads files larger than its first buffer whole, small ones after them exactly, and none over the cap", async () => {
+    const big = Buffer.alloc(200 * 1024, "b");
+    await writeFile(join(root, "big"), big);
+    await writeFile(join(root, "small"), "tiny");
+    await writeFile(join(root, "empty"), "");
+    await writeFile(join(root, "over"), Buffer.alloc(300 * 1024 + 1, "o"));
+    const folder = listFolderPinned(workspace, root);
+    try {
+      const read = createFolderFileReader(300 * 1024);
+      const whole = read(`${folder.pinned}/big`);
+      expect(whole.kind === "read" && whole.bytes.equals(big)).toBe(true);
+      expect(read(`${folder.pinned}/small`)).toEqual({ kind: "read", bytes: Buffer.from("tiny") });
+      expect(read(`${folder.pinned}/empty`)).toEqual({ kind: "read", bytes: Buffer.alloc(0) });
+      expect(read(`${folder.pinned}/over`)).toEqual({ kind: "large" });
+    } finally {
+      folder.close();
+    }
   });
 });
 

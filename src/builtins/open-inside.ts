@@ -1,5 +1,5 @@
 // Opening a file inside the workspace: kind checked before the open, never blocking, the open file checked after.
-import { constants, existsSync, type Stats } from "node:fs";
+import { closeSync, constants, existsSync, fstatSync, openSync, readSync, type Stats } from "node:fs";
 import { type FileHandle, lstat, open, readlink, realpath, stat } from "node:fs/promises";
 import type { Workspace } from "./workspace.js";
 
@@ -122,6 +122,60 @@ export async function readFileInside(
   } finally {
     await opened.handle.close();
   }
+}
+
+/** What `createFolderFileReader` gives: the bytes (a view valid until the next read), or why not. */
+export type FolderFileRead =
+  | { readonly kind: "read"; readonly bytes: Buffer }
+  | { readonly kind: "large" }
+  | { readonly kind: "refused"; readonly refusal: OpenRefusal };
+
+/**
+ * A reader of files met on a walk, named through their folder's open descriptor (`<pinned folder>/<name>`,
+ * where the folder was opened without following a link and its real location checked): one open with
+ * `O_NONBLOCK | O_NOFOLLOW` (so no link is followed and the file stays in that folder), one `fstat` on
+ * the descriptor (anything but a regular file is closed unread), and usually one read into a buffer
+ * reused from file to file. Synchronous: the caller gives the event loop turns between files. Files over
+ * `maxBytes` are not read. Never throws.
+ */
+export function createFolderFileReader(maxBytes: number): (path: string) => FolderFileRead {
+  let buffer = Buffer.allocUnsafe(64 * 1024);
+  return (path) => {
+    let fd: number;
+    try {
+      fd = openSync(path, READ_FLAGS);
+    } catch (error) {
+      return { kind: "refused", refusal: refusalOf(error) };
+    }
+    try {
+      const stats = fstatSync(fd);
+      const kind = kindOf(stats);
+      if (kind !== undefined) return { kind: "refused", refusal: kind };
+      if (stats.size > maxBytes) return { kind: "large" };
+      let total = 0;
+      for (;;) {
+        if (total === buffer.length) {
+          if (total > maxBytes) return { kind: "large" };
+          const larger = Buffer.allocUnsafe(Math.min(buffer.length * 2, maxBytes + 1));
+          buffer.copy(larger, 0, 0, total);
+          buffer = larger;
+        }
+        const bytesRead = readSync(fd, buffer, total, buffer.length - total, total);
+        total += bytesRead;
+        // The size fstat gave is reached (a snapshot, as any reader sees), or the file ended sooner.
+        if (bytesRead === 0 || (stats.size > 0 && total >= stats.size)) break;
+      }
+      return total > maxBytes ? { kind: "large" } : { kind: "read", bytes: buffer.subarray(0, total) };
+    } catch (error) {
+      return { kind: "refused", refusal: { kind: "unreadable", error } };
+    } finally {
+      try {
+        closeSync(fd);
+      } catch {
+        // Nothing was written; a failed close loses nothing.
+      }
+    }
+  };
 }
 
 /** What a non-regular file is, in words: "a named pipe (FIFO)", "a socket", "a character device", "a block device". */

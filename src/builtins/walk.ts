@@ -1,10 +1,11 @@
 // Walking the workspace for grep and find: sorted, .gitignore-aware, never following a link out of the root.
 import type { Dirent } from "node:fs";
 import { realpath, stat } from "node:fs/promises";
-import { dirname, join, relative, sep } from "node:path";
+import { dirname, join, sep } from "node:path";
+import { setImmediate as nextTurn } from "node:timers/promises";
 import ignore, { type Ignore } from "ignore";
-import { readFolderInside } from "./folder-inside.js";
-import { openFileInside, readUpTo } from "./open-inside.js";
+import { listFolderPinned, readFolderInside } from "./folder-inside.js";
+import { HAS_PROC_FD, openFileInside, readUpTo } from "./open-inside.js";
 import { boundPath, type Workspace } from "./workspace.js";
 
 /** The most entries one walk visits before it stops and says so. */
@@ -18,6 +19,12 @@ export interface WalkEntry {
   readonly path: string;
   /** The file to open (a linked file's target, always inside the root). */
   readonly real: string;
+  /**
+   * On Linux, for a file met directly (not through a link): its name under its folder's open descriptor
+   * (`/proc/self/fd/<n>/<name>`), valid only during the visit. Opened with `O_NOFOLLOW`, it can only be
+   * that folder's own entry; see `createFolderFileReader`.
+   */
+  readonly pinned: string | undefined;
   /** Relative to the workspace root, `/`-separated. */
   readonly display: string;
   /** Relative to the walk's start folder, `/`-separated. */
@@ -49,11 +56,23 @@ interface Matcher {
 /** Called for each entry in walk order; return `"stop"` to end the walk. */
 export type WalkVisitor = (entry: WalkEntry) => Promise<"stop" | undefined> | "stop" | undefined;
 
+/** The walk gives the event loop a turn (so an abort or a timeout can act) after this many entries. */
+const TURN_EVERY_ENTRIES = 256;
+
+/** A folder's entries and, on Linux, the path naming its open descriptor (see `listFolderPinned`). */
+interface Listing {
+  readonly entries: Dirent[];
+  readonly pinned: string | undefined;
+  close(): void;
+}
+
 /**
  * Walks a folder inside the workspace depth-first, names sorted, calling `visit` for every file and
  * folder not ignored. Honours `.gitignore` files (from the root down, nested ones included, with
  * negations) and `.git/info/exclude`; always skips `.git`. Links are listed only when they point to
- * a file inside the root; linked folders are never entered.
+ * a file inside the root; linked folders are never entered. On Linux each folder stays open while its
+ * entries are visited, and subfolders and files are reached by one name under it without following a
+ * link (`WalkEntry.pinned`), so a folder swapped for a link during the walk does not lead it out.
  */
 export async function walkWorkspace(
   workspace: Workspace,
@@ -70,6 +89,7 @@ export async function walkWorkspace(
     limitReached: false,
     startIgnored: false,
   };
+  const { signal, visit } = options;
   const maxEntries = options.maxEntries ?? MAX_WALK_ENTRIES;
   let matchers = await ancestorMatchers(workspace, startReal, report);
   if (startReal !== workspace.realRoot && isIgnored(matchers, startReal, true)) {
@@ -77,64 +97,103 @@ export async function walkWorkspace(
     report.startIgnored = true;
     matchers = [];
   }
+  let sinceTurn = 0;
 
-  const walkFolder = async (folder: string, inherited: readonly Matcher[]): Promise<"stop" | undefined> => {
-    options.signal.throwIfAborted();
-    let entries: Dirent[];
+  /** Lists a folder: on Linux by `opener` (its real path, or a name under its parent's pinned path). */
+  const list = async (folder: string, opener: string): Promise<Listing> => {
+    if (HAS_PROC_FD) return listFolderPinned(workspace, opener);
+    // Through a checked descriptor: a folder swapped for a link to elsewhere is not listed.
+    return { entries: await readFolderInside(workspace, folder), pinned: undefined, close() {} };
+  };
+
+  /** Walks `folder` (a real path; `display` and `fromStart` are its own relative paths). */
+  const walkFolder = async (
+    folder: string,
+    opener: string,
+    inherited: readonly Matcher[],
+    display: string,
+    fromStart: string,
+  ): Promise<"stop" | undefined> => {
+    signal.throwIfAborted();
+    let listing: Listing;
     try {
-      // Through a checked descriptor: a folder swapped for a link to elsewhere is not listed.
-      entries = await readFolderInside(workspace, folder);
+      listing = await list(folder, opener);
     } catch {
       report.unreadable++;
       return undefined;
     }
-    const local = [...inherited];
-    if (entries.some((entry) => entry.name === ".gitignore")) {
-      const rules = await loadRules(workspace, join(folder, ".gitignore"), report);
-      if (rules !== undefined) local.push({ folder, rules });
-    }
-    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    for (const entry of entries) {
-      options.signal.throwIfAborted();
-      if (entry.name === ".git") continue;
-      const path = join(folder, entry.name);
-      let real = path;
-      let kind: WalkEntry["kind"];
-      if (entry.isSymbolicLink()) {
-        const target = await linkedFile(workspace, path);
-        if (target === undefined) {
-          report.skippedLinks++;
+    try {
+      const { entries, pinned } = listing;
+      const local = [...inherited];
+      if (entries.some((entry) => entry.name === ".gitignore")) {
+        const rules = await loadRules(workspace, childPath(folder, ".gitignore"), report);
+        if (rules !== undefined) local.push({ folder, rules });
+      }
+      entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      for (const entry of entries) {
+        signal.throwIfAborted();
+        if (++sinceTurn >= TURN_EVERY_ENTRIES) {
+          sinceTurn = 0;
+          await nextTurn();
+          signal.throwIfAborted();
+        }
+        const { name } = entry;
+        if (name === ".git") continue;
+        const path = childPath(folder, name);
+        let real = path;
+        let kind: WalkEntry["kind"];
+        let linked = false;
+        if (entry.isSymbolicLink()) {
+          const target = await linkedFile(workspace, path);
+          if (target === undefined) {
+            report.skippedLinks++;
+            continue;
+          }
+          real = target;
+          kind = "file";
+          linked = true;
+        } else if (entry.isDirectory()) {
+          kind = "folder";
+        } else if (entry.isFile()) {
+          kind = "file";
+        } else {
+          report.skippedSpecial++;
           continue;
         }
-        real = target;
-        kind = "file";
-      } else if (entry.isDirectory()) {
-        kind = "folder";
-      } else if (entry.isFile()) {
-        kind = "file";
-      } else {
-        report.skippedSpecial++;
-        continue;
+        if (isIgnored(local, path, kind === "folder")) {
+          report.ignored++;
+          continue;
+        }
+        if (report.visited >= maxEntries) {
+          report.limitReached = true;
+          return "stop";
+        }
+        report.visited++;
+        const under = pinned === undefined ? undefined : `${pinned}/${name}`;
+        const childDisplay = display === "." ? name : `${display}/${name}`;
+        const childFromStart = fromStart === "" ? name : `${fromStart}/${name}`;
+        let verdict = visit({
+          path,
+          real,
+          display: childDisplay,
+          fromStart: childFromStart,
+          kind,
+          pinned: kind === "file" && !linked ? under : undefined,
+        });
+        if (verdict instanceof Promise) verdict = await verdict;
+        if (verdict === "stop") return "stop";
+        if (kind === "folder") {
+          const inner = await walkFolder(path, under ?? path, local, childDisplay, childFromStart);
+          if (inner === "stop") return "stop";
+        }
       }
-      if (isIgnored(local, path, kind === "folder")) {
-        report.ignored++;
-        continue;
-      }
-      if (report.visited >= maxEntries) {
-        report.limitReached = true;
-        return "stop";
-      }
-      report.visited++;
-      const fromStart = toSlashes(relative(startReal, path));
-      if ((await options.visit({ path, real, display: workspace.display(path), fromStart, kind })) === "stop") {
-        return "stop";
-      }
-      if (kind === "folder" && (await walkFolder(path, local)) === "stop") return "stop";
+      return undefined;
+    } finally {
+      listing.close();
     }
-    return undefined;
   };
 
-  await walkFolder(startReal, matchers);
+  await walkFolder(startReal, startReal, matchers, workspace.display(startReal), "");
   return report;
 }
 
@@ -206,8 +265,8 @@ export function walkNotes(report: WalkReport): string[] {
 function isIgnored(matchers: readonly Matcher[], path: string, isFolder: boolean): boolean {
   for (let index = matchers.length - 1; index >= 0; index--) {
     const matcher = matchers[index] as Matcher;
-    const rel = toSlashes(relative(matcher.folder, path));
-    if (rel === "" || rel.startsWith("..")) continue;
+    const rel = relativeUnder(matcher.folder, path);
+    if (rel === undefined || rel.startsWith("..")) continue;
     const verdict = matcher.rules.test(isFolder ? `${rel}/` : rel);
     if (verdict.ignored) return true;
     if (verdict.unignored) return false;
@@ -224,6 +283,17 @@ async function linkedFile(workspace: Workspace, path: string): Promise<string | 
   } catch {
     return undefined;
   }
+}
+
+/** `path` under `folder` (both real, normalized), `/`-separated; `undefined` when it is not strictly under it. */
+function relativeUnder(folder: string, path: string): string | undefined {
+  const prefix = folder.endsWith(sep) ? folder : folder + sep;
+  return path.startsWith(prefix) && path.length > prefix.length ? toSlashes(path.slice(prefix.length)) : undefined;
+}
+
+/** A name under a real folder path (the root may be `/`). */
+function childPath(folder: string, name: string): string {
+  return folder.endsWith(sep) ? folder + name : folder + sep + name;
 }
 
 function toSlashes(path: string): string {
