@@ -5,7 +5,7 @@ import { ToolCallError } from "../core/errors.js";
 import { defineTool } from "../core/register/define-tool.js";
 import type { AgentTool, ToolAvailabilityExpression, ToolResult } from "../core/types.js";
 import { checkSandboxNow, detectSandbox } from "../sandbox/detect-sandbox.js";
-import { prepareSandboxLaunch, type SandboxLaunch } from "../sandbox/prepare-sandbox-launch.js";
+import type { SandboxLaunch } from "../sandbox/prepare-sandbox-launch.js";
 import { SandboxError } from "../sandbox/sandbox-error.js";
 import type { ResolvedSandbox } from "../sandbox/sandbox-options.js";
 import type { BuiltinContext } from "./builtin-context.js";
@@ -172,6 +172,8 @@ async function prepareSandbox(
     return { launch: undefined, state: "unavailable" };
   }
   try {
+    // The launch (bwrap's arguments, the network proxy, the cgroup) is loaded at the first sandboxed command.
+    const { prepareSandboxLaunch } = await import("../sandbox/prepare-sandbox-launch.js");
     return { launch: await prepareSandboxLaunch(sandbox, support, { prestart: true }), state: "bubblewrap" };
   } catch (error) {
     if (error instanceof SandboxError) {

@@ -1,5 +1,5 @@
 // The diff an edit result shows: unified hunks of the changed region, bounded in time and in size.
-import { structuredPatch } from "diff";
+import { loadStructuredPatch } from "./load-libraries.js";
 import { MAX_OUTPUT_BYTES, shortenLine, truncateHead } from "./truncate.js";
 
 /** The most diff lines an edit result shows the model. */
@@ -34,7 +34,7 @@ export interface EditDiff {
  */
 export function formatDiff(before: string, after: string, maxEditLength = MAX_DIFF_EDIT_LENGTH): EditDiff {
   const region = changedRegion(before, after, CONTEXT);
-  const patch = structuredPatch("a", "b", region.oldPart, region.newPart, undefined, undefined, {
+  const patch = loadStructuredPatch()("a", "b", region.oldPart, region.newPart, undefined, undefined, {
     context: CONTEXT,
     maxEditLength,
     timeout: DIFF_TIMEOUT_MS,

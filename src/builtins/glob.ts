@@ -1,6 +1,7 @@
 // Globs for find and grep: without "/" a pattern matches names at any depth, with "/" the whole relative path.
-import { RE2JS } from "re2js";
+import type { RE2JS as CompiledPattern } from "re2js";
 import { expandBraces } from "./glob-braces.js";
+import { loadRe2js } from "./load-libraries.js";
 
 /** The longest glob accepted; a longer one is refused rather than compiled. */
 export const MAX_GLOB_LENGTH = 2000;
@@ -25,10 +26,11 @@ export function compileGlob(pattern: string): (path: string) => boolean {
   if (negated) cleaned = cleaned.slice(1);
   cleaned = cleaned.replace(/^(\.\/)+/, "").replace(/^\/+/, "");
   const basename = !cleaned.includes("/");
+  const RE2JS = loadRe2js();
   const source = expandBraces(cleaned)
     .map((glob) => `(?:${translateGlob(glob, false)})`)
     .join("|");
-  let re: RE2JS;
+  let re: CompiledPattern;
   try {
     re = RE2JS.compile(source, RE2JS.DOTALL);
   } catch (error) {
@@ -46,6 +48,7 @@ const ANY_FOLDERS = "(?:[^/]*/)*";
 
 /** One glob without braces as RE2 source; `inner` inside an extglob, where `**` is a plain `*`. */
 function translateGlob(glob: string, inner: boolean): string {
+  const RE2JS = loadRe2js();
   const out: string[] = [];
   let at = 0;
   while (at < glob.length) {

@@ -1,5 +1,6 @@
 // grep's patterns: JavaScript regular-expression syntax run by RE2 (re2js), so matching a line takes linear time.
-import { RE2JS } from "re2js";
+import type { RE2JS as CompiledPattern } from "re2js";
+import { loadRe2js } from "./load-libraries.js";
 
 /** A pattern that uses a feature RE2 cannot run in linear time (backreferences, lookahead). */
 export class UnsupportedPatternError extends Error {}
@@ -22,6 +23,7 @@ export type LineTest = (line: string) => boolean;
  * its prefix) for a malformed pattern.
  */
 export function compileGrepPattern(pattern: string, options: { ignoreCase: boolean; literal: boolean }): LineTest {
+  const RE2JS = loadRe2js();
   const flags = (options.ignoreCase ? RE2JS.CASE_INSENSITIVE : 0) | RE2JS.LOOKBEHINDS;
   if (options.literal) {
     const re = RE2JS.compile(RE2JS.quote(pattern), flags);
@@ -29,7 +31,7 @@ export function compileGrepPattern(pattern: string, options: { ignoreCase: boole
   }
   const unsupported = unsupportedFeature(pattern);
   if (unsupported !== undefined) throw new UnsupportedPatternError(unsupported);
-  let re: RE2JS;
+  let re: CompiledPattern;
   try {
     re = RE2JS.compile(RE2JS.translateRegExp(pattern), flags);
   } catch (error) {

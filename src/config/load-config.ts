@@ -3,13 +3,14 @@
 import { constants, readFileSync, type Stats } from "node:fs";
 import { open, stat } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
-import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import type { ErrorObject, ValidateFunction } from "ajv";
 import { ToolwireError } from "../core/errors.js";
 import { isNear } from "../core/is-near.js";
 import type { JsonObject, JsonPrimitive, PolicyLayer } from "../core/types.js";
 import type { GatewayOptions } from "../gateway/gateway-options.js";
 import type { McpServerConfig } from "../mcp/mcp-config-types.js";
 import type { SandboxOptions } from "../sandbox/sandbox-options.js";
+import { loadAjv } from "../validation/load-ajv.js";
 import { locateJsonError } from "./locate-json-error.js";
 
 /** A plugin entry of the config file. */
@@ -290,7 +291,10 @@ export function validateConfig(value: unknown): ConfigIssue[] {
       },
     ];
   }
-  validate ??= new Ajv({ allErrors: true, strict: false, verbose: true, logger: false }).compile(readConfigSchema());
+  if (validate === undefined) {
+    const Ajv = loadAjv();
+    validate = new Ajv({ allErrors: true, strict: false, verbose: true, logger: false }).compile(readConfigSchema());
+  }
   if (!validate(value)) {
     // A bad property name is reported by its "pattern" error; the "propertyNames" one after it says no more.
     const errors = (validate.errors ?? []).filter((e) => e.keyword !== "if" && e.keyword !== "propertyNames");

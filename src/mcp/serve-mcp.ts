@@ -4,7 +4,7 @@ import type { Server } from "@modelcontextprotocol/server";
 import { StdioServerTransport, serveStdio as serveSdkStdio } from "@modelcontextprotocol/server/stdio";
 import type { AgentSession } from "../core/dispatch/session.js";
 import type { Principal } from "../gateway/authenticate.js";
-import { type ServeMcpHttpOptions, type SessionSource, serveHttp } from "../gateway/serve-http.js";
+import type { ServeMcpHttpOptions, SessionSource } from "../gateway/serve-http.js";
 import { McpServeError } from "./errors.js";
 import { createToolServer, type ToolServerOptions } from "./tool-server.js";
 
@@ -80,6 +80,8 @@ export async function serveMcp(source: SessionSource, options: ServeMcpOptions):
       `serveMcp needs host to be a non-empty string, got ${String(host)}`,
     );
   }
+  // The gateway (HTTP, auth, OAuth, the audit log) is loaded only to serve over HTTP.
+  const { serveHttp } = await import("../gateway/serve-http.js");
   return serveHttp(source, options as ServeMcpHttpOptions);
 }
 

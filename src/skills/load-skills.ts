@@ -3,7 +3,6 @@ import type { Dirent } from "node:fs";
 import { constants } from "node:fs";
 import { open, readdir, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { parse as parseYaml, YAMLParseError } from "yaml";
 
 /** One skill: instructions in a SKILL.md file, listed for the model by name and description. */
 export interface Skill {
@@ -133,11 +132,13 @@ async function readSkill(file: string): Promise<Skill | SkillProblem> {
     };
   }
   const yamlText = match[1] ?? "";
+  // yaml is loaded here, when there is front matter to read, not when toolwire is imported (about 70 modules).
+  const yaml = await import("yaml");
   let data: unknown;
   try {
-    data = parseYaml(yamlText, { prettyErrors: true, maxAliasCount: 50 });
+    data = yaml.parse(yamlText, { prettyErrors: true, maxAliasCount: 50 });
   } catch (error) {
-    return { file, reason: `bad YAML in front matter: ${describeYamlError(error)}` };
+    return { file, reason: `bad YAML in front matter: ${describeYamlError(error, yaml.YAMLParseError)}` };
   }
   if (data === null || data === undefined) data = {};
   if (typeof data !== "object" || Array.isArray(data)) {
@@ -181,7 +182,7 @@ function parseAllowedTools(value: unknown): readonly string[] | undefined | "inv
   return "invalid";
 }
 
-function describeYamlError(error: unknown): string {
+function describeYamlError(error: unknown, YAMLParseError: typeof import("yaml").YAMLParseError): string {
   if (error instanceof YAMLParseError) {
     const position = error.linePos?.[0];
     // front matter starts on the file's second line

@@ -1,11 +1,9 @@
 // The default input validator: ajv, compiled once per schema, with errors a model can act on.
-import { Ajv, type ErrorObject, type Options } from "ajv";
-import { Ajv2020 } from "ajv/dist/2020.js";
-import addFormatsModule from "ajv-formats";
+import type { Ajv, ErrorObject, Options } from "ajv";
+import type { Ajv2020 } from "ajv/dist/2020.js";
 import type { InputValidator, InputValidatorFactory, ValidationIssue } from "../core/dispatch/validate.js";
 import type { JsonObject } from "../core/types.js";
-
-const addFormats = addFormatsModule as unknown as (ajv: Ajv | Ajv2020) => void;
+import { loadAddFormats, loadAjv, loadAjv2020 } from "./load-ajv.js";
 
 const OPTIONS: Options = { allErrors: true, strict: false, verbose: true, addUsedSchema: false, logger: false };
 
@@ -16,14 +14,16 @@ function compilerFor(schema: JsonObject): Ajv | Ajv2020 {
   const declared = typeof schema.$schema === "string" ? schema.$schema : "";
   if (declared.includes("2020-12") || declared.includes("2019-09")) {
     if (draft2020 === undefined) {
+      const Ajv2020 = loadAjv2020();
       draft2020 = new Ajv2020(OPTIONS);
-      addFormats(draft2020);
+      loadAddFormats()(draft2020);
     }
     return draft2020;
   }
   if (draft07 === undefined) {
+    const Ajv = loadAjv();
     draft07 = new Ajv(OPTIONS);
-    addFormats(draft07);
+    loadAddFormats()(draft07);
   }
   return draft07;
 }

@@ -5,7 +5,7 @@ import { resolve } from "node:path";
 import type { ServeConfig } from "../../config/load-config.js";
 import type { AgentSession } from "../../core/dispatch/session.js";
 import type { PolicyLayer } from "../../core/types.js";
-import { type GatewayAuthOptions, resolveServeTokens, type ServeTokenConfig } from "../../gateway/authenticate.js";
+import type { GatewayAuthOptions, ServeTokenConfig } from "../../gateway/authenticate.js";
 import type { GatewayOptions } from "../../gateway/gateway-options.js";
 import { isLoopbackHost } from "../../gateway/is-loopback-host.js";
 import type { Inspector } from "../../inspector/create-inspector.js";
@@ -61,7 +61,7 @@ export async function runServe(
   }
   checkServeAuthFlag(options);
   const config = runtime.loaded.config.serve ?? {};
-  const auth = options.auth === false ? undefined : gatewayAuth(runtime, config, env);
+  const auth = options.auth === false ? undefined : await gatewayAuth(runtime, config, env);
   // The config's own session shows the plan before any client comes; each principal's session joins when made.
   inspector?.watch(runtime.session, { label: "config" });
   const sessionFor = (principal: { readonly id: string; readonly policy: readonly PolicyLayer[] }) => {
@@ -91,12 +91,16 @@ export async function runServe(
   return waitForStop(handle, output);
 }
 
-/** The credentials: the config's tokens and OAuth, the token in the environment, or one made now. */
-function gatewayAuth(
+/**
+ * The credentials: the config's tokens and OAuth, the token in the environment, or one made now. The gateway's auth
+ * (with its OAuth verifier) is loaded only here, for HTTP: serving over stdio does not load it.
+ */
+async function gatewayAuth(
   runtime: Runtime,
   config: ServeConfig,
   env: NodeJS.ProcessEnv,
-): { options: GatewayAuthOptions; describe: string; generated?: string } {
+): Promise<{ options: GatewayAuthOptions; describe: string; generated?: string }> {
+  const { resolveServeTokens } = await import("../../gateway/authenticate.js");
   const tokens: ServeTokenConfig[] = [];
   try {
     tokens.push(...resolveServeTokens(config.auth?.tokens ?? [], env));
