@@ -23,17 +23,35 @@ function flag(name) {
 const baselineDir = flag("--baseline");
 const rounds = Number(flag("--rounds") ?? 9);
 
-/** A turn over one build: the calls dispatched, then the results message the model gets. */
-function turnOf(api) {
+/** A session of one build over the no-op tool. */
+function sessionOf(api, options = {}) {
   const tool = api.defineTool({
     name: NOOP_NAME,
     description: NOOP_DESCRIPTION,
     inputSchema: NOOP_SCHEMA,
     execute: noop,
   });
-  const session = api.createAgentSession({ registry: api.createToolRegistry({ custom: [tool] }) });
+  return api.createAgentSession({ registry: api.createToolRegistry({ custom: [tool] }), ...options });
+}
+
+/** A turn over one build: the calls dispatched, then the results message the model gets. */
+function turnOf(api, options) {
+  const session = sessionOf(api, options);
   return async (calls) => api.anthropic.formatToolResults(await session.dispatchAll(calls), calls);
 }
+
+/** The same calls through `session.dispatch`, one at a time (the path of a loop that runs one call per turn). */
+function oneByOneOf(api) {
+  const session = sessionOf(api);
+  return async (calls) => {
+    const blocks = [];
+    for (const call of calls) blocks.push(await session.dispatch(call));
+    return api.anthropic.formatToolResults(blocks, calls);
+  };
+}
+
+/** A before hook and an after hook that both let the call through unchanged. */
+const HOOKS = { beforeToolCall: [() => undefined], afterToolCall: [() => undefined] };
 
 async function floor(calls) {
   const results = [];
@@ -73,20 +91,26 @@ async function perCall(turn, calls) {
   return ((await stretch(calls)) - (await stretch([]))) / calls.length;
 }
 
-const builds = [["this build", turnOf(current)]];
+const apis = [["this build", current]];
 if (baselineDir !== undefined) {
-  const baseline = await import(pathToFileURL(resolve(baselineDir, "dist/index.js")).href);
-  builds.push([`baseline (${baselineDir})`, turnOf(baseline)]);
+  apis.push([`baseline (${baselineDir})`, await import(pathToFileURL(resolve(baselineDir, "dist/index.js")).href)]);
 }
-const cases = [["floor", floor], ["by hand", byHand], ...builds];
+const builds = apis.map(([name, api]) => [name, turnOf(api)]);
+/** The other paths users feel, valid input only: each build's `dispatch` one call at a time, and with hooks. */
+const paths = apis.flatMap(([name, api]) => [
+  [`${name}, dispatch one at a time`, oneByOneOf(api)],
+  [`${name}, 1 before + 1 after hook`, turnOf(api, HOOKS)],
+]);
+const allCases = [["floor", floor], ["by hand", byHand], ...builds];
 const median = (values) => [...values].sort((a, b) => a - b)[values.length >> 1];
 const spread = (values) => `${Math.min(...values).toFixed(2)}-${Math.max(...values).toFixed(2)}`;
 const format = (ns) => (ns >= 1000 ? `${(ns / 1000).toFixed(2)} µs` : `${ns.toFixed(0)} ns`);
 
 /** Per variant and case: each round's figure, and its ratios to the two floors taken within that round. */
 const measured = {};
-for (const variant of ["valid", "invalid"]) {
-  const calls = turnCalls(CALLS, variant);
+for (const variant of ["valid", "invalid", "paths"]) {
+  const calls = turnCalls(CALLS, variant === "invalid" ? "invalid" : "valid");
+  const cases = variant === "paths" ? [["by hand", byHand], ...paths] : allCases;
   for (let index = 0; index < 300; index++) for (const [, turn] of cases) await turn(calls);
   const samples = Object.fromEntries(cases.map(([name]) => [name, []]));
   for (let round = 0; round < rounds; round++) {
@@ -102,9 +126,16 @@ console.log(`dispatchAll of ${CALLS} calls, per call, medians of ${rounds} inter
 console.log("ratios are taken within each round, shown as the median (lowest-highest)\n");
 console.log("| case | valid | over the floor | over by hand | invalid | over by hand | invalid / valid |");
 console.log("|---|---:|---:|---:|---:|---:|---:|");
-for (const [name] of cases) {
+for (const [name] of allCases) {
   const invalidOverValid = measured.invalid[name].map((ns, round) => ns / measured.valid[name][round]);
   console.log(
     `| ${name} | ${format(median(measured.valid[name]))} | ${cell(ratios("valid", name, "floor"))} | ${cell(ratios("valid", name, "by hand"))} | ${format(median(measured.invalid[name]))} | ${cell(ratios("invalid", name, "by hand"))} | ${cell(invalidOverValid)} |`,
   );
+}
+
+console.log(`\nOther paths, valid input, ${CALLS} calls, per call\n`);
+console.log("| case | per call | over by hand |");
+console.log("|---|---:|---:|");
+for (const [name] of paths) {
+  console.log(`| ${name} | ${format(median(measured.paths[name]))} | ${cell(ratios("paths", name, "by hand"))} |`);
 }

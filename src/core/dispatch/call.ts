@@ -166,7 +166,7 @@ export async function runCallBeforeHooks(runtime: CallRuntime, call: Call): Prom
   const { id, toolName, input } = state;
   let hooksStart = 0;
   const outcome = await runtime.lock(() => {
-    hooksStart = performance.now(); // inside the lock: the wait for it counts as queued
+    if (call.watch !== undefined) hooksStart = performance.now(); // inside the lock: the wait counts as queued
     const event = { toolName, toolCallId: id, input, descriptor: tool.tool.descriptor };
     return runBeforeHooks(runtime.beforeHooks, event, runtime.hookTimeoutMs, (rewritten) => {
       const checked = checkInput(tool, rewritten, "input from a beforeToolCall hook");
@@ -353,7 +353,7 @@ export async function runCallAfterHooks(runtime: CallRuntime, call: Call): Promi
   const { id, toolName } = state;
   let hooksStart = 0;
   const result = await runtime.lock(() => {
-    hooksStart = performance.now(); // inside the lock: the wait for it counts as queued
+    if (call.watch !== undefined) hooksStart = performance.now(); // inside the lock: the wait counts as queued
     const event = { toolName, toolCallId: id, input: state.input, durationMs: performance.now() - call.started };
     return runAfterHooks(runtime.afterHooks, event, state.result, runtime.hookTimeoutMs, (error) =>
       runtime.emitter.emit("error", { code: error.code, error, toolCallId: id, toolName }),

@@ -1,4 +1,4 @@
-// The session write lock: a FIFO promise-chain mutex that releases on throw and holds no memory when idle.
+// The session write lock: a FIFO promise-chain mutex that releases on throw and, idle, holds one settled promise.
 import type { WriteLock } from "../types.js";
 
 /**
@@ -6,25 +6,12 @@ import type { WriteLock } from "../types.js";
  * settles as `run` does. A throwing or rejecting `run` releases the lock like a returning one.
  */
 export function createWriteLock(): WriteLock {
-  let tail: Promise<unknown> | undefined;
+  let tail: Promise<unknown> = Promise.resolve();
   return function runWithSessionWriteLock<T>(run: () => Promise<T>): Promise<T> {
-    const previous = tail;
-    const result = previous === undefined ? invoke(run) : previous.then(() => invoke(run));
-    const settled = result.then(ignore, ignore);
-    tail = settled;
-    settled.then(() => {
-      if (tail === settled) tail = undefined; // idle again: drop the chain
-    });
+    const result = tail.then(run);
+    tail = result.then(ignore, ignore);
     return result;
   };
-}
-
-function invoke<T>(run: () => Promise<T>): Promise<T> {
-  try {
-    return Promise.resolve(run());
-  } catch (error) {
-    return Promise.reject(error);
-  }
 }
 
 function ignore(): void {}
