@@ -77,7 +77,7 @@ export interface AgentSessionOptions {
   readonly workspace?: string;
   /**
    * OpenTelemetry spans for every call (docs/telemetry.md): `true` for the global tracer and meter of `@opentelemetry/api`
-   * (an optional peer dependency), or your own tracer and meter. Default: none, and calls are not timed at all.
+   * (an optional peer dependency), or your own tracer and meter. Default: none.
    */
   readonly telemetry?: boolean | SessionTelemetryOptions;
 }
@@ -119,7 +119,7 @@ export interface AgentSession {
    */
   loadDeferredTools(names: Iterable<string>): string[];
   /**
-   * The base prompt plus a section listing the tools sent up front (docs/dispatch.md): the active tools that are
+   * The base prompt plus a section listing the tools sent up front (docs/core.md): the active tools that are
    * not deferred, and `tool_search` while some are.
    */
   readonly systemPrompt: string;
