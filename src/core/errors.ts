@@ -93,21 +93,6 @@ export function toolCallRefusal(code: ToolCallErrorCode, toolName: string, messa
   }
 }
 
-/**
- * A refusal that never leaves dispatch (an unknown tool, bad input, a hook's block): it only becomes the call's error
- * result. A `ToolCallError` made without the Error constructor, which costs close to a microsecond even without a
- * stack trace (most of a refused call): it has no stack, and `instanceof ToolCallError` holds. Refusals that reach
- * other code (an executor's abort reason, a thrown error) use `toolCallRefusal`.
- */
-export function dispatchRefusal(code: ToolCallErrorCode, toolName: string, message: string): ToolCallError {
-  const refusal = Object.create(ToolCallError.prototype) as { -readonly [K in keyof ToolCallError]: ToolCallError[K] };
-  refusal.name = "ToolCallError";
-  refusal.code = code;
-  refusal.toolName = toolName;
-  refusal.message = message;
-  return refusal;
-}
-
 /** Trouble that did not stop a call (an after hook threw, a listener threw), sent to `error` listeners. */
 export class SessionError extends ToolwireError {
   override readonly name = "SessionError";

@@ -1,49 +1,38 @@
-// One call's life, in order: startToolCall, prepareToolCall, approveToolCall, executePreparedToolCall, finalizeExecutedToolCall.
-import {
-  type ApprovalAnnouncer,
-  type Approvals,
-  type ApprovalVerdict,
-  applyResumedDecision,
-  askApproval,
-  createApprovalRequest,
-} from "../approve/approvals.js";
+// One call's life, in order: startCall, checkCall, runCallBeforeHooks, approveCall, executeCall, runCallAfterHooks,
+// saveResultOverBudget, endCall.
+// Each phase moves the call's state (call-state.ts); the guarantees a call keeps are in docs/dispatch.md.
+import { type Approvals, applyResumedDecision, askApproval, createApprovalRequest } from "../approve/approvals.js";
 import { frozenJsonCopy } from "../approve/frozen-json-copy.js";
 import { copyJson } from "../copy-json.js";
-import { cutText, describeThrown, dispatchRefusal, SessionError, ToolCallError, toolCallRefusal } from "../errors.js";
+import { describeThrown, toolCallRefusal } from "../errors.js";
 import { isRecord } from "../json.js";
-import { errorResult, normalizeToolResult } from "../tool-result.js";
+import { errorResult } from "../tool-result.js";
 import type {
   AfterToolCall,
   AgentTool,
   ApprovalRequest,
+  ApprovalResolvedEvent,
   BeforeToolCall,
   DispatchOptions,
   JsonObject,
-  JsonValue,
   ToolAvailabilityDiagnostic,
-  ToolCallContext,
   ToolCallErrorCode,
   ToolCallOutcome,
-  ToolLogEvent,
-  ToolLogLevel,
-  ToolResult,
-  ToolResultBlock,
   ToolUse,
   TraceContext,
   WriteLock,
 } from "../types.js";
-import { type BeforeChainOutcome, runAfterHooks, runBeforeHooks } from "../wrap/hooks.js";
-import { type OutcomeSink, type ToolOutcome, type WrappedTool, wrapTool } from "../wrap/wrap-tool.js";
-import { runLocked } from "../wrap/write-lock.js";
-import type { CallEnds } from "./call-ends.js";
+import { runAfterHooks, runBeforeHooks } from "../wrap/hooks.js";
+import type { ToolOutcome } from "../wrap/wrap-tool.js";
+import { CallContext } from "./call-context.js";
+import { type CallEvent, type CallState, END, nextCallState, pausedCall, receivedCall, STARTED } from "./call-state.js";
 import { type CallTelemetry, type CallWatch, watchCall } from "./call-watch.js";
-import type { Deadline, DeadlineClock } from "./deadline-clock.js";
+import type { CallableTool } from "./callable-tool.js";
 import type { SessionEmitter } from "./events.js";
-import { guardAbortListeners } from "./guard-abort-listeners.js";
 import { parseToolInput } from "./parse-input.js";
-import { applyResultBudget, type ResultBudget } from "./result-budget.js";
-import { nullDropperFor } from "./strip-nulls.js";
-import { type InputValidator, invalidInputError } from "./validate.js";
+import { abortedMessage, notFoundMessage } from "./refusal-messages.js";
+import { applyResultBudget, isOverResultBudget, type ResultBudget } from "./result-budget.js";
+import { invalidInputMessage } from "./validate.js";
 
 /** What a call needs of its session. */
 export interface CallRuntime {
@@ -52,394 +41,296 @@ export interface CallRuntime {
   activeTools(): ReadonlyMap<string, AgentTool>;
   /** Why availability hides a tool of this name, when it does (asked only for a call of a tool that is not active). */
   hiddenBecause(name: string): readonly ToolAvailabilityDiagnostic[] | undefined;
-  /** The active tool named `name` as calls use it (`callableTool`), made once per tool and kept until the tools change. */
+  /** The active tool named `name` as calls use it (`callableTool`). */
   callable(name: string): CallableTool | undefined;
   readonly beforeHooks: readonly BeforeToolCall[];
   readonly afterHooks: readonly AfterToolCall[];
   readonly lock: WriteLock;
   readonly toolTimeoutMs: number | undefined;
-  /** Where calls' timeouts are kept: one timer per delay, not one per call. */
-  readonly deadlines: DeadlineClock;
   readonly hookTimeoutMs: number;
   readonly emitter: SessionEmitter;
   /** How much text a result may hold, and where a larger one is saved. */
   readonly budget: ResultBudget;
-  /** One span per call (SPEC 17); `undefined` without telemetry. */
+  /** One span per call (docs/telemetry.md); `undefined` without telemetry. */
   readonly telemetry: CallTelemetry | undefined;
 }
 
-/** An active tool as calls use it: its wrapper and its input check, made once rather than looked up per call. */
-export interface CallableTool {
-  readonly tool: WrappedTool;
-  /** Drops the nulls a strict-mode provider sends for optional properties (`dropNullOptionals`). */
-  readonly dropNulls: (input: JsonObject) => JsonObject;
-  readonly validate: InputValidator;
-}
-
-/** `tool` as calls use it, with the session's validator for its schema. */
-export function callableTool(tool: AgentTool, validatorFor: (schema: JsonObject) => InputValidator): CallableTool {
-  const schema = tool.descriptor.inputSchema;
-  return { tool: wrapTool(tool), dropNulls: nullDropperFor(schema), validate: validatorFor(schema) };
-}
-
-/** A call as it arrived. */
-export interface CallInfo {
-  readonly id: string;
-  readonly name: string;
+/** One call on its way: its state (plain JSON), and what only this process keeps of it. */
+export interface Call {
+  state: CallState;
+  /** The input as the model sent it: untrusted, read by `checkCall`. */
   readonly rawInput: unknown;
-  /** When the call began (a `performance.now()` reading), or NaN when nothing needed it (see `startToolCall`). */
+  /** When the call began (a `performance.now()` reading). */
   readonly started: number;
   /** Times the call's phases and holds its span; `undefined` when nobody listens for phases and there is no telemetry. */
   readonly watch: CallWatch | undefined;
+  /** The active tool it calls, once found. */
+  tool: CallableTool | undefined;
 }
 
-/** A call refused before its executor, ready to run, or paused until a person decides (`pauseForApproval`). */
-export type PreparedCall =
-  | { readonly kind: "refused"; readonly info: CallInfo; readonly error: ToolCallError }
-  | {
-      readonly kind: "ready";
-      readonly info: CallInfo;
-      readonly tool: WrappedTool;
-      readonly input: JsonObject;
-      /** Set for a call resumed with a person's yes: the approval phase is behind it. */
-      readonly approved?: true;
-    }
-  | { readonly kind: "paused"; readonly info: CallInfo; readonly request: ApprovalRequest };
-
-/** A call ready to run. */
-export type ReadyCall = Extract<PreparedCall, { kind: "ready" }>;
-
-/**
- * Reads an untrusted tool use and announces the call; `parent` is a trace it continues (from another process).
- * `clocked`: the call's start is read even when nothing else here needs it (its ending reports a duration).
- */
-export function startToolCall(
+/** One call's whole life. Never rejects: a fault inside toolwire is the call's error result. */
+export async function runCall(
   runtime: CallRuntime,
   toolUse: ToolUse,
-  parent: TraceContext | undefined,
-  clocked: boolean,
-): CallInfo {
+  options: DispatchOptions | undefined,
+): Promise<ToolCallOutcome> {
+  let call: Call | undefined;
+  try {
+    call = startCall(runtime, toolUse, options?.traceContext);
+    checkCall(runtime, call, options?.signal);
+    if (call.state.kind === "ready" && runtime.beforeHooks.length > 0) await runCallBeforeHooks(runtime, call);
+  } catch (error) {
+    return internalFailure(runtime, call, toolUse, error);
+  }
+  return completeCall(runtime, call, options);
+}
+
+/**
+ * The rest of a checked call's life: approval, the executor, the after hooks, the result budget and the end. A
+ * phase with nothing to do is skipped. Never rejects.
+ */
+export async function completeCall(
+  runtime: CallRuntime,
+  call: Call,
+  options: DispatchOptions | undefined,
+): Promise<ToolCallOutcome> {
+  try {
+    if (call.state.kind === "ready" && runtime.approvals !== undefined) await approveCall(runtime, call, options);
+    if (call.state.kind === "ready") await executeCall(runtime, call, options);
+    if (call.state.kind === "executed" && runtime.afterHooks.length > 0) await runCallAfterHooks(runtime, call);
+    if (isOverBudget(runtime, call)) await saveResultOverBudget(runtime, call);
+    return endCall(runtime, call);
+  } catch (error) {
+    return internalFailure(runtime, call, undefined, error);
+  }
+}
+
+function move(call: Call, event: CallEvent): void {
+  call.state = nextCallState(call.state, event);
+}
+
+/** received: reads an untrusted tool use and announces the call; `parent` is a trace it continues (from another process). */
+export function startCall(runtime: CallRuntime, toolUse: ToolUse, parent: TraceContext | undefined): Call {
   const record: Record<string, unknown> = isRecord(toolUse) ? toolUse : {};
   const id = typeof record.id === "string" ? record.id : record.id === undefined ? "" : describeThrown(record.id);
   const name = typeof record.name === "string" ? record.name : describeThrown(record.name);
-  // Checked here, before anything is made for the watch: an unwatched call with no listeners pays one field read.
+  const input = record.input;
+  const started = performance.now();
   const { emitter } = runtime;
-  const listened = emitter.callListeners !== 0;
-  const watched = runtime.telemetry !== undefined || (listened && emitter.has("tool_call_phase"));
-  // The clock is read only when something uses the call's start: a reading costs about a tenth of a dispatch.
-  const timed = clocked || watched || listened || runtime.afterHooks.length > 0;
-  const started = timed ? performance.now() : Number.NaN;
-  const watch = watched ? watchCall(runtime, { id, name, started, input: record.input }, parent) : undefined;
-  const info: CallInfo = { id, name, rawInput: record.input, started, watch };
-  if (listened && emitter.has("tool_execution_start")) {
+  const watched = runtime.telemetry !== undefined || emitter.has("tool_call_phase");
+  const watch = watched ? watchCall(runtime, { id, name, started, input }, parent) : undefined;
+  if (emitter.has("tool_execution_start")) {
     emitter.emit("tool_execution_start", {
       toolCallId: id,
       toolName: name,
-      input: record.input,
+      input,
       startedAt: performance.timeOrigin + started,
     });
   }
-  return info;
+  return { state: receivedCall(id, name), rawInput: input, started, watch, tool: undefined };
 }
 
-/**
- * Looks the tool up, parses and validates the input, and runs the before hooks inside the lock.
- * Synchronous when there are no hooks or they all return plain values.
- */
-export function prepareToolCall(
-  runtime: CallRuntime,
-  info: CallInfo,
-  signal: AbortSignal | undefined,
-): PreparedCall | Promise<PreparedCall> {
-  const callable = runtime.callable(info.name);
-  if (callable === undefined) return refusedAtValidation(info, notFoundError(info.name, runtime));
-  if (signal?.aborted) return refusedAtValidation(info, abortedError(info.name, signal));
-  const { tool } = callable;
-  // `instanceof Error`, not `ToolCallError`: the input is a plain-data copy, never an Error, and the error family's
-  // own `instanceof` (which also knows other copies of toolwire) costs a symbol lookup on every input.
-  const parsed = parseToolInput(info.name, info.rawInput);
-  if (parsed instanceof Error) return refusedAtValidation(info, parsed);
-  const input = validateInput(callable, parsed, "input");
-  if (input instanceof Error) return refusedAtValidation(info, input);
-  info.watch?.phase("validate", info.started, performance.now());
-  if (runtime.beforeHooks.length === 0) return { kind: "ready", info, tool, input };
-  // Refused by a hook: the before_hooks phase reports it (`refusedAtValidation` reports validate).
-  const refusedByHook = (error: ToolCallError): PreparedCall => ({ kind: "refused", info, error });
+/** received → ready or refused: finds the active tool, then parses and validates the input. */
+export function checkCall(runtime: CallRuntime, call: Call, signal: AbortSignal | undefined): void {
+  const { toolName } = call.state;
+  const callable = runtime.callable(toolName);
+  let event: CallEvent;
+  if (callable === undefined) {
+    event = { kind: "refused", code: "tool-not-found", message: notFoundMessage(toolName, runtime) };
+  } else if (signal?.aborted) {
+    event = { kind: "refused", code: "aborted", message: abortedMessage(toolName, signal) };
+  } else {
+    call.tool = callable;
+    const parsed = parseToolInput(toolName, call.rawInput);
+    const input = typeof parsed === "string" ? parsed : checkInput(callable, parsed, "input");
+    event =
+      typeof input === "string"
+        ? { kind: "refused", code: "invalid-input", message: input }
+        : { kind: "checked", input };
+  }
+  call.watch?.phase("validate", call.started, performance.now(), event.kind === "refused" ? event.code : undefined);
+  move(call, event);
+}
+
+/** The input without a strict-mode provider's nulls, checked against the tool's schema; or the refusal's message. */
+function checkInput(callable: CallableTool, input: JsonObject, origin: string): JsonObject | string {
+  const cleaned = callable.dropNulls(input);
+  const issues = callable.validate(cleaned);
+  return issues === undefined ? cleaned : invalidInputMessage(callable.tool.descriptor.name, issues, origin);
+}
+
+/** ready → ready (its input as the hooks left it) or refused: the before hooks, inside the write lock. */
+export async function runCallBeforeHooks(runtime: CallRuntime, call: Call): Promise<void> {
+  const { state, tool } = call;
+  if (state.kind !== "ready" || tool === undefined) return;
+  const { id, toolName, input } = state;
   let hooksStart = 0;
-  const decide = (outcome: BeforeChainOutcome): PreparedCall => {
-    info.watch?.phase("before_hooks", hooksStart, performance.now(), beforeHookFailure(outcome));
-    switch (outcome.kind) {
-      case "allow":
-        return { kind: "ready", info, tool, input: outcome.input };
-      case "block":
-        return refusedByHook(dispatchRefusal("blocked-by-hook", info.name, `Tool call blocked: ${outcome.reason}`));
-      case "invalid-rewrite":
-        return refusedByHook(
-          outcome.problem instanceof ToolCallError
-            ? outcome.problem
-            : dispatchRefusal(
-                "invalid-input",
-                info.name,
-                `Invalid input from a beforeToolCall hook for tool ${info.name}: expected an object, got ${describeThrown(outcome.value)}`,
-              ),
-        );
-    }
-  };
-  const outcome = runLocked(runtime.lock, () => {
-    hooksStart = performance.now(); // inside the lock: the wait for it counts as queued
-    return runBeforeHooks(
-      runtime.beforeHooks,
-      { toolName: info.name, toolCallId: info.id, input, descriptor: tool.descriptor },
-      runtime.hookTimeoutMs,
-      (rewritten) => {
-        const checked = validateInput(callable, rewritten, "input from a beforeToolCall hook");
-        return checked instanceof ToolCallError ? { problem: checked } : { input: checked };
-      },
-    );
+  const outcome = await runtime.lock(() => {
+    if (call.watch !== undefined) hooksStart = performance.now(); // inside the lock: the wait counts as queued
+    const event = { toolName, toolCallId: id, input, descriptor: tool.tool.descriptor };
+    return runBeforeHooks(runtime.beforeHooks, event, runtime.hookTimeoutMs, (rewritten) => {
+      const checked = checkInput(tool, rewritten, "input from a beforeToolCall hook");
+      return typeof checked === "string" ? { problem: checked } : { input: checked };
+    });
   });
-  return outcome instanceof Promise ? outcome.then(decide) : decide(outcome);
-}
-
-/** A call refused before its hooks: the validate phase reports why. */
-function refusedAtValidation(info: CallInfo, error: ToolCallError): PreparedCall {
-  info.watch?.phase("validate", info.started, performance.now(), error.code);
-  return { kind: "refused", info, error };
-}
-
-function beforeHookFailure(outcome: BeforeChainOutcome): ToolCallErrorCode | undefined {
-  if (outcome.kind === "allow") return undefined;
-  if (outcome.kind === "block") return "blocked-by-hook";
-  return outcome.problem instanceof ToolCallError ? outcome.problem.code : "invalid-input";
+  let event: CallEvent;
+  if (outcome.kind === "allow") event = { kind: "allowed", input: outcome.input };
+  else if (outcome.kind === "block") {
+    event = { kind: "refused", code: "blocked-by-hook", message: `Tool call blocked: ${outcome.reason}` };
+  } else {
+    const message =
+      typeof outcome.problem === "string"
+        ? outcome.problem
+        : `Invalid input from a beforeToolCall hook for tool ${toolName}: expected an object, got ${describeThrown(outcome.value)}`;
+    event = { kind: "refused", code: "invalid-input", message };
+  }
+  call.watch?.phase("before_hooks", hooksStart, performance.now(), event.kind === "refused" ? event.code : undefined);
+  move(call, event);
 }
 
 /**
- * The approval phase, between the before hooks and the executor: `undefined` when the call needs no
- * approval (the synchronous path), else the call as approved, refused (declined, expired, unanswerable,
- * aborted), or paused when nobody here can answer and the caller can wait (`pauseForApproval`). The
- * wait holds no lock; the request is for exactly the input that runs.
+ * ready → ready (approved), refused (declined, expired, unanswerable, aborted) or paused: between the before hooks
+ * and the executor, for a call the session's approvals require. Paused when nobody here can answer and the caller
+ * can wait (`pauseForApproval`). The wait holds no lock; the request is for exactly the input that runs.
  */
-export function approveToolCall(
+export async function approveCall(
   runtime: CallRuntime,
-  call: ReadyCall,
+  call: Call,
   options: DispatchOptions | undefined,
-): PreparedCall | Promise<PreparedCall> | undefined {
-  const { approvals } = runtime;
-  if (approvals === undefined) return undefined; // no approvals: the synchronous path, nothing read
-  const { info, tool, input } = call;
-  if (call.approved === true) return undefined; // resumed after a pause, already decided
-  const subject = { toolCallId: info.id, toolName: info.name, input, descriptor: tool.descriptor };
-  if (!approvals.requires(subject)) return undefined;
+): Promise<void> {
+  const { approvals, emitter } = runtime;
+  const { state, tool } = call;
+  if (approvals === undefined || state.kind !== "ready" || state.approved === true || tool === undefined) return;
+  const subject = {
+    toolCallId: state.id,
+    toolName: state.toolName,
+    input: state.input,
+    descriptor: tool.tool.descriptor,
+  };
+  if (!approvals.requires(subject)) return;
   const approver = options?.approver ?? approvals.approver;
   if (approver === undefined && options?.pauseForApproval === true) {
     const request = createApprovalRequest(approvals, subject);
-    runtime.emitter.emit("approval_requested", request);
-    return { kind: "paused", info, request };
+    emitter.emit("approval_requested", request);
+    move(call, { kind: "paused", request });
+    return;
   }
   const asked = performance.now();
-  return askApproval(approvals, subject, announcerOf(runtime), options?.signal, approver).then((verdict) => {
-    info.watch?.phase("approval", asked, performance.now(), verdict.approved ? undefined : verdict.code);
-    // Approved: the copy of the input that was digested runs, not the object the hooks and the approver saw.
-    return verdict.approved ? { ...call, input: verdict.input } : refusedBy(info, verdict);
-  });
+  const announcer = {
+    requested: (request: ApprovalRequest) => {
+      move(call, { kind: "approval-requested", request });
+      emitter.emit("approval_requested", request);
+    },
+    resolved: (event: ApprovalResolvedEvent) => emitter.emit("approval_resolved", event),
+  };
+  const verdict = await askApproval(approvals, subject, announcer, options?.signal, approver);
+  call.watch?.phase("approval", asked, performance.now(), verdict.approved ? undefined : verdict.code);
+  // Approved: the copy of the input that was digested runs, not the object the hooks and the approver saw.
+  move(
+    call,
+    verdict.approved
+      ? { kind: "approved", input: verdict.input }
+      : { kind: "refused", code: verdict.code, message: verdict.message },
+  );
 }
 
 /**
- * A paused call, decided: the approval's id was claimed once by the caller. Announced as a call again
- * (it ends in this dispatch); approved, it runs exactly the request's input with the tool active now,
- * checked against that tool's schema once more, without before hooks (they ran before the pause).
+ * paused → ready (approved) or refused: a paused call and its decision, once the caller claimed the approval's id.
+ * Announced as a call again (it ends in this dispatch); approved, it runs exactly the request's input with the tool
+ * active now, checked against that tool's schema once more, without before hooks (they ran before the pause).
  */
-export function prepareResumedCall(
+export function resumeCall(
   runtime: CallRuntime,
   request: ApprovalRequest,
   decision: unknown,
-  parent?: TraceContext,
-): PreparedCall {
+  parent: TraceContext | undefined,
+): Call {
   // Read once into a frozen copy: announced, checked against the digest, and copied afresh to run.
   const copied = copyJson(request.input, "the approved input");
   const input = frozenJsonCopy(copied.ok && isRecord(copied.value) ? (copied.value as JsonObject) : {});
-  const info = startToolCall(runtime, { id: request.toolCallId, name: request.toolName, input }, parent, true);
+  const call = startCall(runtime, { id: request.toolCallId, name: request.toolName, input }, parent);
+  const { id, toolName } = call.state;
+  call.state = pausedCall({ ...request, toolCallId: id, input });
+  const { emitter } = runtime;
   const verdict = copied.ok
-    ? applyResumedDecision({ ...request, input }, decision, announcerOf(runtime))
+    ? applyResumedDecision({ ...request, input }, decision, {
+        requested: (asked) => emitter.emit("approval_requested", asked),
+        resolved: (event) => emitter.emit("approval_resolved", event),
+      })
     : ({
         approved: false,
         code: "approval-declined",
         message: "Tool call declined: its input is not JSON data",
       } as const);
-  if (!verdict.approved) return refusedBy(info, verdict);
-  const callable = runtime.callable(info.name);
-  if (callable === undefined) return { kind: "refused", info, error: notFoundError(info.name, runtime) };
-  const checked = validateInput(callable, verdict.input, "approved input");
-  return checked instanceof ToolCallError
-    ? { kind: "refused", info, error: checked }
-    : { kind: "ready", info, tool: callable.tool, input: checked, approved: true };
-}
-
-function announcerOf(runtime: CallRuntime): ApprovalAnnouncer {
-  const { emitter } = runtime;
-  return {
-    requested: (request) => emitter.emit("approval_requested", request),
-    resolved: (event) => emitter.emit("approval_resolved", event),
-  };
-}
-
-function refusedBy(info: CallInfo, verdict: Exclude<ApprovalVerdict, { approved: true }>): PreparedCall {
-  return { kind: "refused", info, error: toolCallRefusal(verdict.code, info.name, verdict.message) };
-}
-
-function validateInput(callable: CallableTool, input: JsonObject, origin: string): JsonObject | ToolCallError {
-  const cleaned = callable.dropNulls(input);
-  const issues = callable.validate(cleaned);
-  return issues === undefined ? cleaned : invalidInputError(callable.tool.descriptor.name, issues, origin);
-}
-
-/** The most characters of a model-written tool name that an error message repeats. */
-const MAX_ECHOED_NAME_CHARS = 100;
-
-/** The most reasons a refusal of a hidden tool gives, and the most characters of each. */
-const MAX_HIDDEN_REASONS = 3;
-const MAX_HIDDEN_REASON_CHARS = 300;
-
-/** A call of a tool that is not active: a hidden one says why it is hidden, any other one names a close match. */
-function notFoundError(name: string, runtime: CallRuntime): ToolCallError {
-  const names = [...runtime.activeTools().keys()];
-  const shown = cutText(name, MAX_ECHOED_NAME_CHARS);
-  const available = `Available tools: ${names.length === 0 ? "none" : names.join(", ")}.`;
-  const hidden = runtime.hiddenBecause(name);
-  if (hidden !== undefined && hidden.length > 0) {
-    const reasons = hidden
-      .slice(0, MAX_HIDDEN_REASONS)
-      .map((diagnostic) => cutText(diagnostic.message, MAX_HIDDEN_REASON_CHARS));
-    return dispatchRefusal(
-      "tool-not-found",
-      shown,
-      `Tool ${shown} is not available here, so it was not run: ${reasons.join("; ")}. ${available}`,
-    );
+  if (!verdict.approved) {
+    move(call, { kind: "refused", code: verdict.code, message: verdict.message });
+    return call;
   }
-  const lower = name.toLowerCase();
-  const similar = names.find((candidate) => candidate.toLowerCase() === lower);
-  const hint = similar === undefined ? "" : ` Did you mean ${similar}? Tool names are case-sensitive.`;
-  return dispatchRefusal("tool-not-found", shown, `Tool ${shown} not found.${hint} ${available}`);
-}
-
-function abortedError(name: string, signal: AbortSignal): ToolCallError {
-  const reason = signal.reason;
-  const why =
-    reason === undefined || (reason instanceof Error && reason.name === "AbortError")
-      ? "the caller aborted it"
-      : describeThrown(reason);
-  return toolCallRefusal("aborted", name, `Tool call ${name} aborted: ${why}`);
+  const callable = runtime.callable(toolName);
+  if (callable === undefined) {
+    move(call, { kind: "refused", code: "tool-not-found", message: notFoundMessage(toolName, runtime) });
+    return call;
+  }
+  const checked = checkInput(callable, verdict.input, "approved input");
+  if (typeof checked === "string") move(call, { kind: "refused", code: "invalid-input", message: checked });
+  else {
+    call.tool = callable;
+    move(call, { kind: "approved", input: checked });
+  }
+  return call;
 }
 
 /**
- * Runs the executor outside the lock, with the call's timeout (the tool's own wins over the
- * session's), counted from `executorStart` (a `performance.now()` reading taken when the executor
- * may start), and the caller's abort signal. On either, the executor's signal is aborted and the
- * call ends at once with an error outcome, whether or not the executor stops. The outcome goes on to
- * `finalizeExecutedToolCall` in the same step, and the call's end to `ends.put(slot, ...)`: no promise
- * of toolwire's own between the executor and the caller (a `.then` per phase cost about a tenth of a
- * dispatch). A fault inside toolwire after the executor ends the call with `internalFailure`.
+ * ready → running → executed: runs the executor outside the lock, with the call's timeout (the tool's own wins
+ * over the session's), counted from now, and the caller's signal. On either, the executor's signal is aborted
+ * and the call goes on at once with an error result, whether or not the executor stops.
  */
-export function executePreparedToolCall<T>(
-  runtime: CallRuntime,
-  call: ReadyCall,
-  options: DispatchOptions | undefined,
-  executorStart: number,
-  ending: CallEnding<T>,
-  ends: CallEnds<T>,
-  slot: number,
-): void {
-  const { tool, info } = call;
+export function executeCall(runtime: CallRuntime, call: Call, options: DispatchOptions | undefined): Promise<void> {
+  const { state, tool, watch } = call;
+  if (state.kind !== "ready" || tool === undefined) return Promise.resolve();
+  const { toolName, input } = state;
   const signal = options?.signal;
   if (signal?.aborted) {
-    ends.put(slot, finalizeSafely(runtime, call, stopped(abortedError(info.name, signal)), ending));
-    return;
+    // Aborted while it waited for its hooks or a person: it goes on to the after hooks like a call that ran.
+    move(call, { kind: "executed", ...stopped("aborted", abortedMessage(toolName, signal)) });
+    return Promise.resolve();
   }
-  const context = new CallContext(runtime, info, options);
-  const timeoutMs = timerDelay(tool.timeoutMs ?? runtime.toolTimeoutMs);
-  const running = new RunningCall(context, call, ending, ends, slot, signal, timeoutMs, executorStart);
-  const { watch } = info;
-  if (watch === undefined) tool.start(call.input, context, running);
-  else watch.enter(() => tool.start(call.input, context, running));
-}
-
-/**
- * One executor run racing its deadline and the caller's signal; the first to come ends the call.
- * A class, not closures: it is made for every call, and is its own abort listener, expiry and
- * outcome sink.
- */
-class RunningCall<T> implements OutcomeSink {
-  readonly #context: CallContext;
-  readonly #call: ReadyCall;
-  readonly #ending: CallEnding<T>;
-  readonly #ends: CallEnds<T>;
-  readonly #slot: number;
-  readonly #signal: AbortSignal | undefined;
-  readonly #timeoutMs: number | undefined;
-  readonly #deadline: Deadline | undefined;
-  /** When the executor began (a `performance.now()` reading), for its phase; 0 when the call is not watched. */
-  readonly #begun: number;
-
-  constructor(
-    context: CallContext,
-    call: ReadyCall,
-    ending: CallEnding<T>,
-    ends: CallEnds<T>,
-    slot: number,
-    signal: AbortSignal | undefined,
-    timeoutMs: number | undefined,
-    executorStart: number,
-  ) {
-    this.#context = context;
-    this.#call = call;
-    this.#ending = ending;
-    this.#ends = ends;
-    this.#slot = slot;
-    this.#signal = signal;
-    this.#timeoutMs = timeoutMs;
-    this.#begun = context.info.watch === undefined ? 0 : performance.now();
-    this.#deadline =
-      timeoutMs === undefined ? undefined : context.runtime.deadlines.after(timeoutMs, executorStart, this);
-    signal?.addEventListener("abort", this, { once: true });
-  }
-
-  /** The executor's outcome; the first outcome (the executor's, the deadline's or the abort's) wins. */
-  settle(outcome: ToolOutcome): void {
-    const context = this.#context;
-    if (context.finished) return;
-    context.finished = true;
-    this.#deadline?.cancel();
-    this.#signal?.removeEventListener("abort", this);
-    context.info.watch?.phase(
-      "execute",
-      this.#begun,
-      performance.now(),
-      outcome.result.isError === true ? outcome.errorCode : undefined,
-    );
-    this.#ends.put(this.#slot, finalizeSafely(context.runtime, this.#call, outcome, this.#ending));
-  }
-
-  /** The caller aborted (this object is the signal's listener). */
-  handleEvent(): void {
-    this.#stop(abortedError(this.#context.info.name, this.#signal as AbortSignal));
-  }
-
-  /** The deadline passed. */
-  expire(): void {
-    const { name } = this.#context.info;
-    this.#stop(
-      toolCallRefusal(
-        "timeout",
-        name,
-        `Tool ${name} timed out after ${this.#timeoutMs} ms and was stopped. Try a smaller request, or another way to get the result.`,
-      ),
-    );
-  }
-
-  #stop(error: ToolCallError): void {
-    if (this.#context.finished) return;
-    this.#context.abort(error);
-    this.settle(stopped(error));
-  }
+  move(call, STARTED);
+  const context = new CallContext(runtime.emitter, call, options);
+  const begun = watch === undefined ? 0 : performance.now(); // read for the execute phase only
+  const delay = timerDelay(tool.tool.timeoutMs ?? runtime.toolTimeoutMs);
+  return new Promise<void>((resolve) => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const settle = (outcome: ToolOutcome): void => {
+      if (context.finished) return; // the first outcome (the executor's, the timeout's, the abort's) wins
+      context.finished = true;
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", onAbort);
+      const { result, errorCode } = outcome;
+      watch?.phase("execute", begun, performance.now(), result.isError === true ? errorCode : undefined);
+      move(call, { kind: "executed", result, errorCode });
+      resolve();
+    };
+    const stop = (code: "timeout" | "aborted", message: string): void => {
+      if (context.finished) return;
+      context.abort(toolCallRefusal(code, toolName, message));
+      settle(stopped(code, message));
+    };
+    const onAbort = () => stop("aborted", abortedMessage(toolName, signal as AbortSignal));
+    if (delay !== undefined) {
+      timer = setTimeout(
+        () =>
+          stop(
+            "timeout",
+            `Tool ${toolName} timed out after ${delay} ms and was stopped. Try a smaller request, or another way to get the result.`,
+          ),
+        delay,
+      );
+    }
+    signal?.addEventListener("abort", onAbort, { once: true });
+    if (watch === undefined) tool.tool.start(input, context, settle);
+    else watch.enter(() => tool.tool.start(input, context, settle));
+  });
 }
 
 /** The longest delay `setTimeout` keeps (about 24.8 days); a longer one would fire at once. */
@@ -451,296 +342,107 @@ function timerDelay(timeoutMs: number | undefined): number | undefined {
   return Math.min(Math.max(timeoutMs, 0), MAX_TIMER_DELAY_MS);
 }
 
-/**
- * The executor's context. Its AbortSignal is made on first read: most executors never read it, and
- * an AbortController per call would cost more than the rest of dispatch together.
- */
-class CallContext implements ToolCallContext {
-  finished = false;
-  readonly toolCallId: string;
-  #controller: AbortController | undefined;
-  #reason: unknown;
-  #aborted = false;
-
-  #log: ToolCallContext["log"];
-  #onUpdate: ToolCallContext["onUpdate"] | undefined;
-  #abortListeners: ((reason: unknown) => void)[] | undefined;
-
-  constructor(
-    readonly runtime: CallRuntime,
-    readonly info: CallInfo,
-    /** The caller's own listeners for this call (`onUpdate`, `onLog`). */
-    private readonly options: DispatchOptions | undefined,
-  ) {
-    this.toolCallId = info.id;
-  }
-
-  /** Made on first read, like the signal: most executors never log. Never throws. */
-  get log(): NonNullable<ToolCallContext["log"]> {
-    this.#log ??= (level, data, logger) => {
-      const { runtime, info, options } = this;
-      const listened = runtime.emitter.has("tool_log");
-      if (this.finished || (!listened && options?.onLog === undefined)) return;
-      const entry = readLogEntry(info, level, data, logger);
-      if (entry === undefined) return;
-      if (listened) runtime.emitter.emit("tool_log", entry);
-      this.#callListener("onLog", () => options?.onLog?.(entry));
-    };
-    return this.#log;
-  }
-
-  #callListener(which: "onUpdate" | "onLog", call: () => void): void {
-    try {
-      call();
-    } catch (error) {
-      const { runtime, info } = this;
-      runtime.emitter.emit("error", {
-        code: "listener-failed",
-        error: new SessionError(
-          "listener-failed",
-          `An ${which} listener of a dispatch threw: ${describeThrown(error)}`,
-          {
-            cause: error,
-          },
-        ),
-        toolCallId: info.id,
-        toolName: info.name,
-      });
-    }
-  }
-
-  /** A stretch of the executor's own work (such as `sandbox_start`), from `start` until now. Never throws. */
-  phase(name: string, start: number): void {
-    const { watch } = this.info;
-    if (watch === undefined || this.finished || typeof name !== "string" || typeof start !== "number") return;
-    watch.phase(cutText(name, 100), Math.min(start, performance.now()), performance.now(), undefined, true);
-  }
-
-  get span(): ToolCallContext["span"] {
-    return this.info.watch?.span;
-  }
-
-  get signal(): AbortSignal {
-    if (this.#controller === undefined) {
-      this.#controller = new AbortController();
-      guardAbortListeners(this.#controller.signal, (error) => this.#reportListenerFault(error));
-      if (this.#aborted) this.#controller.abort(this.#reason);
-    }
-    return this.#controller.signal;
-  }
-
-  #reportListenerFault(error: unknown): void {
-    const { runtime, info } = this;
-    runtime.emitter.emit("error", {
-      code: "listener-failed",
-      error: new SessionError(
-        "listener-failed",
-        `An abort listener of tool ${info.name} threw: ${describeThrown(error)}`,
-        {
-          cause: error,
-        },
-      ),
-      toolCallId: info.id,
-      toolName: info.name,
-    });
-  }
-
-  /** Hears of the call's abort without making its signal; a listener that throws is reported, never rethrown. */
-  onAbort(listener: (reason: unknown) => void): () => void {
-    if (typeof listener !== "function") throw new TypeError("context.onAbort takes a function");
-    if (this.#aborted) {
-      this.#callAbortListener(listener);
-      return () => {};
-    }
-    this.#abortListeners ??= [];
-    const listeners = this.#abortListeners;
-    listeners.push(listener);
-    return () => {
-      const index = listeners.indexOf(listener);
-      if (index !== -1) listeners.splice(index, 1);
-    };
-  }
-
-  abort(reason: unknown): void {
-    this.#aborted = true;
-    this.#reason = reason;
-    this.#controller?.abort(reason);
-    const listeners = this.#abortListeners;
-    this.#abortListeners = undefined;
-    if (listeners !== undefined) for (const listener of listeners) this.#callAbortListener(listener);
-  }
-
-  #callAbortListener(listener: (reason: unknown) => void): void {
-    try {
-      listener(this.#reason);
-    } catch (error) {
-      this.#reportListenerFault(error);
-    }
-  }
-
-  /** Made on first read, like the signal: most executors report no progress. Never throws: a malformed partial is dropped, and listeners cannot break the executor. */
-  get onUpdate(): ToolCallContext["onUpdate"] {
-    this.#onUpdate ??= (partial: ToolResult): void => {
-      const { runtime, info } = this;
-      const progress = this.options?.onUpdate;
-      const listened = runtime.emitter.has("tool_execution_update");
-      if (this.finished || (!listened && progress === undefined)) return;
-      const normalized = normalizeToolResult(partial);
-      if (typeof normalized === "string") return;
-      if (listened) {
-        runtime.emitter.emit("tool_execution_update", {
-          toolCallId: info.id,
-          toolName: info.name,
-          partial: normalized,
-        });
-      }
-      if (progress !== undefined) this.#callListener("onUpdate", () => progress(normalized));
-    };
-    return this.#onUpdate;
-  }
+function stopped(code: ToolCallErrorCode, message: string): ToolOutcome {
+  return { result: errorResult(message), errorCode: code };
 }
 
-const LOG_LEVELS: ReadonlySet<string> = new Set([
-  "debug",
-  "info",
-  "notice",
-  "warning",
-  "error",
-  "critical",
-  "alert",
-  "emergency",
-]);
-
-/** A log message as plain data, or `undefined` for one that is not (a bad level, data that is not JSON). */
-function readLogEntry(info: CallInfo, level: unknown, data: unknown, logger: unknown): ToolLogEvent | undefined {
-  if (typeof level !== "string" || !LOG_LEVELS.has(level)) return undefined;
-  const copied = copyJson(data, "the log data");
-  if (!copied.ok) return undefined;
-  const entry = {
-    toolCallId: info.id,
-    toolName: info.name,
-    level: level as ToolLogLevel,
-    data: copied.value as JsonValue,
-  };
-  return typeof logger === "string" ? { ...entry, logger: cutText(logger, 200) } : entry;
-}
-
-function stopped(error: ToolCallError): ToolOutcome {
-  return { result: errorResult(error.message), errorCode: error.code, error };
-}
-
-/**
- * How a call's life ends: the shape the caller gets (`dispatch`'s block, or `dispatchDetailed`'s outcome).
- * `pending` is set when the call did not end but paused for approval.
- */
-export interface CallEnding<T> {
-  (
-    runtime: CallRuntime,
-    info: CallInfo,
-    result: ToolResult,
-    errorCode: ToolCallErrorCode | undefined,
-    pending?: ApprovalRequest,
-  ): T;
-  /** Whether this ending reports how long the call took: then each call reads the clock as it starts. */
-  readonly reportsDuration: boolean;
-}
-
-/**
- * Runs the after hooks inside the lock (only for calls that reached the executor), keeps the result within its
- * budget (a larger one is saved to a file and previewed), and ends the call.
- */
-export function finalizeExecutedToolCall<T>(
-  runtime: CallRuntime,
-  call: ReadyCall,
-  outcome: ToolOutcome,
-  ending: CallEnding<T>,
-): T | Promise<T> {
-  const { info } = call;
-  if (runtime.afterHooks.length === 0) return endWithinBudget(runtime, call, outcome, outcome.result, ending);
+/** executed → executed: the after hooks, inside the lock, patch the result. */
+export async function runCallAfterHooks(runtime: CallRuntime, call: Call): Promise<void> {
+  const { state } = call;
+  if (state.kind !== "executed") return;
+  const { id, toolName } = state;
   let hooksStart = 0;
-  const result = runLocked(runtime.lock, () => {
-    hooksStart = performance.now(); // inside the lock: the wait for it counts as queued
-    return runAfterHooks(
-      runtime.afterHooks,
-      { toolName: info.name, toolCallId: info.id, input: call.input, durationMs: durationOf(info, performance.now()) },
-      outcome.result,
-      runtime.hookTimeoutMs,
-      (error: SessionError) =>
-        runtime.emitter.emit("error", { code: error.code, error, toolCallId: info.id, toolName: info.name }),
+  const result = await runtime.lock(() => {
+    if (call.watch !== undefined) hooksStart = performance.now(); // inside the lock: the wait counts as queued
+    const event = { toolName, toolCallId: id, input: state.input, durationMs: performance.now() - call.started };
+    return runAfterHooks(runtime.afterHooks, event, state.result, runtime.hookTimeoutMs, (error) =>
+      runtime.emitter.emit("error", { code: error.code, error, toolCallId: id, toolName }),
     );
   });
-  const afterHooks = (hooked: ToolResult) => {
-    info.watch?.phase("after_hooks", hooksStart, performance.now());
-    return endWithinBudget(runtime, call, outcome, hooked, ending);
-  };
-  return result instanceof Promise ? result.then(afterHooks) : afterHooks(result);
+  call.watch?.phase("after_hooks", hooksStart, performance.now());
+  move(call, { kind: "result-changed", result });
 }
 
-/** `finalizeExecutedToolCall`, where a fault inside toolwire ends the call with `internalFailure`. Never throws or rejects. */
-function finalizeSafely<T>(runtime: CallRuntime, call: ReadyCall, outcome: ToolOutcome, ending: CallEnding<T>) {
-  try {
-    const end = finalizeExecutedToolCall(runtime, call, outcome, ending);
-    return end instanceof Promise
-      ? end.catch((error: unknown) => internalFailure(runtime, call.info, undefined, error, ending))
-      : end;
-  } catch (error) {
-    return internalFailure(runtime, call.info, undefined, error, ending);
+/** Whether an executed call's result has more text than its tool's budget allows. */
+function isOverBudget(runtime: CallRuntime, call: Call): boolean {
+  const { state, tool } = call;
+  return state.kind === "executed" && tool !== undefined && isOverResultBudget(runtime.budget, tool.tool, state.result);
+}
+
+/** executed → executed: the result's text saved whole to a file, and a preview of it in its place. */
+async function saveResultOverBudget(runtime: CallRuntime, call: Call): Promise<void> {
+  const { state, tool } = call;
+  if (state.kind !== "executed" || tool === undefined) return;
+  const result = await applyResultBudget(runtime.budget, tool.tool, state.id, state.result);
+  move(call, { kind: "result-changed", result });
+}
+
+/**
+ * The outcome of an ended, refused or paused call: announces its end (`tool_execution_end`; a paused call has not
+ * ended, and hands back its request with a stand-in result that must not reach the model).
+ */
+export function endCall(runtime: CallRuntime, call: Call): ToolCallOutcome {
+  move(call, END); // executed or refused → ended
+  const { state, watch } = call;
+  const ended = performance.now();
+  const durationMs = ended - call.started;
+  if (state.kind === "paused") {
+    const { toolName, request } = state;
+    const text = `Tool call ${toolName} waits for a person's approval (${request.approvalId}); it has not run.`;
+    const result = errorResult(text);
+    watch?.end(result, undefined, ended, true);
+    const block = { type: "tool_result" as const, tool_use_id: state.id, content: result.content, is_error: true };
+    return { block, result, errorCode: "approval-required", durationMs, pendingApproval: request };
   }
+  if (state.kind !== "ended") throw new Error(`endCall: the call is ${state.kind}, not ended`);
+  const { id, toolName, result, errorCode } = state;
+  watch?.end(result, errorCode, ended);
+  if (runtime.emitter.has("tool_execution_end")) {
+    const isError = result.isError === true;
+    runtime.emitter.emit(
+      "tool_execution_end",
+      errorCode === undefined
+        ? { toolCallId: id, toolName, durationMs, isError, result }
+        : { toolCallId: id, toolName, durationMs, isError, errorCode, result },
+    );
+  }
+  return outcomeOf(state, durationMs);
 }
 
-/** Keeps the result within its budget (a larger one is saved to a file and previewed), and ends the call. */
-function endWithinBudget<T>(
-  runtime: CallRuntime,
-  call: ReadyCall,
-  outcome: ToolOutcome,
-  result: ToolResult,
-  ending: CallEnding<T>,
-): T | Promise<T> {
-  const budgeted = applyResultBudget(runtime.budget, call.tool, call.info.id, result);
-  if (budgeted instanceof Promise) return budgeted.then((kept) => endWith(runtime, call, outcome, kept, ending));
-  return endWith(runtime, call, outcome, budgeted, ending);
-}
-
-function endWith<T>(
-  runtime: CallRuntime,
-  call: ReadyCall,
-  outcome: ToolOutcome,
-  result: ToolResult,
-  ending: CallEnding<T>,
-): T {
-  return ending(runtime, call.info, result, result.isError === true ? outcome.errorCode : undefined);
+function outcomeOf(state: Extract<CallState, { kind: "ended" }>, durationMs: number): ToolCallOutcome {
+  const { id, result, errorCode } = state;
+  const block =
+    result.isError === true
+      ? { type: "tool_result" as const, tool_use_id: id, content: result.content, is_error: true }
+      : { type: "tool_result" as const, tool_use_id: id, content: result.content };
+  return errorCode === undefined ? { block, result, durationMs } : { block, result, errorCode, durationMs };
 }
 
 /** A bug in toolwire or a hostile value: still one error result for the call, never a rejection. */
-export function internalFailure<T>(
+export function internalFailure(
   runtime: CallRuntime,
-  info: CallInfo | undefined,
+  call: Call | undefined,
   toolUse: ToolUse | undefined,
   error: unknown,
-  ending: CallEnding<T>,
-): T {
-  const fallback: CallInfo = info ?? {
-    id: safeString(() => (toolUse as { id?: unknown }).id),
-    name: safeString(() => (toolUse as { name?: unknown }).name),
+): ToolCallOutcome {
+  const failed: Call = call ?? {
+    state: receivedCall(
+      safeString(() => toolUse?.id),
+      safeString(() => toolUse?.name),
+    ),
     rawInput: undefined,
     started: performance.now(),
     watch: undefined,
+    tool: undefined,
   };
-  const result = errorResult(`Tool call failed inside toolwire: ${describeThrown(error)}`);
+  move(failed, { kind: "failed", message: `Tool call failed inside toolwire: ${describeThrown(error)}` });
   try {
-    return ending(runtime, fallback, result, "execution-failed");
+    return endCall(runtime, failed);
   } catch {
     // An event listener cannot throw (the emitter catches it), so this is a fault in the ending itself: end quietly.
-    return ending({ ...runtime, emitter: SILENT_EMITTER }, fallback, result, "execution-failed");
+    return outcomeOf(failed.state as Extract<CallState, { kind: "ended" }>, performance.now() - failed.started);
   }
 }
-
-const SILENT_EMITTER: CallRuntime["emitter"] = {
-  on: () => () => {},
-  emit: () => {},
-  has: () => false,
-  callListeners: 0,
-};
 
 function safeString(read: () => unknown): string {
   try {
@@ -749,105 +451,4 @@ function safeString(read: () => unknown): string {
   } catch {
     return "";
   }
-}
-
-/** Ends a call refused before its executor. */
-export function refuseToolCall<T>(
-  runtime: CallRuntime,
-  call: Extract<PreparedCall, { kind: "refused" }>,
-  ending: CallEnding<T>,
-): T {
-  return ending(runtime, call.info, errorResult(call.error.message), call.error.code);
-}
-
-/** Hands back a call paused for approval: a stand-in result, and the request to resume it with. */
-export function pauseToolCall<T>(
-  runtime: CallRuntime,
-  call: Extract<PreparedCall, { kind: "paused" }>,
-  ending: CallEnding<T>,
-): T {
-  const { info, request } = call;
-  const text = `Tool call ${info.name} waits for a person's approval (${request.approvalId}); it has not run.`;
-  return ending(runtime, info, errorResult(text), "approval-required", request);
-}
-
-/** Ends a call as `dispatch` answers: announces it, and shapes its `tool_result`. */
-export const endToolCall: CallEnding<ToolResultBlock> = Object.assign(
-  (runtime: CallRuntime, info: CallInfo, result: ToolResult, errorCode: ToolCallErrorCode | undefined) => {
-    info.watch?.end(result, errorCode, performance.now());
-    if (runtime.emitter.callListeners !== 0 && runtime.emitter.has("tool_execution_end")) {
-      announceEnd(runtime, info, result, errorCode, durationOf(info, performance.now()));
-    }
-    return resultBlock(info, result);
-  },
-  { reportsDuration: false },
-);
-
-/** Ends a call as `dispatchDetailed` answers: the block, the result with its details, the error code, the duration. */
-export const endToolCallDetailed: CallEnding<ToolCallOutcome> = Object.assign(
-  (
-    runtime: CallRuntime,
-    info: CallInfo,
-    result: ToolResult,
-    errorCode: ToolCallErrorCode | undefined,
-    pending?: ApprovalRequest,
-  ): ToolCallOutcome => detailedEnd(runtime, info, result, errorCode, pending),
-  { reportsDuration: true },
-);
-
-function detailedEnd(
-  runtime: CallRuntime,
-  info: CallInfo,
-  result: ToolResult,
-  errorCode: ToolCallErrorCode | undefined,
-  pending: ApprovalRequest | undefined,
-): ToolCallOutcome {
-  const ended = performance.now();
-  const durationMs = durationOf(info, ended);
-  info.watch?.end(result, pending === undefined ? errorCode : undefined, ended, pending !== undefined);
-  if (pending !== undefined) {
-    // Not ended: no tool_execution_end until it is resumed and runs (or is declined).
-    return {
-      block: resultBlock(info, result),
-      result,
-      errorCode: "approval-required",
-      durationMs,
-      pendingApproval: pending,
-    };
-  }
-  if (runtime.emitter.callListeners !== 0 && runtime.emitter.has("tool_execution_end"))
-    announceEnd(runtime, info, result, errorCode, durationMs);
-  const block = resultBlock(info, result);
-  return errorCode === undefined ? { block, result, durationMs } : { block, result, errorCode, durationMs };
-}
-
-/**
- * How long the call has taken at `now`. 0 for a call whose start was not read (`CallInfo.started` is NaN): nothing
- * needed it when the call began, and a listener that came during the call cannot be told more.
- */
-function durationOf(info: CallInfo, now: number): number {
-  return Number.isNaN(info.started) ? 0 : now - info.started;
-}
-
-function announceEnd(
-  runtime: CallRuntime,
-  info: CallInfo,
-  result: ToolResult,
-  errorCode: ToolCallErrorCode | undefined,
-  durationMs: number,
-): void {
-  runtime.emitter.emit("tool_execution_end", {
-    toolCallId: info.id,
-    toolName: info.name,
-    durationMs,
-    isError: result.isError === true,
-    ...(errorCode === undefined ? {} : { errorCode }),
-    result,
-  });
-}
-
-function resultBlock(info: CallInfo, result: ToolResult): ToolResultBlock {
-  return result.isError === true
-    ? { type: "tool_result", tool_use_id: info.id, content: result.content, is_error: true }
-    : { type: "tool_result", tool_use_id: info.id, content: result.content };
 }

@@ -1,26 +1,22 @@
 // A model's tool input is untrusted: an object, JSON text encoding one, or anything else.
 import { copyJson, MAX_JSON_DEPTH } from "../copy-json.js";
-import { describeThrown, dispatchRefusal, type ToolCallError } from "../errors.js";
+import { describeThrown } from "../errors.js";
 import { isRecord } from "../json.js";
 import type { JsonObject } from "../types.js";
 
 /**
- * The input as a fresh plain-data object, or a `ToolCallError` (`invalid-input`) saying what was
+ * The input as a fresh plain-data object, or the message of its `invalid-input` refusal, saying what was
  * wrong. `undefined` counts as `{}`. Never throws: an input that cannot be read as JSON data (a
  * getter that throws, a proxy, a cycle, more than `MAX_JSON_DEPTH` levels) is refused, and the copy
  * means what was validated is what the executor gets.
  */
-export function parseToolInput(toolName: string, raw: unknown): JsonObject | ToolCallError {
+export function parseToolInput(toolName: string, raw: unknown): JsonObject | string {
   if (raw === undefined) return {};
   if (typeof raw === "string") return parseInputText(toolName, raw);
   if (typeof raw !== "object" || raw === null) return notAnObject(toolName, raw, "");
   const copied = copyJson(raw, "input");
   if (!copied.ok) {
-    return dispatchRefusal(
-      "invalid-input",
-      toolName,
-      `Invalid input for tool ${toolName}: ${copied.problem}. Send the arguments as one JSON object of plain values.`,
-    );
+    return `Invalid input for tool ${toolName}: ${copied.problem}. Send the arguments as one JSON object of plain values.`;
   }
   return isRecord(copied.value) ? (copied.value as JsonObject) : notAnObject(toolName, copied.value, "");
 }
@@ -29,34 +25,22 @@ export function parseToolInput(toolName: string, raw: unknown): JsonObject | Too
  * JSON text as an object. What `JSON.parse` makes is plain data already (no getters, no cycles), so
  * it is not copied; only its depth is checked, on the text, before parsing.
  */
-function parseInputText(toolName: string, text: string): JsonObject | ToolCallError {
+function parseInputText(toolName: string, text: string): JsonObject | string {
   if (text.length > 2 * MAX_JSON_DEPTH && nestsDeeperThan(text, MAX_JSON_DEPTH)) {
-    return dispatchRefusal(
-      "invalid-input",
-      toolName,
-      `Invalid input for tool ${toolName}: the JSON text nests more than ${MAX_JSON_DEPTH} levels deep. Send the arguments as one JSON object of plain values.`,
-    );
+    return `Invalid input for tool ${toolName}: the JSON text nests more than ${MAX_JSON_DEPTH} levels deep. Send the arguments as one JSON object of plain values.`;
   }
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    return dispatchRefusal(
-      "invalid-input",
-      toolName,
-      `Invalid input for tool ${toolName}: the input is not valid JSON (${describeThrown(error)}). Send the input as one JSON object, for example {"key": "value"}.`,
-    );
+    return `Invalid input for tool ${toolName}: the input is not valid JSON (${describeThrown(error)}). Send the input as one JSON object, for example {"key": "value"}.`;
   }
   return isRecord(parsed) ? (parsed as JsonObject) : notAnObject(toolName, parsed, " (after parsing the JSON text)");
 }
 
-function notAnObject(toolName: string, value: unknown, where: string): ToolCallError {
+function notAnObject(toolName: string, value: unknown, where: string): string {
   const kind = value === null ? "null" : Array.isArray(value) ? "an array" : `a ${typeof value}`;
-  return dispatchRefusal(
-    "invalid-input",
-    toolName,
-    `Invalid input for tool ${toolName}: expected a JSON object, got ${kind}${where}. Send the arguments as one object whose keys are the parameter names.`,
-  );
+  return `Invalid input for tool ${toolName}: expected a JSON object, got ${kind}${where}. Send the arguments as one object whose keys are the parameter names.`;
 }
 
 /**

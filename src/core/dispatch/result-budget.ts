@@ -1,4 +1,4 @@
-// Result budgets (SPEC 19): a result whose text passes its limit is saved whole to a file; the model gets a preview.
+// Result budgets (docs/dispatch.md): a result whose text passes its limit is saved whole to a file; the model gets a preview.
 import { type FileHandle, mkdtemp, realpath } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -65,20 +65,32 @@ function textLength(content: readonly ContentBlock[]): number {
 }
 
 /**
- * The result as the model gets it: unchanged when its text is within the tool's limit (the tool's own
- * `maxResultChars`, else an MCP tool's `_meta["anthropic/maxResultSizeChars"]`, else the session's), else a
- * promise of the result with its text saved whole to `<workspace>/.toolwire/results/<tool call id>.txt` and
- * replaced by a preview naming the file; other blocks and `details` are kept. The file is made only in a real
- * folder (no link below the workspace is followed) and only within the folder's quota (`maxSpillBytes`). Never
- * rejects: when the file cannot be made or written, the model gets the preview alone, and it says why.
+ * The most characters of text `result` may hold for `tool`: the tool's own `maxResultChars`, else an MCP tool's
+ * `_meta["anthropic/maxResultSizeChars"]`, else the session's.
  */
-export function applyResultBudget(
+function limitOf(budget: ResultBudget, tool: AgentTool): number {
+  return tool.maxResultChars ?? metaLimitOf(tool) ?? budget.maxChars;
+}
+
+/** Whether `result`'s text passes its limit (see `applyResultBudget`). */
+export function isOverResultBudget(budget: ResultBudget, tool: AgentTool, result: ToolResult): boolean {
+  return textLength(result.content) > limitOf(budget, tool);
+}
+
+/**
+ * The result as the model gets it: unchanged when its text is within the tool's limit (`limitOf`), else the
+ * result with its text saved whole to `<workspace>/.toolwire/results/<tool call id>.txt` and replaced by a
+ * preview naming the file; other blocks and `details` are kept. The file is made only in a real folder (no link
+ * below the workspace is followed) and only within the folder's quota (`maxSpillBytes`). Never rejects: when the
+ * file cannot be made or written, the model gets the preview alone, and it says why.
+ */
+export async function applyResultBudget(
   budget: ResultBudget,
   tool: AgentTool,
   toolCallId: string,
   result: ToolResult,
-): ToolResult | Promise<ToolResult> {
-  const maxChars = tool.maxResultChars ?? metaLimitOf(tool) ?? budget.maxChars;
+): Promise<ToolResult> {
+  const maxChars = limitOf(budget, tool);
   const chars = textLength(result.content);
   if (chars <= maxChars) return result;
   return spill(budget, tool.descriptor.name, toolCallId, result, chars, maxChars);

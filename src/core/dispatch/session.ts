@@ -1,13 +1,9 @@
-// The agent session: active tools, the system prompt, and dispatch of a model's tool calls.
-
+// The agent session: the model's view of the registry (model-view.ts) and dispatch of the model's tool calls (call.ts).
 import { type Approvals, createApprovals } from "../approve/approvals.js";
 import type { StateSeal } from "../approve/state-seal.js";
-import { createToolSearchIndex, type ToolSearchIndex } from "../defer/create-tool-search-index.js";
-import { createToolSearchTool, TOOL_SEARCH_NAME } from "../defer/create-tool-search-tool.js";
 import { ApprovalError, describeThrown, SessionError } from "../errors.js";
 import { isRecord } from "../json.js";
 import { isResultLimit } from "../register/define-tool.js";
-import { sameItems } from "../same-items.js";
 import type { SessionTelemetryOptions } from "../telemetry-types.js";
 import type {
   AfterToolCall,
@@ -20,7 +16,6 @@ import type {
   DispatchOptions,
   JsonObject,
   ToolCallOutcome,
-  ToolDeferral,
   ToolDescriptor,
   ToolExecutionMode,
   ToolRegistry,
@@ -30,28 +25,12 @@ import type {
   WriteLock,
 } from "../types.js";
 import { createWriteLock } from "../wrap/write-lock.js";
-import {
-  type CallableTool,
-  type CallEnding,
-  type CallRuntime,
-  callableTool,
-  endToolCall,
-  endToolCallDetailed,
-  type PreparedCall,
-  prepareResumedCall,
-} from "./call.js";
+import { type Call, type CallRuntime, resumeCall, runCall } from "./call.js";
 import type { CallTelemetry } from "./call-watch.js";
-import { createDeadlineClock } from "./deadline-clock.js";
 import { createSessionEmitter } from "./events.js";
+import { createModelView } from "./model-view.js";
 import { closeResultBudget, createResultBudget } from "./result-budget.js";
-import {
-  completeInParallel,
-  completeInSequence,
-  runToolCall,
-  runToolCallsInParallel,
-  runToolCallsInSequence,
-} from "./scheduler.js";
-import { buildSystemPrompt } from "./system-prompt.js";
+import { completeCalls, completeCallsInSequence, runCalls } from "./run-calls.js";
 import { createValidatorCache, type InputValidatorFactory } from "./validate.js";
 
 /** Everything `createAgentSession` takes. */
@@ -97,8 +76,8 @@ export interface AgentSessionOptions {
    */
   readonly workspace?: string;
   /**
-   * OpenTelemetry spans for every call (SPEC 17): `true` for the global tracer and meter of `@opentelemetry/api`
-   * (an optional peer dependency), or your own tracer and meter. Default: none, and calls are not timed at all.
+   * OpenTelemetry spans for every call (docs/telemetry.md): `true` for the global tracer and meter of `@opentelemetry/api`
+   * (an optional peer dependency), or your own tracer and meter. Default: none.
    */
   readonly telemetry?: boolean | SessionTelemetryOptions;
 }
@@ -118,7 +97,7 @@ export interface AgentSession {
   readonly activeTools: ReadonlyMap<string, AgentTool>;
   readonly activeToolNames: readonly string[];
   /**
-   * The tools to send the model now (SPEC 19): the active tools that are not deferred, in active order, then
+   * The tools to send the model now (docs/deferred-tools.md): the active tools that are not deferred, in active order, then
    * `tool_search` while any active tool is deferred, then the deferred tools searches found, in the order found.
    * A search appends to it, so what was sent before keeps its bytes; it changes otherwise only when the active
    * set or the registry's deferral does. Without deferred tools it is every active tool.
@@ -140,7 +119,7 @@ export interface AgentSession {
    */
   loadDeferredTools(names: Iterable<string>): string[];
   /**
-   * The base prompt plus a section listing the tools sent up front (SPEC section 6): the active tools that are
+   * The base prompt plus a section listing the tools sent up front (docs/core.md): the active tools that are
    * not deferred, and `tool_search` while some are.
    */
   readonly systemPrompt: string;
@@ -203,6 +182,96 @@ const ALLOW_ALL_VALIDATOR: InputValidatorFactory = () => () => undefined;
 /** Creates a session. Until `setActiveToolsByName`, every registry tool is active. */
 export function createAgentSession(options: CoreSessionOptions): AgentSession {
   const { registry } = options;
+  const toolTimeoutMs = checkSessionOptions(options);
+  const emitter = createSessionEmitter();
+  const baseSystemPrompt = options.systemPrompt ?? "";
+  const view = createModelView({
+    registry,
+    baseSystemPrompt,
+    validatorFor: createValidatorCache(options.validator ?? ALLOW_ALL_VALIDATOR),
+    emitter,
+  });
+  const unsubscribeRefreshError = registry.onRefreshError((error) =>
+    emitter.emit("error", {
+      code: "refresh-failed",
+      error: new SessionError("refresh-failed", `A registry refresh failed: ${error.message}`, { cause: error }),
+    }),
+  );
+  const approvals = options.approvals === undefined ? undefined : createApprovals(options.approvals);
+  const runtime: CallRuntime = {
+    approvals,
+    activeTools: () => view.activeTools,
+    hiddenBecause: (name) => registry.hidden.find((entry) => entry.descriptor.name === name)?.diagnostics,
+    callable: (name) => view.callable(name),
+    beforeHooks: [...(options.beforeToolCall ?? [])],
+    afterHooks: [...(options.afterToolCall ?? [])],
+    lock: options.writeLock ?? createWriteLock(),
+    toolTimeoutMs,
+    hookTimeoutMs: options.hookTimeoutMs ?? 30_000,
+    emitter,
+    budget: createResultBudget(options.maxResultChars, options.workspace, options.maxSpillBytes),
+    telemetry: sessionTelemetry(options),
+  };
+  const sequential = options.toolExecution === "sequential";
+
+  return {
+    registry,
+    get activeTools() {
+      return view.activeTools;
+    },
+    get activeToolNames() {
+      return view.activeToolNames;
+    },
+    get modelTools() {
+      return view.modelTools;
+    },
+    get deferredTools() {
+      return view.deferredTools;
+    },
+    get deferredToolNames() {
+      return view.deferredTools.map((tool) => tool.descriptor.name);
+    },
+    get loadedToolNames() {
+      return [...view.loadedToolNames];
+    },
+    loadDeferredTools: (names) => view.loadDeferredTools(names),
+    baseSystemPrompt,
+    get systemPrompt() {
+      return view.systemPrompt;
+    },
+    setActiveToolsByName: (names) => view.setActiveToolsByName(names),
+    activateAllTools: () => view.activateAllTools(),
+    dispatch: async (toolUse, dispatchOptions) => (await runCall(runtime, toolUse, blocksOnly(dispatchOptions))).block,
+    dispatchAll: async (toolUses, dispatchOptions) =>
+      (await runCalls(runtime, toolUses, blocksOnly(dispatchOptions), sequential)).map((outcome) => outcome.block),
+    dispatchDetailed: (toolUse, dispatchOptions) => runCall(runtime, toolUse, dispatchOptions),
+    dispatchAllDetailed: (toolUses, dispatchOptions) => runCalls(runtime, toolUses, dispatchOptions, sequential),
+    on: (event, listener) => emitter.on(event, listener),
+    onActiveToolsChange: (listener) => view.onActiveToolsChange(listener),
+    close() {
+      view.close();
+      unsubscribeRefreshError();
+      closeResultBudget(runtime.budget);
+      if (options.closeRegistry === true) options.registry.close();
+    },
+    approvals:
+      approvals === undefined
+        ? undefined
+        : {
+            requires: (call) => approvals.requires(call),
+            seal: approvals.seal,
+            resume: async (resumptions, dispatchOptions) => {
+              const calls = await claimAndResume(runtime, approvals, resumptions, dispatchOptions?.traceContext);
+              return sequential
+                ? completeCallsInSequence(runtime, calls, dispatchOptions)
+                : completeCalls(runtime, calls, dispatchOptions);
+            },
+          },
+  };
+}
+
+/** Checks the options a session cannot work without; returns the session's tool timeout. */
+function checkSessionOptions(options: CoreSessionOptions): number {
   const { toolTimeoutMs = DEFAULT_TOOL_TIMEOUT_MS } = options;
   if (typeof toolTimeoutMs !== "number" || !(toolTimeoutMs > 0)) {
     throw new TypeError(
@@ -222,227 +291,7 @@ export function createAgentSession(options: CoreSessionOptions): AgentSession {
   if (options.workspace !== undefined && (typeof options.workspace !== "string" || options.workspace === "")) {
     throw new TypeError(`createAgentSession: workspace must be a folder's path, got ${String(options.workspace)}`);
   }
-  const emitter = createSessionEmitter();
-  const baseSystemPrompt = options.systemPrompt ?? "";
-  let explicit: string[] | undefined;
-  let active: ReadonlyMap<string, AgentTool> = new Map();
-  let activeNames: readonly string[] = [];
-  /** The active tools as calls use them (`callableTool`), by name, made on each name's first call; new with each change. */
-  let callable = new Map<string, CallableTool>();
-  const validatorFor = createValidatorCache(options.validator ?? ALLOW_ALL_VALIDATOR);
-  let deferredTools: readonly AgentTool[] = [];
-  let deferredNames: ReadonlySet<string> = new Set();
-  let loaded: string[] = [];
-  let upFront: readonly AgentTool[] = [];
-  let modelTools: readonly AgentTool[] = [];
-  let systemPrompt = buildSystemPrompt(baseSystemPrompt, []); // the prompt of no tools, until recompute finds some
-  let searchIndex: { readonly tools: readonly AgentTool[]; readonly index: ToolSearchIndex } | undefined;
-  const activeListeners = new Set<(names: readonly string[]) => void>();
-
-  const indexNow = (): ToolSearchIndex => {
-    if (searchIndex?.tools !== deferredTools) {
-      searchIndex = {
-        tools: deferredTools,
-        index: createToolSearchIndex(deferredTools.map((tool) => tool.descriptor)),
-      };
-    }
-    return searchIndex.index;
-  };
-  const loadDeferredTools = (names: Iterable<string>): string[] => {
-    const added: string[] = [];
-    try {
-      for (const name of names) {
-        if (typeof name !== "string" || !deferredNames.has(name) || loaded.includes(name)) continue;
-        loaded.push(name);
-        added.push(name);
-      }
-    } catch {
-      // a hostile iterable: what was read so far is kept
-    }
-    if (added.length > 0)
-      modelTools = Object.freeze([...modelTools, ...added.map((name) => active.get(name) as AgentTool)]);
-    return added;
-  };
-  const searchTool = createToolSearchTool({
-    search: (query, limit) => indexNow().search(query, limit),
-    deferredCount: () => deferredTools.length,
-    found: (names) => {
-      loadDeferredTools(names);
-    },
-  });
-
-  const recompute = () => {
-    const tools = registry.tools;
-    let base: ReadonlyMap<string, AgentTool>;
-    if (explicit === undefined) {
-      base = tools;
-    } else {
-      explicit = explicit.filter((name) => tools.has(name)); // a vanished name stays out until named again
-      base = new Map(explicit.map((name) => [name, tools.get(name) as AgentTool]));
-    }
-    const deferral: ReadonlyMap<string, ToolDeferral> = registry.deferred ?? NO_DEFERRAL;
-    const nextDeferred =
-      deferral.size === 0 ? [] : [...base.values()].filter((tool) => deferral.has(tool.descriptor.name));
-    const deferralChanged = !sameItems(nextDeferred, deferredTools);
-    if (deferralChanged) {
-      deferredTools = Object.freeze(nextDeferred);
-      deferredNames = new Set(deferredTools.map((tool) => tool.descriptor.name));
-    }
-    const offersSearch = deferredTools.length > 0 && !base.has(TOOL_SEARCH_NAME);
-    const next: ReadonlyMap<string, AgentTool> = offersSearch
-      ? new Map([...base, [TOOL_SEARCH_NAME, searchTool]])
-      : base;
-    const changed = !sameEntries(next, active);
-    const stillLoaded = loaded.filter((name) => deferredNames.has(name));
-    // What follows depends only on the entries, the deferral and the loaded names: a refresh that changed none of
-    // them (the common case) keeps the lists and the prompt instead of rebuilding them over every tool.
-    if (changed || deferralChanged || stillLoaded.length !== loaded.length) {
-      upFront = [...next.values()].filter((tool) => !deferredNames.has(tool.descriptor.name));
-      modelTools = Object.freeze([...upFront, ...stillLoaded.map((name) => next.get(name) as AgentTool)]);
-      systemPrompt = buildSystemPrompt(baseSystemPrompt, upFront);
-    }
-    loaded = stillLoaded;
-    if (changed) {
-      activeNames = [...next.keys()];
-      callable = new Map(); // made again for each tool on its next call
-    }
-    active = next;
-    if (changed) {
-      for (const listener of activeListeners) {
-        try {
-          listener(activeNames);
-        } catch (error) {
-          emitter.emit("error", {
-            code: "listener-failed",
-            error: new SessionError("listener-failed", "An active-tools listener threw", { cause: error }),
-          });
-        }
-      }
-    }
-  };
-  recompute();
-  const unsubscribeRefresh = registry.onRefresh(recompute);
-  const unsubscribeRefreshError = registry.onRefreshError((error) =>
-    emitter.emit("error", {
-      code: "refresh-failed",
-      error: new SessionError("refresh-failed", `A registry refresh failed: ${error.message}`, { cause: error }),
-    }),
-  );
-
-  const approvals = options.approvals === undefined ? undefined : createApprovals(options.approvals);
-  const runtime: CallRuntime = {
-    approvals,
-    activeTools: () => active,
-    hiddenBecause: (name) => registry.hidden.find((entry) => entry.descriptor.name === name)?.diagnostics,
-    callable: (name) => {
-      let entry = callable.get(name);
-      if (entry === undefined) {
-        const tool = active.get(name);
-        if (tool === undefined) return undefined; // only active names are kept: a model's made-up ones are not
-        entry = callableTool(tool, validatorFor);
-        callable.set(name, entry);
-      }
-      return entry;
-    },
-    beforeHooks: [...(options.beforeToolCall ?? [])],
-    afterHooks: [...(options.afterToolCall ?? [])],
-    lock: options.writeLock ?? createWriteLock(),
-    toolTimeoutMs,
-    deadlines: createDeadlineClock(),
-    hookTimeoutMs: options.hookTimeoutMs ?? 30_000,
-    emitter,
-    budget: createResultBudget(options.maxResultChars, options.workspace, options.maxSpillBytes),
-    telemetry: sessionTelemetry(options),
-  };
-  const sequential = options.toolExecution === "sequential";
-  const runBatch = <T extends object>(
-    toolUses: readonly ToolUse[],
-    dispatchOptions: DispatchOptions | undefined,
-    ending: CallEnding<T>,
-  ) => {
-    if (!Array.isArray(toolUses)) return Promise.resolve([]);
-    return sequential
-      ? runToolCallsInSequence(runtime, toolUses, dispatchOptions, ending)
-      : runToolCallsInParallel(runtime, toolUses, dispatchOptions, ending);
-  };
-
-  return {
-    registry,
-    get activeTools() {
-      return active;
-    },
-    get activeToolNames() {
-      return activeNames;
-    },
-    get modelTools() {
-      return modelTools;
-    },
-    get deferredTools() {
-      return deferredTools;
-    },
-    get deferredToolNames() {
-      return deferredTools.map((tool) => tool.descriptor.name);
-    },
-    get loadedToolNames() {
-      return [...loaded];
-    },
-    loadDeferredTools,
-    baseSystemPrompt,
-    get systemPrompt() {
-      return systemPrompt;
-    },
-    setActiveToolsByName(names) {
-      const tools = registry.tools;
-      const wanted: string[] = [];
-      const missing: string[] = [];
-      const seen = new Set<string>();
-      for (const name of names) {
-        if (name === TOOL_SEARCH_NAME && !tools.has(name)) continue; // the session's own: it follows deferral
-        if (typeof name !== "string" || !tools.has(name)) missing.push(String(name));
-        else if (!seen.has(name)) {
-          seen.add(name);
-          wanted.push(name);
-        }
-      }
-      explicit = wanted;
-      recompute();
-      return { active: [...wanted], missing };
-    },
-    activateAllTools() {
-      explicit = undefined;
-      recompute();
-    },
-    dispatch: (toolUse, dispatchOptions) => runToolCall(runtime, toolUse, blocksOnly(dispatchOptions), endToolCall),
-    dispatchAll: (toolUses, dispatchOptions) => runBatch(toolUses, blocksOnly(dispatchOptions), endToolCall),
-    dispatchDetailed: (toolUse, dispatchOptions) => runToolCall(runtime, toolUse, dispatchOptions, endToolCallDetailed),
-    dispatchAllDetailed: (toolUses, dispatchOptions) => runBatch(toolUses, dispatchOptions, endToolCallDetailed),
-    on: (event, listener) => emitter.on(event, listener),
-    onActiveToolsChange(listener) {
-      activeListeners.add(listener);
-      return () => {
-        activeListeners.delete(listener);
-      };
-    },
-    close() {
-      unsubscribeRefresh();
-      unsubscribeRefreshError();
-      closeResultBudget(runtime.budget);
-      if (options.closeRegistry === true) options.registry.close();
-    },
-    approvals:
-      approvals === undefined
-        ? undefined
-        : {
-            requires: (call) => approvals.requires(call),
-            seal: approvals.seal,
-            resume: async (resumptions, dispatchOptions) => {
-              const prepared = await claimAndPrepare(runtime, approvals, resumptions, dispatchOptions?.traceContext);
-              return sequential
-                ? completeInSequence(runtime, prepared, dispatchOptions, endToolCallDetailed)
-                : completeInParallel(runtime, prepared, dispatchOptions, endToolCallDetailed);
-            },
-          },
-  };
+  return toolTimeoutMs;
 }
 
 /** `dispatch` cannot hand a paused call back, so it never pauses one: `approval-required` instead. */
@@ -452,14 +301,14 @@ function blocksOnly(options: DispatchOptions | undefined): DispatchOptions | und
 
 /**
  * Claims each resumption's approval id once, in order (rejecting with `approval-used` at the first one
- * already decided, before anything runs), then prepares each call as its decision says.
+ * already decided, before anything runs), then resumes each call as its decision says.
  */
-async function claimAndPrepare(
+async function claimAndResume(
   runtime: CallRuntime,
   approvals: Approvals,
   resumptions: readonly ApprovalResumption[],
   parent: TraceContext | undefined,
-): Promise<PreparedCall[]> {
+): Promise<Call[]> {
   if (!Array.isArray(resumptions)) throw new TypeError("approvals.resume takes a list of { request, decision }");
   const entries = resumptions.map((entry: unknown, index) => {
     const request = isRecord(entry) ? entry.request : undefined;
@@ -491,7 +340,7 @@ async function claimAndPrepare(
   return entries.map(({ request, decision }, index) => {
     const failure = storeFailures.get(index);
     const decided = failure === undefined ? decision : { approve: false, reason: failure };
-    return prepareResumedCall(runtime, request, decided, parent);
+    return resumeCall(runtime, request, decided, parent);
   });
 }
 
@@ -506,18 +355,4 @@ function sessionTelemetry(options: CoreSessionOptions): CallTelemetry | undefine
     throw new TypeError("createAgentSession: telemetry needs the root export's createAgentSession (toolwire)");
   }
   return options.createTelemetry(telemetry === true ? {} : telemetry);
-}
-
-const NO_DEFERRAL: ReadonlyMap<string, ToolDeferral> = new Map();
-
-/** Whether two maps hold the same tools under the same names in the same order: walked side by side, no lookups. */
-function sameEntries(next: ReadonlyMap<string, AgentTool>, previous: ReadonlyMap<string, AgentTool>): boolean {
-  if (next === previous) return true;
-  if (next.size !== previous.size) return false;
-  const names = previous.keys();
-  const tools = previous.values();
-  for (const [name, tool] of next) {
-    if (names.next().value !== name || tools.next().value !== tool) return false;
-  }
-  return true;
 }

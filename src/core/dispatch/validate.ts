@@ -1,5 +1,5 @@
 // Input validation: a validator compiled once per schema (lazily, on a tool's first call) and messages a model can act on.
-import { cutText, describeThrown, dispatchRefusal, type ToolCallError } from "../errors.js";
+import { cutText, describeThrown } from "../errors.js";
 import type { JsonObject } from "../types.js";
 
 /** One schema violation: where (`input.path[0].key`) and what was expected. */
@@ -40,12 +40,11 @@ const MAX_LISTED_ISSUES = 20;
 const MAX_ISSUE_PATH_CHARS = 200;
 const MAX_ISSUE_MESSAGE_CHARS = 500;
 
-/** The error a model gets for schema violations: each with its path and what was expected (20 listed, the rest counted). */
-export function invalidInputError(
-  toolName: string,
-  issues: readonly ValidationIssue[],
-  origin = "input",
-): ToolCallError {
+/**
+ * The message of the `invalid-input` refusal a model gets for schema violations: each with its path and what was
+ * expected (20 listed, the rest counted).
+ */
+export function invalidInputMessage(toolName: string, issues: readonly ValidationIssue[], origin = "input"): string {
   // Paths hold the model's own keys, and an input can break hundreds of rules: both are bounded. Written as one
   // string, not lines joined: this message is most of what an invalid call costs.
   let text = `Invalid ${origin} for tool ${toolName}:`;
@@ -56,5 +55,5 @@ export function invalidInputError(
   }
   if (issues.length > MAX_LISTED_ISSUES) text += `\n- ... and ${issues.length - MAX_LISTED_ISSUES} more`;
   text += `\nFix ${issues.length === 1 ? "this field" : "these fields"} and call ${toolName} again.`;
-  return dispatchRefusal("invalid-input", toolName, text);
+  return text;
 }

@@ -1,5 +1,4 @@
 // Hook chains: before hooks allow, rewrite or block; after hooks patch the result. Both run inside the write lock.
-// A chain runs synchronously while its hooks return plain values, so sync hooks cost no promise and no timer.
 
 import { copyJson } from "../copy-json.js";
 import { describeThrown, SessionError } from "../errors.js";
@@ -70,49 +69,28 @@ interface BeforeEvent {
  * Runs before hooks in order, each seeing the input the one before left. The first block (or throw,
  * rejection or timeout) stops the chain. `validate` checks a rewritten input and returns it
  * normalized, or the problem with it; then the chain stops with `invalid-rewrite` carrying it.
+ * A hook that returns a plain value is not waited for with a timer.
  */
-export function runBeforeHooks(
+export async function runBeforeHooks(
   hooks: readonly BeforeToolCall[],
   event: BeforeEvent,
   hookTimeoutMs: number,
   validate: RewriteCheck,
-): BeforeChainOutcome | Promise<BeforeChainOutcome> {
-  return continueBefore(hooks, 0, event, event.input, hookTimeoutMs, validate);
-}
-
-function continueBefore(
-  hooks: readonly BeforeToolCall[],
-  from: number,
-  event: BeforeEvent,
-  input: JsonObject,
-  hookTimeoutMs: number,
-  validate: RewriteCheck,
-): BeforeChainOutcome | Promise<BeforeChainOutcome> {
-  let current = input;
-  for (let index = from; index < hooks.length; index++) {
+): Promise<BeforeChainOutcome> {
+  let input = event.input;
+  for (const hook of hooks) {
     let decision: unknown;
     try {
-      decision = (hooks[index] as BeforeToolCall)({
-        toolName: event.toolName,
-        toolCallId: event.toolCallId,
-        input: current,
-        descriptor: event.descriptor,
-      });
+      decision = hook({ toolName: event.toolName, toolCallId: event.toolCallId, input, descriptor: event.descriptor });
+      if (isThenable(decision)) decision = await settleHook(decision, hookTimeoutMs, "A beforeToolCall hook");
     } catch (error) {
       return blockFor(error);
     }
-    if (isThenable(decision)) {
-      const next = index + 1;
-      return settleHook(decision, hookTimeoutMs, "A beforeToolCall hook").then((settled) => {
-        const applied = applyDecision(settled, current, validate);
-        return "kind" in applied ? applied : continueBefore(hooks, next, event, applied.input, hookTimeoutMs, validate);
-      }, blockFor);
-    }
-    const applied = applyDecision(decision, current, validate);
+    const applied = applyDecision(decision, input, validate);
     if ("kind" in applied) return applied;
-    current = applied.input;
+    input = applied.input;
   }
-  return { kind: "allow", input: current };
+  return { kind: "allow", input };
 }
 
 function applyDecision(
@@ -150,37 +128,18 @@ interface AfterEvent {
  * Runs after hooks in order; each returned field replaces the result's. A hook that throws, rejects,
  * times out or returns invalid content leaves the result as it was and is reported through `report`.
  */
-export function runAfterHooks(
+export async function runAfterHooks(
   hooks: readonly AfterToolCall[],
   event: AfterEvent,
   result: ToolResult,
   hookTimeoutMs: number,
   report: (error: SessionError) => void,
-): ToolResult | Promise<ToolResult> {
-  return continueAfter(hooks, 0, event, result, hookTimeoutMs, report);
-}
-
-function continueAfter(
-  hooks: readonly AfterToolCall[],
-  from: number,
-  event: AfterEvent,
-  result: ToolResult,
-  hookTimeoutMs: number,
-  report: (error: SessionError) => void,
-): ToolResult | Promise<ToolResult> {
+): Promise<ToolResult> {
   let current = result;
-  const fail = (error: unknown) =>
-    report(
-      new SessionError(
-        "after-hook-failed",
-        `An afterToolCall hook failed on ${event.toolName} (${event.toolCallId}): ${describeThrown(error)}`,
-        { cause: error },
-      ),
-    );
-  for (let index = from; index < hooks.length; index++) {
+  for (const hook of hooks) {
     let patch: unknown;
     try {
-      patch = (hooks[index] as AfterToolCall)({
+      patch = hook({
         toolName: event.toolName,
         toolCallId: event.toolCallId,
         input: event.input,
@@ -188,21 +147,16 @@ function continueAfter(
         isError: current.isError === true,
         durationMs: event.durationMs,
       });
+      if (isThenable(patch)) patch = await settleHook(patch, hookTimeoutMs, "An afterToolCall hook");
     } catch (error) {
-      fail(error);
-      continue;
-    }
-    if (isThenable(patch)) {
-      const next = index + 1;
-      const before = current;
-      return settleHook(patch, hookTimeoutMs, "An afterToolCall hook").then(
-        (settled) =>
-          continueAfter(hooks, next, event, applyPatch(settled, before, event, report), hookTimeoutMs, report),
-        (error: unknown) => {
-          fail(error);
-          return continueAfter(hooks, next, event, before, hookTimeoutMs, report);
-        },
+      report(
+        new SessionError(
+          "after-hook-failed",
+          `An afterToolCall hook failed on ${event.toolName} (${event.toolCallId}): ${describeThrown(error)}`,
+          { cause: error },
+        ),
       );
+      continue;
     }
     current = applyPatch(patch, current, event, report);
   }

@@ -9,12 +9,6 @@ import { isThenable } from "./hooks.js";
 export interface ToolOutcome {
   readonly result: ToolResult;
   readonly errorCode?: ToolCallErrorCode;
-  readonly error?: unknown;
-}
-
-/** Where `start` hands a run's outcome: an object, so a call needs no closure of its own for it. */
-export interface OutcomeSink {
-  settle(outcome: ToolOutcome): void;
 }
 
 /** A tool whose `execute` never throws and always returns a well-formed `ToolResult`. */
@@ -23,10 +17,10 @@ export interface WrappedTool extends AgentTool {
   /** Runs the tool, capturing throws and malformed results as error outcomes. Never rejects. */
   run(input: JsonObject, context: ToolCallContext): Promise<ToolOutcome>;
   /**
-   * `run` without a promise of its own: hands the outcome to `sink.settle`, at once when the executor
-   * returns a plain value, else when its promise settles. Never throws; calls `sink.settle` once.
+   * `run` for a caller that races the executor against a timeout: hands the outcome to `settle`, at once when
+   * the executor returns a plain value, else when its promise settles. Never throws; calls `settle` once.
    */
-  start(input: JsonObject, context: ToolCallContext, sink: OutcomeSink): void;
+  start(input: JsonObject, context: ToolCallContext, settle: (outcome: ToolOutcome) => void): void;
 }
 
 const wrappers = new WeakMap<AgentTool, WrappedTool>();
@@ -53,35 +47,34 @@ export function wrapTool(tool: AgentTool): WrappedTool {
       errorCode: "invalid-result",
     };
   };
-  const start = (input: JsonObject, context: ToolCallContext, sink: OutcomeSink): void => {
+  const start = (input: JsonObject, context: ToolCallContext, settle: (outcome: ToolOutcome) => void): void => {
     let value: unknown;
     let pending: Promise<unknown>;
     try {
       value = tool.execute(input, context);
       // Only a promise is waited for: reading any other value's `then` could run hostile code.
       if (!isThenable(value)) {
-        sink.settle(outcomeOf(value));
+        settle(outcomeOf(value));
         return;
       }
       pending = Promise.resolve(value);
     } catch (error) {
-      sink.settle(failedOutcome(name, error));
+      settle(failedOutcome(name, error));
       return;
     }
     pending.then(
-      (settled) => sink.settle(outcomeOf(settled)),
-      (error: unknown) => sink.settle(failedOutcome(name, error)),
+      (settled) => settle(outcomeOf(settled)),
+      (error: unknown) => settle(failedOutcome(name, error)),
     );
   };
   const run = (input: JsonObject, context: ToolCallContext): Promise<ToolOutcome> =>
-    new Promise((resolve) => start(input, context, { settle: resolve }));
+    new Promise((resolve) => start(input, context, resolve));
   const wrapper: WrappedTool = Object.freeze({
     descriptor: tool.descriptor,
     executionMode: tool.executionMode,
     timeoutMs: tool.timeoutMs,
     maxResultChars: tool.maxResultChars,
-    // Every field written, undefined or not: a spread here gave the wrappers another shape, and every call that
-    // read them paid for it (about 5-10% of a dispatch).
+    // Every field written, undefined or not: a spread would give wrappers of different tools different shapes.
     runsOn: tool.runsOn,
     unwrapped: tool,
     run,
@@ -95,8 +88,8 @@ export function wrapTool(tool: AgentTool): WrappedTool {
 
 /** The outcome of an executor that threw: its own `ToolCallError`, or `execution-failed` with what it threw. */
 function failedOutcome(name: string, error: unknown): ToolOutcome {
-  if (isToolCallError(error)) return { result: errorText(error.message), errorCode: error.code, error };
-  return { result: errorText(`Tool ${name} failed: ${describeThrown(error)}`), errorCode: "execution-failed", error };
+  if (isToolCallError(error)) return { result: errorText(error.message), errorCode: error.code };
+  return { result: errorText(`Tool ${name} failed: ${describeThrown(error)}`), errorCode: "execution-failed" };
 }
 
 /** `instanceof`, guarded: on a revoked proxy it throws, and an error's fields can be getters. */

@@ -1,5 +1,8 @@
+import { execFileSync } from "node:child_process";
+import { pathToFileURL } from "node:url";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { builtScript } from "../../../test/e2e/helpers/build.js";
 import { echoTool, sessionWith, textOf } from "../../../test/support/session.js";
 import { defineTool } from "../register/define-tool.js";
 import type { AgentTool, ToolExecutionMode } from "../types.js";
@@ -173,4 +176,39 @@ describe("dispatchAll properties", () => {
       );
     },
   );
+});
+
+describe("a call's timeout and the process", () => {
+  const built = pathToFileURL(builtScript("dist/index.js")).href;
+  /** Runs `body` in a new Node process with `session`, a session over a tool `hang` that never settles. */
+  const run = (body: string) =>
+    execFileSync(
+      process.execPath,
+      [
+        "--input-type=module",
+        "-e",
+        `const api = await import(${JSON.stringify(built)});
+         const hang = api.defineTool({ name: "hang", description: "never settles", inputSchema: { type: "object" }, execute: () => new Promise(() => {}) });
+         const quick = api.defineTool({ name: "quick", description: "answers", inputSchema: { type: "object" }, execute: () => "ok" });
+         const registry = api.createToolRegistry({ custom: [hang, quick] });
+         ${body}`,
+      ],
+      { encoding: "utf8", timeout: 20_000 },
+    );
+
+  it("holds the process while a call runs, until its timeout ends it", () => {
+    const started = Date.now();
+    const out = run(`const session = api.createAgentSession({ registry, toolTimeoutMs: 300 });
+      session.dispatch({ id: "1", name: "hang", input: {} }).then((block) => console.log(block.content[0].text));`);
+    expect(out).toMatch(/^Tool hang timed out after 300 ms/);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+  });
+
+  it("lets the process exit once its calls have ended, whatever their timeout", () => {
+    const started = Date.now();
+    const out = run(`const session = api.createAgentSession({ registry, toolTimeoutMs: 60_000 });
+      session.dispatchAll([{ id: "1", name: "quick", input: {} }, { id: "2", name: "quick", input: {} }]).then((blocks) => console.log(blocks.length));`);
+    expect(out).toBe("2\n");
+    expect(Date.now() - started).toBeLessThan(15_000);
+  });
 });

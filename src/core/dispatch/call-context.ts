@@ -1,0 +1,120 @@
+// What an executor gets besides its input: its call's id, abort signal, progress, log, phases and span.
+import { copyJson } from "../copy-json.js";
+import { cutText, describeThrown, SessionError } from "../errors.js";
+import { normalizeToolResult } from "../tool-result.js";
+import type {
+  DispatchOptions,
+  JsonValue,
+  ToolCallContext,
+  ToolCallSpan,
+  ToolLogEvent,
+  ToolLogLevel,
+  ToolResult,
+} from "../types.js";
+import type { CallWatch } from "./call-watch.js";
+import type { SessionEmitter } from "./events.js";
+import { LazyAbortSignal } from "./lazy-abort-signal.js";
+
+/** The call a context belongs to (its state's id and tool name never change). */
+interface ContextCall {
+  readonly state: { readonly id: string; readonly toolName: string };
+  readonly watch: CallWatch | undefined;
+}
+
+/**
+ * The context of one executor run: its abort (`signal`, `onAbort`, `abort`) is a `LazyAbortSignal`. Nothing it offers throws, and no listener it calls can break the executor:
+ * a listener that throws is reported as an `error` event (`listener-failed`). Once the call has its outcome
+ * (`finished`), progress, logs and phases are dropped.
+ */
+export class CallContext extends LazyAbortSignal implements ToolCallContext {
+  finished = false;
+  readonly toolCallId: string;
+  readonly span: ToolCallSpan | undefined;
+
+  constructor(
+    private readonly emitter: SessionEmitter,
+    private readonly call: ContextCall,
+    /** The caller's own listeners for this call (`onUpdate`, `onLog`). */
+    private readonly options: DispatchOptions | undefined,
+  ) {
+    super();
+    this.toolCallId = call.state.id;
+    this.span = call.watch?.span;
+  }
+
+  /** A malformed partial is dropped. An arrow: executors take it out of the context (`{ onUpdate }`). */
+  readonly onUpdate = (partial: ToolResult): void => {
+    const { emitter, call } = this;
+    const progress = this.options?.onUpdate;
+    const listened = emitter.has("tool_execution_update");
+    if (this.finished || (!listened && progress === undefined)) return;
+    const normalized = normalizeToolResult(partial);
+    if (typeof normalized === "string") return;
+    if (listened) {
+      const { id, toolName } = call.state;
+      emitter.emit("tool_execution_update", { toolCallId: id, toolName, partial: normalized });
+    }
+    if (progress !== undefined) this.#callListener("onUpdate", () => progress(normalized));
+  };
+
+  /** A bad level or data that is not JSON is dropped. An arrow, like `onUpdate`. */
+  readonly log = (level: ToolLogLevel, data: JsonValue, logger?: string): void => {
+    const { emitter, call, options } = this;
+    const listened = emitter.has("tool_log");
+    if (this.finished || (!listened && options?.onLog === undefined)) return;
+    const entry = readLogEntry(call, level, data, logger);
+    if (entry === undefined) return;
+    if (listened) emitter.emit("tool_log", entry);
+    this.#callListener("onLog", () => options?.onLog?.(entry));
+  };
+
+  /** A stretch of the executor's own work (such as `sandbox_start`), from `start` until now. */
+  phase(name: string, start: number): void {
+    const { watch } = this.call;
+    if (watch === undefined || this.finished || typeof name !== "string" || typeof start !== "number") return;
+    watch.phase(cutText(name, 100), Math.min(start, performance.now()), performance.now(), undefined, true);
+  }
+
+  reportAbortListener(error: unknown): void {
+    this.#reportListener(`An abort listener of tool ${this.call.state.toolName}`, error);
+  }
+
+  #callListener(which: "onUpdate" | "onLog", call: () => void): void {
+    try {
+      call();
+    } catch (error) {
+      this.#reportListener(`An ${which} listener of a dispatch`, error);
+    }
+  }
+
+  #reportListener(which: string, error: unknown): void {
+    const { id, toolName } = this.call.state;
+    this.emitter.emit("error", {
+      code: "listener-failed",
+      error: new SessionError("listener-failed", `${which} threw: ${describeThrown(error)}`, { cause: error }),
+      toolCallId: id,
+      toolName,
+    });
+  }
+}
+
+const LOG_LEVELS: ReadonlySet<string> = new Set([
+  "debug",
+  "info",
+  "notice",
+  "warning",
+  "error",
+  "critical",
+  "alert",
+  "emergency",
+]);
+
+/** A log message as plain data, or `undefined` for one that is not (a bad level, data that is not JSON). */
+function readLogEntry(call: ContextCall, level: unknown, data: unknown, logger: unknown): ToolLogEvent | undefined {
+  if (typeof level !== "string" || !LOG_LEVELS.has(level)) return undefined;
+  const copied = copyJson(data, "the log data");
+  if (!copied.ok) return undefined;
+  const { id, toolName } = call.state;
+  const entry = { toolCallId: id, toolName, level: level as ToolLogLevel, data: copied.value as JsonValue };
+  return typeof logger === "string" ? { ...entry, logger: cutText(logger, 200) } : entry;
+}
