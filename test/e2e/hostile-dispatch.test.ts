@@ -34,15 +34,19 @@ function runChild(seed: number, runs: number): Promise<{ code: number | null; st
 }
 
 describe("hostile executors, hooks and inputs (fast-check, in a child process without an unhandledRejection handler)", () => {
-  it("never exits the process, gives one result per call in order, never blocks the loop over 100 ms, keeps memory bounded", async () => {
+  it("never exits the process, gives one result per call in order, never blocks the loop over 200 ms, keeps memory bounded", async () => {
     const seed = Date.now() % 1_000_000;
     const { code, stdout, stderr } = await runChild(seed, 300);
     expect(code, `seed ${seed}\n${stderr}`).toBe(0);
     const figures = JSON.parse(stdout.trim()) as Figures;
     expect(figures.calls).toBeGreaterThan(300);
     // Blocked: the loop held by the child's own work (CPU time), not a late tick on a machine busy with other tests.
-    expect(figures.dispatchBlockedMs, `seed ${seed}: ${stdout}`).toBeLessThan(100);
-    expect(figures.serveBlockedMs, `seed ${seed}: ${stdout}`).toBeLessThan(100);
+    // The CPU time is the whole process's (the collector's threads too), so on a loaded 2-core machine a stretch can
+    // count up to about twice the main thread's share: both builds before and after the pipeline rewrite measured
+    // 100-150 ms there, and 15-80 ms on a quiet one. A loop really held (a copy or a scan that grows with the input)
+    // takes seconds.
+    expect(figures.dispatchBlockedMs, `seed ${seed}: ${stdout}`).toBeLessThan(200);
+    expect(figures.serveBlockedMs, `seed ${seed}: ${stdout}`).toBeLessThan(200);
     // And however busy the machine, no tick came a whole second late.
     expect(Math.max(figures.dispatchDelayMs, figures.serveDelayMs), `seed ${seed}: ${stdout}`).toBeLessThan(1_000);
     expect(figures.heapAfterMb).toBeLessThan(figures.heapBeforeMb + 50);
