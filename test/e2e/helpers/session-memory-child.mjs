@@ -63,7 +63,7 @@ async function drained() {
 }
 
 // Warm up (modules, JIT, the principal's first session), then let that expire: the baseline.
-await burst(500);
+await burst(200);
 await drained();
 const baseline = heap();
 await burst(Number(count));
