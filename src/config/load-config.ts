@@ -7,8 +7,8 @@ import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import { ToolwireError } from "../core/errors.js";
 import { isNear } from "../core/is-near.js";
 import type { JsonObject, JsonPrimitive, PolicyLayer } from "../core/types.js";
-import type { GatewayOptions } from "../gateway/gateway-options.js";
-import type { McpServerConfig } from "../mcp/mcp-config-types.js";
+import type { McpServerConfig } from "../mcp/client/mcp-config-types.js";
+import type { GatewayOptions } from "../mcp/server/gateway/gateway-options.js";
 import type { SandboxOptions } from "../sandbox/sandbox-options.js";
 import { locateJsonError } from "./locate-json-error.js";
 
@@ -24,7 +24,7 @@ export interface PluginConfig {
   readonly loadTimeoutMs?: number;
 }
 
-export type { McpHttpServerConfig, McpServerConfig, McpStdioServerConfig } from "../mcp/mcp-config-types.js";
+export type { McpHttpServerConfig, McpServerConfig, McpStdioServerConfig } from "../mcp/client/mcp-config-types.js";
 
 /** The environment of the built-in `bash` tool, as the config file states it. */
 export interface BuiltinsEnvConfig {

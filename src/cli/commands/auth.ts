@@ -34,8 +34,10 @@ export async function runAuth(runtime: Runtime, output: Output, options: RunAuth
       `MCP server ${server.id} has no "auth" in the config: there is nothing to log in to`,
     );
   }
-  const { createMcpAuthProvider } = await loadMcpModule(() => import("../../mcp/oauth/mcp-auth-config.js"));
-  const { isMcpOAuthProvider } = await loadMcpModule(() => import("../../mcp/oauth/authorizing-http-transport.js"));
+  const { createMcpAuthProvider } = await loadMcpModule(() => import("../../mcp/client/oauth/mcp-auth-config.js"));
+  const { isMcpOAuthProvider } = await loadMcpModule(
+    () => import("../../mcp/client/oauth/authorizing-http-transport.js"),
+  );
   const provider = createMcpAuthProvider(
     { id: server.id, url: server.url, auth: server.auth },
     {
@@ -52,7 +54,7 @@ export async function runAuth(runtime: Runtime, output: Output, options: RunAuth
     output.line(`MCP server ${server.id}: forgot the tokens in ${provider.storeLocation}`);
     return EXIT_OK;
   }
-  const { connectMcpServer } = await loadMcpModule(() => import("../../mcp/connect-mcp-server.js"));
+  const { connectMcpServer } = await loadMcpModule(() => import("../../mcp/client/connect-mcp-server.js"));
   try {
     const connection = await connectMcpServer(server, { ...plan.options, authProvider: provider });
     await connection.close();

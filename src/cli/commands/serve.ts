@@ -5,11 +5,12 @@ import { resolve } from "node:path";
 import type { ServeConfig } from "../../config/load-config.js";
 import type { AgentSession } from "../../core/dispatch/session.js";
 import type { PolicyLayer } from "../../core/types.js";
-import { type GatewayAuthOptions, resolveServeTokens, type ServeTokenConfig } from "../../gateway/authenticate.js";
-import type { GatewayOptions } from "../../gateway/gateway-options.js";
-import { isLoopbackHost } from "../../gateway/is-loopback-host.js";
 import type { Inspector } from "../../inspector/create-inspector.js";
 import { loadMcpModule } from "../../load-optional.js";
+import { resolveServeTokens } from "../../mcp/server/gateway/authenticate.js";
+import type { GatewayAuthOptions, ServeTokenConfig } from "../../mcp/server/gateway/gateway-auth-options.js";
+import type { GatewayOptions } from "../../mcp/server/gateway/gateway-options.js";
+import { isLoopbackHost } from "../../mcp/server/gateway/is-loopback-host.js";
 import { CliError, EXIT_CONFIG, EXIT_USAGE } from "../exit-codes.js";
 import type { Output } from "../output.js";
 import type { Runtime } from "../runtime.js";
@@ -48,7 +49,7 @@ export async function runServe(
   options: ServeCommandOptions,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<number> {
-  const { serveMcp } = await loadMcpModule(() => import("../../mcp/serve-mcp.js"));
+  const { serveMcp } = await loadMcpModule(() => import("../../mcp/server/serve-mcp.js"));
   const names = runtime.session.activeToolNames;
   const { inspector } = options;
   if (options.http === undefined) {
