@@ -142,7 +142,7 @@ describe("the layers of src/", () => {
     // A static import, a type-only import and a dynamic import() are all seen.
     expect(graph.get("mcp/api.ts")).toContain("mcp/client/connect-mcp-server.ts");
     expect(graph.get("config/load-config.ts")).toContain("mcp/server/gateway/gateway-options.ts");
-    expect(graph.get("cli/commands/serve.ts")).toContain("mcp/server/serve-mcp.ts");
+    expect(graph.get("cli/commands/run-serve.ts")).toContain("mcp/server/serve-mcp.ts");
   });
 
   it("would catch a circle and an upward import (the checks are not vacuous)", () => {

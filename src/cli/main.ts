@@ -113,7 +113,7 @@ Environment:
     .description("a scripted agent fixes a bug in a copy of a sample workspace with the built-in tools (npm start)")
     .option("--keep", "keep the temporary workspace")
     .action(async (options: { keep?: boolean }) => {
-      const { runDemo } = await import("./commands/demo.js");
+      const { runDemo } = await import("./commands/run-demo.js");
       setExit(
         await runDemo(output(), {
           json: globals().json === true,
@@ -127,7 +127,7 @@ Environment:
     .command("plan")
     .description("the visible tools, the hidden ones with why, and what policy removed")
     .action(async () => {
-      const { planAsJson, printPlan } = await import("./commands/plan.js");
+      const { planAsJson, printPlan } = await import("./commands/print-plan.js");
       const runtime = await open();
       try {
         if (globals().json === true) output().line(JSON.stringify(versioned(planAsJson(runtime)), null, 2));
@@ -142,7 +142,7 @@ Environment:
     .description("why a tool is available or not (exit 1 when it is not)")
     .argument("<tool>", "tool name")
     .action(async (tool: string) => {
-      const { runExplain } = await import("./commands/explain.js");
+      const { runExplain } = await import("./commands/run-explain.js");
       const runtime = await open();
       try {
         setExit(runExplain(runtime, output(), { tool, json: globals().json === true }));
@@ -157,7 +157,7 @@ Environment:
     .argument("<tool>", "tool name")
     .argument("[json]", 'input as JSON text, e.g. \'{"path":"README.md"}\' (default {})')
     .action(async (tool: string, input: string | undefined) => {
-      const { runCall } = await import("./commands/call.js");
+      const { runCall } = await import("./commands/run-call.js");
       const runtime = await open();
       try {
         setExit(
@@ -239,8 +239,8 @@ Examples:
         },
       ) => {
         const { createModelFromSpec } = await import("../providers/clients/model-from-spec.js");
-        const { copyDemoWorkspace, DEMO_PROMPT } = await import("./commands/demo.js");
-        const { runAgentInTerminal } = await import("./commands/run.js");
+        const { copyDemoWorkspace, DEMO_PROMPT } = await import("./commands/run-demo.js");
+        const { runAgentInTerminal } = await import("./commands/run-agent-in-terminal.js");
         const { openRuntime } = await import("./runtime.js");
         const spec = options.model ?? defaultModelSpec(process.env);
         // OPENAI_BASE_URL is for openai: models only; an anthropic: model keeps its SDK's own setting.
@@ -332,7 +332,7 @@ Examples:
     .argument("<server-id>", "the id of an HTTP server in mcpServers with an auth")
     .option("--logout", "delete the stored tokens and registration of the server")
     .action(async (serverId: string, options: { logout?: boolean }) => {
-      const { runAuth } = await import("./commands/auth.js");
+      const { runAuth } = await import("./commands/run-auth.js");
       const { createAuthorizationUrlShower } = await import("./show-authorization-url.js");
       const shower = createAuthorizationUrlShower({
         write: (text) => process.stderr.write(text),
@@ -379,7 +379,7 @@ Examples:
       }) => {
         if (options.stdio === true && options.http !== undefined)
           throw new CliError(EXIT_USAGE, "choose --stdio or --http, not both");
-        const { runServe, checkServeAuthFlag } = await import("./commands/serve.js");
+        const { runServe, checkServeAuthFlag } = await import("./commands/run-serve.js");
         // Refused before the config loads and any MCP server starts.
         checkServeAuthFlag({ host: options.host, auth: options.auth });
         let inspector: Inspector | undefined;
@@ -454,7 +454,7 @@ The first SIGINT or SIGTERM stops taking calls and lets the running ones finish;
 jobs go back to the queue for another worker). See docs/workers.md.`,
     )
     .action(async (options: { executor: string; concurrency?: number }) => {
-      const { runWorker } = await import("./commands/worker.js");
+      const { runWorker } = await import("./commands/run-worker.js");
       const stop = new AbortController();
       const force = new AbortController();
       const onSignal = () => (stop.signal.aborted ? force.abort() : stop.abort());

@@ -6,8 +6,8 @@ import { fileURLToPath } from "node:url";
 import { createScriptedModel } from "../../providers/clients/scripted-model.js";
 import { type Output, paint } from "../output.js";
 import { openRuntime } from "../runtime.js";
-import { printPlan } from "./plan.js";
-import { runAgentInTerminal } from "./run.js";
+import { printPlan } from "./print-plan.js";
+import { runAgentInTerminal } from "./run-agent-in-terminal.js";
 
 /** The sample workspace and the canned turns, shipped in the package's examples folder. */
 export const DEMO_WORKSPACE = fileURLToPath(new URL("../../../examples/demo-workspace", import.meta.url));
