@@ -3,7 +3,7 @@
 // so a missing package is a MissingPeerDependencyError.
 // `import` loads this file and `require()` loads ./index.cts, which does the same with require(). This file never
 // require()s an ES module: under import(), Node 20 and 22 can crash when that meets a module another import() is
-// still loading (test/entry-points.test.ts). The names below are ./api.ts's, one for one (a test keeps them so).
+// still loading (test/e2e/entry-points.test.ts). The names below are ./api.ts's, one for one (a test keeps them so).
 import { assertPackagesInstalled } from "../../load-optional.js";
 import type * as Api from "./api.js";
 
