@@ -15,8 +15,8 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { bench, do_not_optimize, run, summary } from "mitata";
 import { createAgentSession, createToolRegistry } from "../dist/index.js";
+import { mapCallToolResult } from "../dist/mcp/client/map-result.js";
 import { connectMcpServer } from "../dist/mcp/index.js";
-import { mapCallToolResult } from "../dist/mcp/map-result.js";
 
 const require = createRequire(import.meta.url);
 const everything = join(

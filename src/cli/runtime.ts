@@ -35,7 +35,7 @@ import {
   REDIS_FEATURE,
   REDIS_PACKAGES,
 } from "../load-optional.js";
-import type { McpConnection } from "../mcp/connect-mcp-server.js";
+import type { McpConnection } from "../mcp/client/connect-mcp-server.js";
 import { readRedisAddress } from "../redis/read-redis-address.js";
 import { describeSandbox } from "../sandbox/describe-sandbox.js";
 import { detectSandbox, type SandboxSupport } from "../sandbox/detect-sandbox.js";
@@ -166,8 +166,8 @@ export async function openRuntime(options: OpenRuntimeOptions): Promise<Runtime>
   const problems: RuntimeProblem[] = built.problems.map((problem) => ({ ...problem }));
   const connections: McpConnection[] = [];
   if (options.connectMcp !== false && built.mcpServers.length > 0) {
-    const { connectMcpServer } = await loadMcpModule(() => import("../mcp/connect-mcp-server.js"));
-    const { createMcpAuthProvider } = await loadMcpModule(() => import("../mcp/oauth/mcp-auth-config.js"));
+    const { connectMcpServer } = await loadMcpModule(() => import("../mcp/client/connect-mcp-server.js"));
+    const { createMcpAuthProvider } = await loadMcpModule(() => import("../mcp/client/oauth/mcp-auth-config.js"));
     const progress = options.progress ?? (<T>(_: string, work: Promise<T>) => work);
     const connect = async (plan: (typeof built.mcpServers)[number]) => {
       const { server } = plan;

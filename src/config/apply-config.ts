@@ -10,7 +10,7 @@ import type {
   ToolRegistryOptions,
   ToolSourceInput,
 } from "../core/types.js";
-import type { McpProtocolChoice } from "../mcp/mcp-config-types.js";
+import type { McpProtocolChoice } from "../mcp/client/mcp-config-types.js";
 import { createPluginHost, type PluginHost } from "../plugins/plugin-host.js";
 import { formatSkillsPrompt } from "../skills/format-skills-prompt.js";
 import { type LoadedSkills, loadSkills } from "../skills/load-skills.js";

@@ -7,8 +7,9 @@ import type { ErrorObject, ValidateFunction } from "ajv";
 import { ToolwireError } from "../core/errors.js";
 import { isNear } from "../core/is-near.js";
 import type { JsonObject, JsonPrimitive, PolicyLayer } from "../core/types.js";
-import type { GatewayOptions } from "../gateway/gateway-options.js";
-import type { McpServerConfig } from "../mcp/mcp-config-types.js";
+import type { ExecutorConfig } from "../executors/executor-config.js";
+import type { McpServerConfig } from "../mcp/client/mcp-config-types.js";
+import type { GatewayOptions } from "../mcp/server/gateway/gateway-options.js";
 import type { SandboxOptions } from "../sandbox/sandbox-options.js";
 import { loadAjv } from "../validation/load-ajv.js";
 import { locateJsonError } from "./locate-json-error.js";
@@ -25,7 +26,7 @@ export interface PluginConfig {
   readonly loadTimeoutMs?: number;
 }
 
-export type { McpHttpServerConfig, McpServerConfig, McpStdioServerConfig } from "../mcp/mcp-config-types.js";
+export type { McpHttpServerConfig, McpServerConfig, McpStdioServerConfig } from "../mcp/client/mcp-config-types.js";
 
 /** The environment of the built-in `bash` tool, as the config file states it. */
 export interface BuiltinsEnvConfig {
@@ -72,18 +73,7 @@ export interface ApprovalsConfig {
  */
 export type ServeConfig = GatewayOptions;
 
-/** One entry of `executors`: where the matching tools' calls run (SPEC 18). */
-export interface ExecutorConfig {
-  readonly id: string;
-  readonly kind: "bullmq";
-  /** `redis://…`, `rediss://…`, or `env:NAME`. */
-  readonly connection: string;
-  readonly queue?: string;
-  /** Policy patterns of the tools that run there. */
-  readonly tools: readonly string[];
-  readonly lockDurationMs?: number;
-  readonly connectTimeoutMs?: number;
-}
+export type { ExecutorConfig } from "../executors/executor-config.js";
 
 /** The contents of `toolwire.config.json` once validated. */
 export interface ToolwireConfig {

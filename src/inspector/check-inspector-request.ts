@@ -1,7 +1,7 @@
 // checkInspectorRequest: whether a request may reach the inspector: its token, its Host (against DNS rebinding) and,
 // for a request that changes something, its Origin (against other sites' pages posting to it).
 import { timingSafeEqual } from "node:crypto";
-import { checkRequestOrigin } from "../gateway/check-request-origin.js";
+import { checkRequestOrigin } from "../mcp/server/gateway/check-request-origin.js";
 
 /**
  * A request the inspector answers, with the path after the token and its slash (`""` for the page itself; `null`

@@ -1,30 +1,22 @@
 // The public API of toolwire/mcp, loaded by ./index.ts once the MCP SDK is known to be installed.
-// A curated list: connecting, serving, authorizing, and their errors; the plumbing under them stays internal.
+// A curated list: connecting (./client), serving (./server), authorizing, and their errors; the plumbing under them
+// stays internal.
 
-// Serve: a session as an MCP server, and the HTTP gateway's options.
-export type {
-  GatewayAuthOptions,
-  Principal,
-  ServeOAuthConfig,
-  ServeTokenConfig,
-} from "../gateway/authenticate.js";
-// Errors.
-export { GatewayError, type GatewayErrorCode } from "../gateway/errors.js";
 // Bridge: an MCP server as a live tool source.
 export {
   connectMcpServer,
   type McpConnection,
   type McpConnectOptions,
   type McpProtocolChoice,
-} from "./connect-mcp-server.js";
-export { McpConnectionError, type McpErrorCode, McpServeError, type McpServeErrorCode } from "./errors.js";
-export type { McpToolResultDetails } from "./map-result.js";
+} from "./client/connect-mcp-server.js";
+export { McpConnectionError, type McpErrorCode } from "./client/errors.js";
+export type { McpToolResultDetails } from "./client/map-result.js";
 export type {
   McpHttpServerConfig,
   McpServerConfig,
   McpServerOptions,
   McpStdioServerConfig,
-} from "./mcp-config-types.js";
+} from "./client/mcp-config-types.js";
 // Authorizing with HTTP servers: OAuth logins, client credentials, tokens and where they are kept.
 export {
   AuthorizationPendingError,
@@ -50,9 +42,14 @@ export {
   type OAuthStore,
   type OAuthStoreState,
   type StoredTokens,
-} from "./oauth/index.js";
-export type { SkippedMcpTool } from "./read-tool-listing.js";
-export type { ReconnectBackoff } from "./reconnect.js";
+} from "./client/oauth/index.js";
+export type { SkippedMcpTool } from "./client/read-tool-listing.js";
+export type { ReconnectBackoff } from "./client/reconnect.js";
+// Serve: a session as an MCP server, and the HTTP gateway's options.
+export { McpServeError, type McpServeErrorCode } from "./server/errors.js";
+export type { Principal } from "./server/gateway/authenticate.js";
+export { GatewayError, type GatewayErrorCode } from "./server/gateway/errors.js";
+export type { GatewayAuthOptions, ServeOAuthConfig, ServeTokenConfig } from "./server/gateway/gateway-auth-options.js";
 export {
   type GatewayOptions,
   type McpServerHandle,
@@ -61,4 +58,4 @@ export {
   type ServeMcpStdioOptions,
   type SessionSource,
   serveMcp,
-} from "./serve-mcp.js";
+} from "./server/serve-mcp.js";

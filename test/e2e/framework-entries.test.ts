@@ -47,7 +47,7 @@ describe("toolwire/langchain, built", () => {
   it("works through require, its tool answering a LangChain ToolCall", async () => {
     const result = await runInDist(
       `const { createAgentSession, createToolRegistry, defineTool } = require("./index.js");
-      const { toLangChainTools } = require("./frameworks/langchain/index.js");
+      const { toLangChainTools } = require("toolwire/langchain");
       ${SESSION}
       const [tool] = toLangChainTools(session);
       tool.invoke({ id: "call_1", name: "add", args: { a: 2, b: 3 }, type: "tool_call" }).then((message) =>

@@ -15,8 +15,8 @@ import { defineTool } from "../../src/core/register/define-tool.js";
 import { createToolRegistry } from "../../src/core/register/registry.js";
 import type { PolicyLayer } from "../../src/core/types.js";
 import { createAgentSession } from "../../src/create-agent-session.js";
-import type { Principal } from "../../src/gateway/authenticate.js";
 import { type McpServerHandle, type ServeMcpHttpOptions, serveMcp } from "../../src/mcp/api.js";
+import type { Principal } from "../../src/mcp/server/gateway/authenticate.js";
 import { FIFO_RUNS, makeFifo, readFifo } from "../support/fifo.js";
 import { freePort } from "../support/free-port.js";
 

@@ -18,7 +18,7 @@ import { createToolRegistry } from "../../src/core/register/registry.js";
 import { createAgentSession } from "../../src/create-agent-session.js";
 import type { RegistryReport } from "../../src/index.js";
 import { connectMcpServer, serveMcp } from "../../src/mcp/api.js";
-import { TOOLS_PAGE_SIZE } from "../../src/mcp/tool-server.js";
+import { TOOLS_PAGE_SIZE } from "../../src/mcp/server/tool-server.js";
 import { CLI, cliEnv, tempWorkspace } from "./helpers/cli.js";
 import { everythingServer } from "./helpers/mcp-servers.js";
 

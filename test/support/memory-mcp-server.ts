@@ -1,7 +1,7 @@
 // A real MCP Server on the far side of the SDK's in-memory transport pair, one per connect, steered by the test.
 import { InMemoryTransport } from "@modelcontextprotocol/client";
 import { type CallToolResult, Server, type Tool } from "@modelcontextprotocol/server";
-import type { McpEndpoint } from "../../src/mcp/open-mcp-client.js";
+import type { McpEndpoint } from "../../src/mcp/client/open-mcp-client.js";
 
 /**
  * What the server does with a `tools/call`: its result, or a promise of it (a hung call never settles).

@@ -1,144 +1,174 @@
-// `toolwire run`: the agent loop in a terminal: model text, each tool call with its result and timing, the outcome.
-import { contentBlockAsText } from "../../core/tool-result.js";
-import type { ToolResultBlock } from "../../core/types.js";
-import { runAgent } from "../../loop/run-agent.js";
-import type { AgentEvent } from "../../loop/types.js";
-import type { ModelClient } from "../../providers/clients/types.js";
-import { EXIT_FAILED, EXIT_OK } from "../exit-codes.js";
-import { roundMs } from "../json-output.js";
-import { type Output, paint } from "../output.js";
-import type { Runtime } from "../runtime.js";
-import { createStreamedTextPrinter } from "./streamed-text-printer.js";
+// `toolwire run [prompt...]`: the agent loop with a model, on a prompt or on the demo task in a copy of the sample
+// workspace, asking for approvals on the terminal, ahead with --approve, or on the inspector's page.
+import { rm } from "node:fs/promises";
+import { type Command, Option } from "commander";
+import type { Inspector } from "../../inspector/create-inspector.js";
+import { approveAhead, parseApprovePatterns } from "../approve-ahead.js";
+import { askOnTerminal } from "../ask-on-terminal.js";
+import { type CliContext, portOption } from "../cli-context.js";
+import { defaultModelSpec } from "../default-model.js";
+import { CliError, EXIT_USAGE } from "../exit-codes.js";
+import { paint } from "../output.js";
 
-const SHOWN_LINES = 8;
-
-function preview(result: ToolResultBlock): string[] {
-  const text = result.content.map(contentBlockAsText).join("\n").trimEnd();
-  const lines = text === "" ? ["(no output)"] : text.split("\n");
-  if (lines.length <= SHOWN_LINES) return lines;
-  return [...lines.slice(0, SHOWN_LINES), `… ${lines.length - SHOWN_LINES} more lines`];
+interface RunOptions {
+  model?: string;
+  baseUrl?: string;
+  maxTurns?: number;
+  keep?: boolean;
+  approve?: string[];
+  stream?: boolean;
+  toolsInSystemPrompt?: boolean;
+  nativeToolSearch?: boolean;
+  inspect?: boolean;
+  inspectPort?: number;
 }
 
-function compactJson(value: unknown, max = 100): string {
-  const text = typeof value === "string" ? value : JSON.stringify(value);
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+/** Adds `toolwire run [options] [prompt...]`. */
+export function registerRun(program: Command, cli: CliContext): void {
+  program
+    .command("run")
+    .description("run the agent loop with a model (default: the demo task in a temporary copy of the sample workspace)")
+    .argument("[prompt...]", "what to do (default: the demo task)")
+    .addOption(
+      new Option(
+        "-m, --model <spec>",
+        "scripted:FILE | anthropic:MODEL | openai:MODEL | openai-responses:MODEL | gemini:MODEL",
+      ).env("TOOLWIRE_MODEL"),
+    )
+    .option(
+      "--base-url <url>",
+      "the server of an openai: model (Ollama, vLLM, llama.cpp; default $OPENAI_BASE_URL) or of a gemini: model",
+    )
+    .option("--stream", "print the model's text as it arrives even when stdout is not a terminal")
+    .option("--no-stream", "print each text whole, also on a terminal")
+    .option("--tools-in-system-prompt", "also list the active tools in the system prompt")
+    .option(
+      "--native-tool-search",
+      "send deferred tools the provider's own way (anthropic: and openai-responses: models; the model must support it)",
+    )
+    .option("--max-turns <n>", "most model turns", (value) => {
+      const turns = Number(value);
+      if (!Number.isInteger(turns) || turns < 1)
+        throw new CliError(EXIT_USAGE, `--max-turns must be a positive integer, got ${value}`);
+      return turns;
+    })
+    .option("--keep", "keep the temporary copy of the sample workspace (the demo task, without a prompt)")
+    .option(
+      "--approve <patterns>",
+      "approve ahead the calls the config's approvals cover, for these tools (policy patterns, comma-separated, or all)",
+      (value: string, previous: string[] | undefined) => parseApprovePatterns(value, previous),
+    )
+    .option(
+      "--inspect",
+      "serve a local web page of the run as it happens (the URL goes to stderr); approve calls there; it stays open after the run until Ctrl-C",
+    )
+    .option(
+      "--inspect-port <port>",
+      "the inspector's loopback port (default: any free port)",
+      portOption("--inspect-port"),
+    )
+    .addHelpText(
+      "after",
+      `
+Without --model: anthropic:$ANTHROPIC_MODEL if ANTHROPIC_API_KEY is set, else openai:$OPENAI_MODEL (default
+gpt-4.1) if OPENAI_API_KEY or OPENAI_BASE_URL is set. gemini: models read GEMINI_API_KEY (or GOOGLE_API_KEY).
+On a terminal the model's text streams in; piped or with --json it comes whole (unless --stream).
+Exit 0 when the run completed, 1 when it did not.
+
+Examples:
+  toolwire run --model scripted:turns.json "read notes.md"
+  toolwire run --model openai:llama3.1 --base-url http://127.0.0.1:11434/v1 "what does src/cart.js do?"`,
+    )
+    .action((words: string[], options: RunOptions) => runCommand(cli, words, options));
 }
 
-/**
- * Streams one run to the terminal (or as JSON lines) and returns the exit code: 0 when the run completed. With
- * `streamText`, the model's text is printed as its deltas arrive (no spinner while a text is being printed).
- */
-export async function runAgentInTerminal(
-  runtime: Runtime,
-  model: ModelClient,
-  output: Output,
-  options: {
-    prompt: string;
-    maxTurns?: number;
-    json: boolean;
-    signal: AbortSignal;
-    streamText?: boolean;
-    toolsInSystemPrompt?: boolean;
-    /** Hears every event of the run as it comes (the inspector's `record`). */
-    onEvent?: (event: AgentEvent) => void;
-  },
-): Promise<number> {
-  let finished: Extract<AgentEvent, { type: "done" }> | undefined;
-  const events = runAgent({
-    session: runtime.session,
-    model,
-    prompt: options.prompt,
-    signal: options.signal,
-    ...(options.maxTurns === undefined ? {} : { maxTurns: options.maxTurns }),
-    ...(options.toolsInSystemPrompt === true ? { toolsInSystemPrompt: true } : {}),
+/** The run itself: the model, the workspace, the inspector and the approver, then the loop in the terminal. */
+async function runCommand(cli: CliContext, words: string[], options: RunOptions): Promise<void> {
+  const { createModelFromSpec } = await import("../../providers/clients/model-from-spec.js");
+  const { copyDemoWorkspace, DEMO_PROMPT } = await import("./run-demo.js");
+  const { runAgentInTerminal } = await import("./run-agent-in-terminal.js");
+  const { openRuntime } = await import("../runtime.js");
+  const output = cli.output;
+  const json = cli.globals().json === true;
+  const spec = options.model ?? defaultModelSpec(process.env);
+  // OPENAI_BASE_URL is for openai: models only; an anthropic: model keeps its SDK's own setting.
+  const baseURL = spec.startsWith("openai")
+    ? (options.baseUrl ?? process.env.OPENAI_BASE_URL)
+    : spec.startsWith("gemini:")
+      ? options.baseUrl
+      : undefined;
+  // Streamed on a terminal; piped output and --json stay as they were unless --stream asks.
+  const stream = options.stream ?? (process.stdout.isTTY === true && !json);
+  const model = createModelFromSpec(spec, {
+    stream,
+    ...(baseURL === undefined ? {} : { baseURL }),
+    ...(options.nativeToolSearch === true ? { nativeToolSearch: true } : {}),
   });
-  const text = options.streamText === true && !options.json ? createStreamedTextPrinter(output) : undefined;
-  let waitingFor = "waiting for the model";
-  let streamed = false; // some of this turn's text was printed as it came
-  while (true) {
-    // A spinner would draw over the text line being printed.
-    const next = text?.open === true ? await events.next() : await output.progress(waitingFor, events.next());
-    if (next.done === true) break;
-    const event = next.value;
-    options.onEvent?.(event);
-    if (event.type === "turn_start") streamed = false;
-    if (event.type === "tool_call") waitingFor = "running tools";
-    else if (event.type === "turn_end") waitingFor = "waiting for the model";
-    else if (event.type === "model_tool_call_delta" && event.name !== undefined) {
-      waitingFor = `the model is writing a call to ${event.name}`;
+  const prompt = words.join(" ").trim();
+  const demo = prompt === "";
+  const inspecting = options.inspect === true || options.inspectPort !== undefined;
+  const workspace = demo ? await copyDemoWorkspace() : undefined;
+  let inspector: Inspector | undefined;
+  try {
+    if (inspecting) {
+      const { startInspector } = await import("../start-inspector.js");
+      inspector = await startInspector(output(), {
+        title: `toolwire run: ${demo ? "the demo task" : prompt}`.slice(0, 200),
+        ...(options.inspectPort === undefined ? {} : { port: options.inspectPort }),
+      });
     }
-    if (options.json) {
-      output.line(JSON.stringify(eventAsJson(event)));
-    } else if (text !== undefined && event.type === "model_text_delta") {
-      text.write(event.text);
-      streamed ||= text.open;
-    } else if (text !== undefined && event.type === "model_text") {
-      text.end();
-      if (!streamed) printEvent(event, output); // a client that sent no deltas
-    } else {
-      text?.end();
-      printEvent(event, output);
-    }
-    if (event.type === "done") finished = event;
-  }
-  return finished?.reason === "completed" ? EXIT_OK : EXIT_FAILED;
-}
-
-/** An error as JSON: `message` and `name` are not own enumerable properties, so `JSON.stringify` would drop them. */
-function errorAsJson(error: Error): Record<string, unknown> {
-  return { ...error, name: error.name, message: error.message };
-}
-
-/** One event as a JSON line: the transcript left out of `done` (it repeats the run), errors with their message. */
-export function eventAsJson(event: AgentEvent): unknown {
-  if (event.type === "error") return { ...event, error: errorAsJson(event.error) };
-  if (event.type === "tool_result" && event.durationMs !== undefined)
-    return { ...event, durationMs: roundMs(event.durationMs) };
-  if (event.type === "done")
-    return {
-      ...event,
-      transcript: undefined,
-      ...(event.error === undefined ? {} : { error: errorAsJson(event.error) }),
-    };
-  return event;
-}
-
-function printEvent(event: AgentEvent, output: Output): void {
-  switch (event.type) {
-    case "turn_start":
-      output.line(paint(output, "dim", `── turn ${event.turn}`));
-      break;
-    case "model_text":
-      output.line(`${paint(output, "cyan", "model")}  ${event.text.trim().replaceAll("\n", "\n       ")}`);
-      break;
-    case "tool_call":
-      output.line(
-        `${paint(output, "bold", "call")}   ${event.call.name} ${paint(output, "dim", compactJson(event.call.input))}`,
+    const patterns = options.approve ?? [];
+    const terminal =
+      process.stdin.isTTY === true && output().interactive ? askOnTerminal(output(), patterns) : undefined;
+    // On a terminal a person is asked; without one, --approve answers ahead and declines the rest. With the
+    // inspector, its page is asked too: the first answer, on the terminal or the page, counts.
+    const approver =
+      inspector === undefined
+        ? (terminal ?? approveAhead(patterns))
+        : terminal === undefined
+          ? approveAhead(patterns, (await import("../start-inspector.js")).announcedOnStderr(output(), inspector))
+          : (await import("../first-answer.js")).firstAnswer([terminal, inspector.approver]);
+    const configPath = cli.globals().config;
+    const runtime = await openRuntime({
+      cwd: workspace ?? process.cwd(),
+      ...(demo || configPath === undefined ? {} : { configPath }),
+      progress: (label, work) => output().progress(label, work),
+      warn: cli.warn,
+      approver,
+      // The demo task under the inspector asks, as `toolwire demo` does, before each edit: something to approve.
+      ...(demo && inspector !== undefined ? { approvals: { require: ["edit"] } } : {}),
+      systemPrompt: "You are a careful coding agent. Work in the workspace with the tools you have; be brief.",
+    });
+    try {
+      if (!json) output().line(paint(output(), "dim", `model ${spec}, workspace ${runtime.built.workspaceRoot}`));
+      const watch = inspector?.watch(runtime.session, { label: demo ? "demo" : "run" });
+      const signal = cli.interruptSignal();
+      cli.setExit(
+        await runAgentInTerminal(runtime, model, output(), {
+          prompt: demo ? DEMO_PROMPT : prompt,
+          json,
+          signal,
+          streamText: stream,
+          toolsInSystemPrompt: options.toolsInSystemPrompt === true,
+          ...(options.maxTurns === undefined ? {} : { maxTurns: options.maxTurns }),
+          ...(watch === undefined ? {} : { onEvent: watch.record }),
+        }),
       );
-      break;
-    case "tool_result": {
-      const failed = event.result.is_error === true;
-      const ms = event.durationMs;
-      const mark = failed ? paint(output, "red", "✗") : paint(output, "green", "✓");
-      output.line(
-        `${mark}      ${event.call.name} ${paint(output, "dim", ms === undefined ? "" : `${ms.toFixed(1)} ms`)}`,
-      );
-      for (const line of preview(event.result)) output.line(`         ${paint(output, "dim", "│")} ${line}`);
-      break;
+      // The page stays for a person to look at the run, unless Ctrl-C stopped it.
+      if (inspector !== undefined && !signal.aborted) {
+        const { waitForStopSignal } = await import("../start-inspector.js");
+        output().error(`inspector: the run ended; the page stays open at ${inspector.url} until Ctrl-C`);
+        await waitForStopSignal();
+      }
+    } finally {
+      await runtime.close();
     }
-    case "error":
-      output.line(paint(output, "red", `error  ${event.error.message}`));
-      break;
-    case "done": {
-      const tokens =
-        event.usage.inputTokens + event.usage.outputTokens > 0
-          ? `, ${event.usage.inputTokens} input and ${event.usage.outputTokens} output tokens`
-          : "";
-      const summary = `${event.reason} after ${event.turns} turn${event.turns === 1 ? "" : "s"}${tokens}`;
-      output.line(paint(output, event.reason === "completed" ? "green" : "red", `\n■ ${summary}`));
-      break;
+  } finally {
+    await inspector?.close();
+    // The demo task's copy of the sample workspace is temporary, as in `toolwire demo`.
+    if (workspace !== undefined) {
+      if (options.keep === true) output().line(`The workspace is kept at ${workspace}`);
+      else await rm(workspace, { recursive: true, force: true });
     }
-    default:
-      break;
   }
 }

@@ -1,182 +1,71 @@
-// `toolwire serve`: an MCP gateway over the built-ins, the plugins and the upstream MCP servers of the config.
-
-import { randomBytes } from "node:crypto";
-import { resolve } from "node:path";
-import type { ServeConfig } from "../../config/load-config.js";
-import type { AgentSession } from "../../core/dispatch/session.js";
-import type { PolicyLayer } from "../../core/types.js";
-import type { GatewayAuthOptions, ServeTokenConfig } from "../../gateway/authenticate.js";
-import type { GatewayOptions } from "../../gateway/gateway-options.js";
-import { isLoopbackHost } from "../../gateway/is-loopback-host.js";
+// `toolwire serve`: registers the command; the work is in ./run-serve.ts, loaded when it runs.
+import type { Command } from "commander";
 import type { Inspector } from "../../inspector/create-inspector.js";
-import { loadMcpModule } from "../../load-optional.js";
-import { CliError, EXIT_CONFIG, EXIT_USAGE } from "../exit-codes.js";
-import type { Output } from "../output.js";
-import type { Runtime } from "../runtime.js";
+import { type CliContext, portOption } from "../cli-context.js";
+import { CliError, EXIT_USAGE } from "../exit-codes.js";
 
-/** The environment variable with a token every client may present (principal `default`). */
-export const SERVE_TOKEN_ENV = "TOOLWIRE_SERVE_TOKEN";
-
-export interface ServeCommandOptions {
-  /** Serve Streamable HTTP on this port; stdio when absent. */
-  readonly http?: number;
-  readonly host?: string;
-  /** `false` (`--no-auth`): ask HTTP clients for no credential; loopback hosts only. */
-  readonly auth?: boolean;
-  /** `--inspect`: the inspector follows the served sessions (each principal's, over HTTP). */
-  readonly inspector?: Inspector;
-}
-
-/** `--no-auth` on a host other people can reach is refused: anyone there could run the tools as this user. */
-export function checkServeAuthFlag(options: { readonly host?: string; readonly auth?: boolean }): void {
-  const host = options.host ?? "127.0.0.1";
-  if (options.auth === false && !isLoopbackHost(host)) {
-    throw new CliError(
-      EXIT_USAGE,
-      `--no-auth is refused on ${host}: without credentials anyone who reaches it could run the tools; serve on 127.0.0.1, or configure serve.auth`,
-    );
-  }
-}
-
-/**
- * Serves over stdio, or over Streamable HTTP with credentials (SPEC section 16), until SIGINT or SIGTERM,
- * or the client leaves (stdio). Over HTTP each principal gets its own session under its token's policy.
- */
-export async function runServe(
-  runtime: Runtime,
-  output: Output,
-  options: ServeCommandOptions,
-  env: NodeJS.ProcessEnv = process.env,
-): Promise<number> {
-  const { serveMcp } = await loadMcpModule(() => import("../../mcp/serve-mcp.js"));
-  const names = runtime.session.activeToolNames;
-  const { inspector } = options;
-  if (options.http === undefined) {
-    inspector?.watch(runtime.session, { label: "stdio" });
-    const handle = await serveMcp(runtime.session, { transport: "stdio" });
-    // stdout belongs to the protocol on stdio: everything for people goes to stderr.
-    output.error(`toolwire serve: ${names.length} tools (${names.join(", ")}) on stdio`);
-    reportProblems(runtime, output);
-    return waitForStop(handle, output);
-  }
-  checkServeAuthFlag(options);
-  const config = runtime.loaded.config.serve ?? {};
-  const auth = options.auth === false ? undefined : await gatewayAuth(runtime, config, env);
-  // The config's own session shows the plan before any client comes; each principal's session joins when made.
-  inspector?.watch(runtime.session, { label: "config" });
-  const sessionFor = (principal: { readonly id: string; readonly policy: readonly PolicyLayer[] }) => {
-    const session = runtime.sessionFor(principal.id, principal.policy);
-    return inspector === undefined ? session : watchedUntilClosed(inspector, session, principal.id);
-  };
-  const handle = await serveMcp(sessionFor, {
-    transport: "http",
-    port: options.http,
-    ...(options.host === undefined ? {} : { host: options.host }),
-    ...gatewayOptions(runtime, config),
-    onWarning: (message) => output.error(`toolwire serve: ${message}`),
-    ...(auth === undefined ? {} : { auth: auth.options }),
-  });
-  output.error(`toolwire serve: ${names.length} tools (${names.join(", ")}) at ${handle.url}`);
-  output.error(`toolwire serve: auth: ${auth === undefined ? "none (--no-auth, loopback only)" : auth.describe}`);
-  if (auth?.generated !== undefined) {
-    output.error(`toolwire serve: token (shown once): ${auth.generated}`);
-    output.error(
-      `toolwire serve: clients send it as "Authorization: Bearer <token>"; set ${SERVE_TOKEN_ENV} to choose it`,
-    );
-  }
-  if (handle.resourceMetadataUrl !== undefined) {
-    output.error(`toolwire serve: protected resource metadata at ${handle.resourceMetadataUrl}`);
-  }
-  reportProblems(runtime, output);
-  return waitForStop(handle, output);
-}
-
-/**
- * The credentials: the config's tokens and OAuth, the token in the environment, or one made now. The gateway's auth
- * (with its OAuth verifier) is loaded only here, for HTTP: serving over stdio does not load it.
- */
-async function gatewayAuth(
-  runtime: Runtime,
-  config: ServeConfig,
-  env: NodeJS.ProcessEnv,
-): Promise<{ options: GatewayAuthOptions; describe: string; generated?: string }> {
-  const { resolveServeTokens } = await import("../../gateway/authenticate.js");
-  const tokens: ServeTokenConfig[] = [];
-  try {
-    tokens.push(...resolveServeTokens(config.auth?.tokens ?? [], env));
-  } catch (error) {
-    throw new CliError(EXIT_CONFIG, `${runtime.loaded.file}: serve.auth.tokens: ${(error as Error).message}`);
-  }
-  const fromEnv = env[SERVE_TOKEN_ENV];
-  if (fromEnv !== undefined && fromEnv !== "") tokens.push({ token: fromEnv, principal: "default" });
-  const oauth = config.auth?.oauth;
-  let generated: string | undefined;
-  if (tokens.length === 0 && oauth === undefined) {
-    generated = randomBytes(32).toString("base64url");
-    tokens.push({ token: generated, principal: "default" });
-  }
-  const parts = [
-    ...(tokens.length > 0
-      ? [`bearer tokens for ${[...new Set(tokens.map((token) => token.principal))].join(", ")}`]
-      : []),
-    ...(oauth === undefined ? [] : [`OAuth access tokens from ${oauth.issuer}`]),
-  ];
-  const options: GatewayAuthOptions = {
-    ...(tokens.length === 0 ? {} : { tokens }),
-    ...(oauth === undefined ? {} : { oauth }),
-  };
-  return { options, describe: parts.join("; "), ...(generated === undefined ? {} : { generated }) };
-}
-
-/** The section's other options as they are, the audit file resolved against the config's folder. */
-function gatewayOptions(runtime: Runtime, config: ServeConfig): GatewayOptions {
-  const { auth: _auth, audit, ...rest } = config;
-  return {
-    ...rest,
-    ...(audit === undefined ? {} : { audit: { ...audit, file: resolve(runtime.loaded.dir, audit.file) } }),
-  };
-}
-
-/**
- * The session, followed by the inspector until the gateway closes it (an idle principal is released): a view of
- * the session whose `close` also stops the watch.
- */
-function watchedUntilClosed(inspector: Inspector, session: AgentSession, label: string): AgentSession {
-  const watch = inspector.watch(session, { label });
-  const view: AgentSession = Object.create(session, {
-    close: {
-      value: () => {
-        watch.stop();
-        session.close();
+/** Adds `toolwire serve [--stdio | --http <port>] [--host <host>] [--no-auth] [--inspect]`. */
+export function registerServe(program: Command, cli: CliContext): void {
+  program
+    .command("serve")
+    .description("serve the active tools as an MCP server (stdio by default; loopback HTTP with --http)")
+    .option("--stdio", "serve over stdin/stdout (the default)")
+    .option("--http <port>", "serve Streamable HTTP on this port (0: any free port)", (value) => {
+      const port = Number(value);
+      if (!Number.isInteger(port) || port < 0 || port > 65535)
+        throw new CliError(EXIT_USAGE, `--http needs a port number, got ${value}`);
+      return port;
+    })
+    .option("--host <host>", "host to bind for --http", "127.0.0.1")
+    .option("--no-auth", "with --http on a loopback host: ask clients for no credential")
+    .option(
+      "--inspect",
+      "serve a local web page of the sessions' plans and calls (the URL goes to stderr); it answers approvals the MCP client cannot",
+    )
+    .option(
+      "--inspect-port <port>",
+      "the inspector's loopback port (default: any free port)",
+      portOption("--inspect-port"),
+    )
+    .action(
+      async (options: {
+        stdio?: boolean;
+        http?: number;
+        host: string;
+        auth: boolean;
+        inspect?: boolean;
+        inspectPort?: number;
+      }) => {
+        if (options.stdio === true && options.http !== undefined)
+          throw new CliError(EXIT_USAGE, "choose --stdio or --http, not both");
+        const { runServe, checkServeAuthFlag } = await import("./run-serve.js");
+        // Refused before the config loads and any MCP server starts.
+        checkServeAuthFlag({ host: options.host, auth: options.auth });
+        let inspector: Inspector | undefined;
+        if (options.inspect === true || options.inspectPort !== undefined) {
+          const { startInspector } = await import("../start-inspector.js");
+          inspector = await startInspector(cli.output(), {
+            title: "toolwire serve",
+            ...(options.inspectPort === undefined ? {} : { port: options.inspectPort }),
+          });
+        }
+        try {
+          const runtime = await cli.open({ approver: inspector?.approver });
+          try {
+            cli.setExit(
+              await runServe(runtime, cli.output(), {
+                ...(options.http === undefined ? {} : { http: options.http }),
+                host: options.host,
+                auth: options.auth,
+                ...(inspector === undefined ? {} : { inspector }),
+              }),
+            );
+          } finally {
+            await runtime.close();
+          }
+        } finally {
+          await inspector?.close();
+        }
       },
-    },
-  });
-  return view;
-}
-
-function reportProblems(runtime: Runtime, output: Output) {
-  for (const problem of runtime.problems)
-    output.error(`toolwire serve: ${problem.area} ${problem.subject}: ${problem.message}`);
-}
-
-/**
- * Serves until SIGINT or SIGTERM, then closes, which waits a few seconds at most for the audit log. A second
- * signal stops that wait at once; what the log had not written is counted on stderr, never lost without a word.
- */
-async function waitForStop(
-  handle: { readonly closed: Promise<void>; close(options?: { readonly now?: boolean }): Promise<void> },
-  output: Output,
-): Promise<number> {
-  let signals = 0;
-  const stop = () => {
-    signals++;
-    if (signals > 1) output.error("toolwire serve: stopping now (second signal)");
-    void handle.close({ now: signals > 1 });
-  };
-  process.on("SIGINT", stop);
-  process.on("SIGTERM", stop);
-  await handle.closed;
-  process.off("SIGINT", stop);
-  process.off("SIGTERM", stop);
-  return 0;
+    );
 }

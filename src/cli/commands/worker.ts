@@ -1,66 +1,48 @@
-// `toolwire worker --executor <id>`: runs the calls of one remote executor of the config (SPEC 18) until stopped.
-import { BULLMQ_FEATURE, BULLMQ_PACKAGES, loadOptional } from "../../load-optional.js";
-import { EXIT_OK } from "../exit-codes.js";
-import { type Output, paint } from "../output.js";
-import type { Runtime } from "../runtime.js";
+// `toolwire worker --executor <id>`: registers the command; the work is in ./run-worker.ts, loaded when it runs.
+import type { Command } from "commander";
+import type { CliContext } from "../cli-context.js";
+import { CliError, EXIT_USAGE } from "../exit-codes.js";
 
-/** What `toolwire worker` was asked. */
-export interface WorkerCommandOptions {
-  readonly executor: string;
-  readonly concurrency?: number;
-  readonly json: boolean;
-  /** Aborts on the first SIGINT or SIGTERM: the worker stops taking jobs and finishes the running ones. */
-  readonly signal: AbortSignal;
-  /** Aborts on a second SIGINT or SIGTERM: the running calls are stopped and their jobs go back to the queue. */
-  readonly force: AbortSignal;
-}
-
-/**
- * Takes the executor's jobs from its queue and runs each with the tool of that name from `runtime` (opened with
- * `remoteExecutors: false`: built-ins in this machine's workspace, plugins, MCP servers), only the tools the
- * executor's patterns match. Prints one line once it listens (a JSON object with `--json`), and another when it
- * stops. Resolves with the exit code once stopped; throws `ExecutorError` for an unknown executor or a bad entry.
- */
-export async function runWorker(runtime: Runtime, output: Output, options: WorkerCommandOptions): Promise<number> {
-  const { startBullmqWorker, workerOptionsFor } = await loadOptional(BULLMQ_FEATURE, BULLMQ_PACKAGES, async () => ({
-    ...(await import("../../executors/bullmq/start-bullmq-worker.js")),
-    ...(await import("../../executors/bullmq/executors-from-config.js")),
-  }));
-  const workerOptions = workerOptionsFor(
-    runtime.loaded.config.executors,
-    options.executor,
-    runtime.registry.tools.values(),
-  );
-  const worker = await startBullmqWorker({
-    ...workerOptions,
-    ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
-    onError: (error) => output.error(paint(output, "yellow", `toolwire worker: ${error.message}`)),
-  });
-  const names = workerOptions.tools.map((tool) => tool.descriptor.name);
-  const ready = {
-    event: "worker_ready",
-    executor: worker.id,
-    queue: worker.queue,
-    address: worker.address,
-    pid: process.pid,
-    tools: names,
-    concurrency: options.concurrency ?? 1,
-  };
-  if (options.json) output.line(JSON.stringify(ready));
-  else
-    output.line(
-      `worker of executor ${paint(output, "bold", worker.id)} on ${worker.address} queue ${worker.queue}, pid ${process.pid}: runs ${names.length === 0 ? "no tools" : names.join(", ")} (concurrency ${ready.concurrency})`,
-    );
-  await new Promise<void>((resolve) => {
-    if (options.signal.aborted) resolve();
-    else options.signal.addEventListener("abort", () => resolve(), { once: true });
-  });
-  const closing = worker.close();
-  const forced = new Promise<void>((resolve) =>
-    options.force.addEventListener("abort", () => resolve(), { once: true }),
-  );
-  await Promise.race([closing, forced.then(() => worker.close({ force: true }))]);
-  if (options.json) output.line(JSON.stringify({ event: "worker_stopped", executor: worker.id }));
-  else output.line(paint(output, "dim", `worker of executor ${worker.id} stopped`));
-  return EXIT_OK;
+/** Adds `toolwire worker --executor <id> [--concurrency <n>]`. */
+export function registerWorker(program: Command, cli: CliContext): void {
+  program
+    .command("worker")
+    .description("run the calls of a remote executor of the config (BullMQ on Redis) here, until SIGINT or SIGTERM")
+    .requiredOption("--executor <id>", "the id of an entry of the config's executors")
+    .option("--concurrency <n>", "how many calls to run at once (default 1)", (value) => {
+      const concurrency = Number(value);
+      if (!Number.isInteger(concurrency) || concurrency < 1)
+        throw new CliError(EXIT_USAGE, `--concurrency must be a positive integer, got ${value}`);
+      return concurrency;
+    })
+    .addHelpText(
+      "after",
+      `
+The first SIGINT or SIGTERM stops taking calls and lets the running ones finish; a second stops them too (their
+jobs go back to the queue for another worker). See docs/workers.md.`,
+    )
+    .action(async (options: { executor: string; concurrency?: number }) => {
+      const { runWorker } = await import("./run-worker.js");
+      const stop = new AbortController();
+      const force = new AbortController();
+      const onSignal = () => (stop.signal.aborted ? force.abort() : stop.abort());
+      process.on("SIGINT", onSignal);
+      process.on("SIGTERM", onSignal);
+      const runtime = await cli.open({ remoteExecutors: false });
+      try {
+        cli.setExit(
+          await runWorker(runtime, cli.output(), {
+            executor: options.executor,
+            ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
+            json: cli.globals().json === true,
+            signal: stop.signal,
+            force: force.signal,
+          }),
+        );
+      } finally {
+        process.off("SIGINT", onSignal);
+        process.off("SIGTERM", onSignal);
+        await runtime.close();
+      }
+    });
 }

@@ -1,7 +1,8 @@
 // The config's `executors` (SPEC 18) as registry routes for a session, and as the tools and options of one worker.
-import type { ExecutorConfig } from "../../config/load-config.js";
+
 import { compilePolicyPattern } from "../../core/filter/policy.js";
 import type { AgentTool, ToolExecutorRoute } from "../../core/types.js";
+import type { ExecutorConfig } from "../executor-config.js";
 import { ExecutorError } from "../executor-error.js";
 import { type BullmqExecutor, createBullmqExecutor } from "./create-bullmq-executor.js";
 import type { BullmqWorkerOptions } from "./start-bullmq-worker.js";

@@ -1,0 +1,37 @@
+// McpConnectionError: why an MCP server could not be reached or used, with a stable kebab-case code.
+import { ToolwireError } from "../../core/errors.js";
+
+/**
+ * Why a bridged MCP server failed. One line each:
+ * - `invalid-mcp-config`: the server config is malformed (no id, no command or url, bad filters).
+ * - `mcp-connect-failed`: the server could not be started or did not complete the handshake.
+ * - `mcp-server-exited`: the server process exited or the connection closed.
+ * - `mcp-timeout`: the server did not answer within the timeout.
+ * - `mcp-protocol-error`: the server broke the protocol (not JSON-RPC on stdout, a malformed answer, an error reply).
+ * - `mcp-closed`: the connection was closed by its owner.
+ * - `mcp-listener-failed`: an `onChange` listener threw (the other listeners still ran).
+ * - `mcp-unauthorized`: the server requires an authorization that could not be had (no `auth`, a login that
+ *   timed out or was refused, a scope the server keeps asking for); the cause says which.
+ */
+export type McpErrorCode =
+  | "invalid-mcp-config"
+  | "mcp-connect-failed"
+  | "mcp-server-exited"
+  | "mcp-timeout"
+  | "mcp-protocol-error"
+  | "mcp-closed"
+  | "mcp-listener-failed"
+  | "mcp-unauthorized";
+
+/** A fault of one MCP server; the message names the server id and what happened. */
+export class McpConnectionError extends ToolwireError {
+  override readonly name = "McpConnectionError";
+  constructor(
+    readonly code: McpErrorCode,
+    readonly serverId: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}

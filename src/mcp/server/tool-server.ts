@@ -1,0 +1,262 @@
+// createToolServer: one MCP server instance whose tools are a session's active tools, every call through dispatch.
+import {
+  type CallToolResult,
+  CLIENT_CAPABILITIES_META_KEY,
+  type Tool as McpTool,
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
+  type ServerContext,
+} from "@modelcontextprotocol/server";
+import { TOOL_SEARCH_NAME } from "../../core/defer/create-tool-search-tool.js";
+import type { AgentSession } from "../../core/dispatch/session.js";
+import { describeThrown } from "../../core/errors.js";
+import { isRecord } from "../../core/json.js";
+import type {
+  DispatchOptions,
+  ToolCallOutcome,
+  ToolDescriptor,
+  ToolLogEvent,
+  ToolResult,
+  TraceContext,
+} from "../../core/types.js";
+import { approvalInputRequired, elicitApproval, readApprovalRetry } from "./approve-over-mcp.js";
+import { toMcpContent } from "./to-mcp-content.js";
+
+/** What the handshake says about the server. */
+export interface ToolServerOptions {
+  /** The server's name and version in the handshake. Default `toolwire`. */
+  readonly serverInfo?: { readonly name: string; readonly version: string };
+  /** Instructions sent in the handshake (for example the session's system prompt). */
+  readonly instructions?: string;
+}
+
+/** One finished `tools/call`, as the gateway's audit log records it. */
+export interface ServedCall {
+  readonly toolCallId: string;
+  readonly tool: string;
+  readonly input: unknown;
+  /** `"ok"`, the call's error code, `"tool-error"` when the tool itself answered `isError`, or `"approval-required"`. */
+  readonly outcome: string;
+  readonly durationMs: number;
+}
+
+/** Hooks of the server that serves one client or principal. */
+export interface ToolServerHooks {
+  /**
+   * Called once per `tools/call` when it ended (or paused for approval); must not throw. The call is answered once
+   * a promise it returns settles (the audit log holds calls up this way while its queue is full).
+   */
+  readonly onCallEnd?: (call: ServedCall) => void | Promise<void>;
+}
+
+/** A low-level MCP `Server` (it serves raw JSON Schema as is) whose tools are the session's active tools. */
+export function createToolServer(
+  session: AgentSession,
+  options: ToolServerOptions,
+  hooks: ToolServerHooks = {},
+): Server {
+  const server = new Server(options.serverInfo ?? { name: "toolwire", version: "0.1.0" }, {
+    // logging: the SDK answers logging/setLevel and drops messages below the level a client set.
+    capabilities: { tools: { listChanged: true }, logging: {} },
+    ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
+  });
+  server.setRequestHandler("tools/list", (request) => listPage(session, request.params?.cursor));
+  server.setRequestHandler("tools/call", (request, ctx) => callTool(session, server, request.params, ctx, hooks));
+  return server;
+}
+
+let calls = 0;
+
+/** How many tools one `tools/list` page holds; a larger registry is listed over several pages. */
+export const TOOLS_PAGE_SIZE = 200;
+
+/** One page of the active tools; the cursor is the offset of the next page, as opaque text. */
+function listPage(session: AgentSession, cursor: unknown): { tools: McpTool[]; nextCursor?: string } {
+  let offset = 0;
+  if (cursor !== undefined) {
+    const decoded = typeof cursor === "string" ? Number(Buffer.from(cursor, "base64url").toString("utf8")) : Number.NaN;
+    if (!Number.isSafeInteger(decoded) || decoded < 0) {
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid cursor for tools/list: ${String(cursor)}`);
+    }
+    offset = decoded;
+  }
+  const active = servedTools(session);
+  const tools = active.slice(offset, offset + TOOLS_PAGE_SIZE).map((tool) => toMcpTool(tool.descriptor));
+  const next = offset + TOOLS_PAGE_SIZE;
+  return next < active.length
+    ? { tools, nextCursor: Buffer.from(String(next), "utf8").toString("base64url") }
+    : { tools };
+}
+
+/**
+ * The active tools, without the session's own `tool_search`: a client is listed every tool, deferred ones
+ * included, and MCP clients keep their own tool search (SPEC 19). A call of `tool_search` still runs.
+ */
+function servedTools(session: AgentSession) {
+  const active = [...session.activeTools.values()];
+  const own = session.registry.tools.has(TOOL_SEARCH_NAME) ? undefined : session.activeTools.get(TOOL_SEARCH_NAME);
+  return own === undefined ? active : active.filter((tool) => tool !== own);
+}
+
+type CallParams = {
+  readonly name: string;
+  readonly arguments?: Record<string, unknown>;
+  readonly _meta?: { progressToken?: unknown };
+};
+
+/** One `tools/call` through `session.dispatchDetailed`: refusals and failures are `isError` results. */
+async function callTool(
+  session: AgentSession,
+  server: Server,
+  params: CallParams,
+  ctx: ServerContext,
+  hooks: ToolServerHooks,
+): Promise<CallToolResult> {
+  const startedAt = performance.now();
+  const id = `mcp-${++calls}-${String(ctx.mcpReq.id)}`;
+  const { result, outcome } = await runCall(session, server, params, ctx, id);
+  await hooks.onCallEnd?.({
+    toolCallId: id,
+    tool: params.name,
+    input: params.arguments ?? {},
+    outcome,
+    durationMs: performance.now() - startedAt,
+  });
+  return result;
+}
+
+/** The call itself: a fresh dispatch, or the retry of a 2026-07-28 call that paused for approval. */
+async function runCall(
+  session: AgentSession,
+  server: Server,
+  params: CallParams,
+  ctx: ServerContext,
+  id: string,
+): Promise<{ result: CallToolResult; outcome: string }> {
+  const onUpdate = progressForwarder(ctx, params._meta?.progressToken);
+  // A call that needs approval asks the client that made it, when that client can show a question to its
+  // user: a 2025 client through an elicitation request, a 2026-07-28 client through an input_required result.
+  const legacy = server.getNegotiatedProtocolVersion()?.startsWith("2025") === true;
+  const canAsk = isRecord(clientCapabilities(server, ctx, legacy)?.elicitation);
+  const approvals = session.approvals;
+  const active = session.activeTools.get(params.name);
+  const onLog = (entry: ToolLogEvent) => {
+    ctx.mcpReq.log(entry.level, entry.data, entry.logger).catch(() => undefined);
+  };
+  const traceContext = traceContextOf(params._meta) ?? traceHeaders(ctx.http?.req);
+  const dispatchOptions: DispatchOptions = {
+    signal: ctx.mcpReq.signal,
+    onLog,
+    ...(traceContext === undefined ? {} : { traceContext }),
+    ...(onUpdate === undefined ? {} : { onUpdate }),
+    ...(legacy && canAsk ? { approver: elicitApproval(ctx) } : {}),
+    ...(!legacy && canAsk && approvals !== undefined ? { pauseForApproval: true } : {}),
+  };
+  const retry = legacy || approvals === undefined ? undefined : readApprovalRetry(approvals, ctx, params.name);
+  if (retry === "invalid") {
+    const text = `The approval state of this call to ${params.name} is not valid; it was not run.`;
+    return { result: { content: [{ type: "text", text }], isError: true }, outcome: "approval-state-invalid" };
+  }
+  let outcome: ToolCallOutcome;
+  if (retry !== undefined && approvals !== undefined) {
+    try {
+      [outcome] = (await approvals.resume([retry], dispatchOptions)) as [ToolCallOutcome];
+    } catch (error) {
+      const text = `${describeThrown(error)} It was not run again.`;
+      const code = (error as { code?: unknown }).code;
+      return {
+        result: { content: [{ type: "text", text }], isError: true },
+        outcome: typeof code === "string" ? code : "approval-state-invalid",
+      };
+    }
+  } else {
+    outcome = await session.dispatchDetailed({ id, name: params.name, input: params.arguments ?? {} }, dispatchOptions);
+  }
+  if (outcome.pendingApproval !== undefined && approvals !== undefined) {
+    const result = approvalInputRequired(approvals, outcome.pendingApproval) as unknown as CallToolResult;
+    return { result, outcome: "approval-required" };
+  }
+  const result = server.projectCallToolResult(toCallToolResult(outcome), active?.descriptor.outputSchema);
+  return { result, outcome: outcomeCode(outcome) };
+}
+
+/**
+ * What the client that made this request declared it can do: a 2025 client once, in `initialize`; a 2026-07-28
+ * client on every request, in its `_meta` (which the SDK lifts into `ctx.mcpReq.envelope`). The server's own
+ * `getClientCapabilities()` knows the latter only over HTTP, where each request gets its own server instance.
+ */
+function clientCapabilities(server: Server, ctx: ServerContext, legacy: boolean): Record<string, unknown> | undefined {
+  const declared = legacy
+    ? server.getClientCapabilities()
+    : (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY];
+  return isRecord(declared) ? declared : undefined;
+}
+
+/** The client's trace context from a request's `_meta` (W3C `traceparent`, `tracestate`), when it sent one. */
+function traceContextOf(meta: unknown): TraceContext | undefined {
+  if (!isRecord(meta) || typeof meta.traceparent !== "string") return undefined;
+  const { traceparent, tracestate } = meta;
+  return typeof tracestate === "string" ? { traceparent, tracestate } : { traceparent };
+}
+
+/** An HTTP request's W3C trace headers, for clients that send the trace context there instead of in `_meta`. */
+function traceHeaders(request: Request | undefined): TraceContext | undefined {
+  const traceparent = request?.headers.get("traceparent");
+  if (traceparent === null || traceparent === undefined) return undefined;
+  const tracestate = request?.headers.get("tracestate");
+  return tracestate === null || tracestate === undefined ? { traceparent } : { traceparent, tracestate };
+}
+
+/** `"ok"`, or why the call failed: its error code, or `"tool-error"` when the tool answered with an error. */
+function outcomeCode(outcome: ToolCallOutcome): string {
+  if (outcome.errorCode !== undefined) return outcome.errorCode;
+  return outcome.block.is_error === true ? "tool-error" : "ok";
+}
+
+/** `onUpdate` partials as progress notifications, when the client sent a progress token. */
+function progressForwarder(ctx: ServerContext, progressToken: unknown): ((partial: ToolResult) => void) | undefined {
+  if (typeof progressToken !== "string" && typeof progressToken !== "number") return undefined;
+  let progress = 0;
+  return (partial) => {
+    const message = partial.content.flatMap((block) => (block.type === "text" ? [block.text] : []));
+    void ctx.mcpReq
+      .notify({
+        method: "notifications/progress",
+        params: { progressToken, progress: ++progress, ...(message.length > 0 ? { message: message.join("\n") } : {}) },
+      })
+      .catch(() => undefined);
+  };
+}
+
+/** A call's outcome as an MCP result: its content blocks, `isError`, and `details.structuredContent` when it succeeded. */
+function toCallToolResult({ block, result: final }: ToolCallOutcome): CallToolResult {
+  const result: CallToolResult = { content: toMcpContent(block.content) };
+  if (block.is_error === true) result.isError = true;
+  const structured = structuredContentOf(final.details);
+  if (structured !== undefined && block.is_error !== true) result.structuredContent = structured;
+  return result;
+}
+
+/** A descriptor as an MCP tool: name, title, description, inputSchema and outputSchema (unchanged), annotations, icons, _meta. */
+function toMcpTool(descriptor: ToolDescriptor): McpTool {
+  const tool: Record<string, unknown> = {
+    name: descriptor.name,
+    description: descriptor.description,
+    inputSchema: descriptor.inputSchema,
+  };
+  if (descriptor.outputSchema !== undefined) tool.outputSchema = descriptor.outputSchema;
+  if (descriptor.title !== undefined) tool.title = descriptor.title;
+  if (descriptor.annotations !== undefined) tool.annotations = descriptor.annotations;
+  if (descriptor.icons !== undefined) tool.icons = descriptor.icons;
+  if (descriptor._meta !== undefined) tool._meta = descriptor._meta;
+  return tool as McpTool;
+}
+
+function structuredContentOf(details: unknown): Record<string, unknown> | undefined {
+  if (typeof details !== "object" || details === null) return undefined;
+  const structured = (details as { structuredContent?: unknown }).structuredContent;
+  return typeof structured === "object" && structured !== null && !Array.isArray(structured)
+    ? (structured as Record<string, unknown>)
+    : undefined;
+}
