@@ -187,7 +187,8 @@ describe.runIf(REDIS_RUNS)("BullMQ executor", () => {
       registry: createToolRegistry({ custom: [counted], executors: [{ executor: made, tools: ["counted"] }] }),
       toolTimeoutMs: 300,
     });
-    expect((await session.dispatchDetailed({ id: "idle-1", name: "counted", input: {} })).errorCode).toBe("timeout");
+    const timedOut = await session.dispatchDetailed({ id: "idle-1", name: "counted", input: {} });
+    expect(timedOut.errorCode, JSON.stringify(timedOut.block.content)).toBe("timeout");
     const late = await startBullmqWorker({ id: "idle", connection: redis.url, tools: [counted] });
     try {
       await new Promise((resolve) => setTimeout(resolve, 500));
