@@ -2,7 +2,7 @@
 
 import { randomBytes } from "node:crypto";
 import { resolve } from "node:path";
-import type { ServeConfig } from "../../config/load-config.js";
+import type { ServeConfig } from "../../config/toolwire-config.js";
 import type { AgentSession } from "../../core/dispatch/session.js";
 import type { PolicyLayer } from "../../core/types.js";
 import type { Inspector } from "../../inspector/create-inspector.js";

@@ -6,7 +6,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { FIFO_RUNS, makeFifo, readFifo } from "../../../../test/support/fifo.js";
 import { inputDigest } from "../../../core/approve/input-digest.js";
 import { McpServeError } from "../errors.js";
-import { type AuditRecord, openAuditLog } from "./audit-log.js";
+import type { AuditRecord } from "./audit-line.js";
+import { openAuditLog } from "./audit-log.js";
 
 let dir: string;
 beforeEach(async () => {
