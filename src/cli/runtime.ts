@@ -64,7 +64,7 @@ export interface Runtime {
   readonly sandboxSupport: SandboxSupport;
   /** The sandbox state of `bash` (when the built-ins are on) and of each sandboxed MCP server. */
   readonly sandbox: readonly SandboxReport[];
-  /** The config's remote executors (SPEC 18) that the registry routes tools to; none with `remoteExecutors: false`. */
+  /** The config's remote executors (docs/workers.md) that the registry routes tools to; none with `remoteExecutors: false`. */
   readonly executors: readonly RemoteExecutor[];
   /**
    * A session of its own for one principal of the gateway: a registry over the same sources whose policy is

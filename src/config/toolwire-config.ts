@@ -79,12 +79,12 @@ export interface ToolwireConfig {
   readonly builtins?: BuiltinsConfig;
   readonly allowedTools?: readonly string[];
   readonly policy?: readonly PolicyLayer[];
-  /** Policy patterns of tools the model finds through `tool_search` instead of getting up front (SPEC 19). */
+  /** Policy patterns of tools the model finds through `tool_search` instead of getting up front (docs/deferred-tools.md). */
   readonly defer?: readonly string[];
   /** While the tools sent up front exceed this many estimated tokens, MCP and plugin tools are deferred, largest first. */
   readonly deferBudgetTokens?: number;
   readonly plugins?: readonly PluginConfig[];
-  /** Remote executors (SPEC 18): matching tools run as BullMQ jobs on `toolwire worker` processes. */
+  /** Remote executors (docs/workers.md): matching tools run as BullMQ jobs on `toolwire worker` processes. */
   readonly executors?: readonly ExecutorConfig[];
   readonly approvals?: ApprovalsConfig;
   readonly mcpServers?: readonly McpServerConfig[];

@@ -39,7 +39,7 @@ export function checkServeAuthFlag(options: { readonly host?: string; readonly a
 }
 
 /**
- * Serves over stdio, or over Streamable HTTP with credentials (SPEC section 16), until SIGINT or SIGTERM,
+ * Serves over stdio, or over Streamable HTTP with credentials (docs/serve.md), until SIGINT or SIGTERM,
  * or the client leaves (stdio). Over HTTP each principal gets its own session under its token's policy.
  */
 export async function runServe(

@@ -29,7 +29,7 @@ export interface ToolRegistryOptions {
   readonly availability?: ToolAvailabilityContext;
   /**
    * Policy patterns (names, globs, `group:*`, `mcp:<id>`, `plugin:<id>`) of tools to defer: the model finds them
-   * through `tool_search` instead of getting their definitions up front (SPEC 19).
+   * through `tool_search` instead of getting their definitions up front (docs/deferred-tools.md).
    */
   readonly defer?: readonly string[];
   /**
@@ -39,7 +39,7 @@ export interface ToolRegistryOptions {
    */
   readonly deferBudgetTokens?: number;
   /**
-   * Remote executors (SPEC 18): a visible tool matched by a route's patterns keeps its descriptor, policy, hooks and
+   * Remote executors (docs/workers.md): a visible tool matched by a route's patterns keeps its descriptor, policy, hooks and
    * approvals here, and its execution goes to the route's executor (the first route that matches wins). The Map's
    * tool then carries `runsOn`, the executor's id. Patterns that match no tool are reported under layer
    * `executor:<id>`.
@@ -87,7 +87,7 @@ export interface RegistryReport {
   hidden: HiddenToolPlanEntry[];
   /** Policy patterns that matched no tool, once per layer; `defer` patterns that matched none under layer `"defer"`. */
   unknownPatterns: { layer: string; pattern: string }[];
-  /** Tools of the Map that are deferred (SPEC 19), in the Map's order, with why. */
+  /** Tools of the Map that are deferred (docs/deferred-tools.md), in the Map's order, with why. */
   deferred: ({ name: string } & ToolDeferral)[];
 }
 
@@ -97,7 +97,7 @@ export interface ToolRegistry {
   readonly tools: ReadonlyMap<string, AgentTool>;
   /** Tools kept out by availability, with diagnostics. */
   readonly hidden: readonly HiddenToolPlanEntry[];
-  /** The tools of the Map that are deferred, by name, in the Map's order, with why (SPEC 19). */
+  /** The tools of the Map that are deferred, by name, in the Map's order, with why (docs/deferred-tools.md). */
   readonly deferred: ReadonlyMap<string, ToolDeferral>;
   /** The report of the latest refresh. */
   readonly lastReport: RegistryReport;

@@ -60,7 +60,7 @@ export interface ResourceLinkContent extends ContentExtras {
   readonly size?: number;
   readonly icons?: readonly JsonObject[];
 }
-/** What a tool result is made of, as the model sees it (SPEC 13). MCP content maps to it one to one. */
+/** What a tool result is made of, as the model sees it (docs/core.md). MCP content maps to it one to one. */
 export type ContentBlock = TextContent | ImageContent | AudioContent | EmbeddedResourceContent | ResourceLinkContent;
 
 /** What a tool produced. `details` is for programs and never sent to the model. */

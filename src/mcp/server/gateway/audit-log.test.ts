@@ -43,7 +43,7 @@ async function openFailure(file: string): Promise<McpServeError> {
 }
 
 describe("openAuditLog", () => {
-  it("writes one JSON line per call with the SPEC 16 fields in order, the input only as its digest", async () => {
+  it("writes one JSON line per call with the documented fields in order, the input only as its digest", async () => {
     const file = join(dir, "audit.jsonl");
     const log = await openAuditLog({ file });
     log.record(call(1, { path: "a.txt", limit: 10 }));
