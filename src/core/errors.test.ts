@@ -29,6 +29,22 @@ describe("the error family", () => {
     expect(error.code).toBe("invalid-input");
   });
 
+  it("gives a class its code, message and cause through the one base constructor", () => {
+    class ExampleError extends ToolwireError<"example-code"> {
+      override readonly name = "ExampleError";
+    }
+    const cause = new Error("underneath");
+    const error = new ExampleError("example-code", "it broke", { cause });
+    expect([error.name, error.code, error.message, error.cause]).toEqual([
+      "ExampleError",
+      "example-code",
+      "it broke",
+      cause,
+    ]);
+    expect(error).toBeInstanceOf(ToolwireError);
+    expect(isToolwireError(error)).toBe(true);
+  });
+
   it("recognises no error outside the family, not even one that copies a name and a code", () => {
     const lookalike = Object.assign(new Error("no"), { name: "ToolCallError", code: "invalid-input" });
     expect(lookalike instanceof ToolwireError).toBe(false);
