@@ -1,4 +1,4 @@
-// The config file: toolwire.config.json, validated against the shipped schema, and what it builds.
+// toolwire/config: toolwire.config.json read and checked against the shipped schema, and the parts it builds.
 export {
   type BuildFromConfigOptions,
   type BuiltConfig,
@@ -6,11 +6,8 @@ export {
   type ConfigProblem,
   type McpServerPlan,
 } from "./apply-config.js";
-export { findOutsideCode, type OutsideCode } from "./find-outside-code.js";
 export {
   type AvailabilityConfig,
-  type BuiltinsConfig,
-  type BuiltinsEnvConfig,
   CONFIG_FILE_NAME,
   ConfigError,
   type ConfigErrorCode,
@@ -18,8 +15,6 @@ export {
   type ExecutorConfig,
   type LoadedConfig,
   loadConfig,
-  MAX_CONFIG_BYTES,
-  MAX_CONFIG_DEPTH,
   type McpHttpServerConfig,
   type McpServerConfig,
   type McpStdioServerConfig,
@@ -29,4 +24,3 @@ export {
   type ToolwireConfig,
   validateConfig,
 } from "./load-config.js";
-export { type JsonErrorLocation, locateJsonError } from "./locate-json-error.js";

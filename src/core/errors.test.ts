@@ -5,15 +5,21 @@ import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { builtScript } from "../../test/e2e/helpers/build.js";
+import * as builtins from "../builtins/index.js";
+import * as config from "../config/index.js";
 import * as toolwire from "../index.js";
+import * as plugins from "../plugins/index.js";
+import * as providers from "../providers/index.js";
 import { isToolwireError, ToolCallError, ToolwireError } from "./errors.js";
 
-const errorClasses = Object.entries(toolwire).filter(
-  ([name, value]) => typeof value === "function" && /^[A-Z]\w*Error$/.test(name) && value !== ToolwireError,
+const errorClasses = [toolwire, providers, plugins, config, builtins].flatMap((entry) =>
+  Object.entries(entry).filter(
+    ([name, value]) => typeof value === "function" && /^[A-Z]\w*Error$/.test(name) && value !== ToolwireError,
+  ),
 ) as [string, new (...args: never[]) => Error][];
 
 describe("the error family", () => {
-  it("makes every error class of the root entry a ToolwireError", () => {
+  it("makes every error class of the entries without optional peers a ToolwireError", () => {
     expect(errorClasses.length).toBeGreaterThan(8);
     for (const [name, errorClass] of errorClasses) {
       expect(errorClass.prototype instanceof ToolwireError, name).toBe(true);
