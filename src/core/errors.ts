@@ -125,7 +125,7 @@ export class ApprovalError extends ToolwireError<ApprovalErrorCode> {
 }
 
 /** The most characters `describeThrown` returns: a thrown value can be as large as its thrower likes. */
-export const MAX_DESCRIBED_CHARS = 2_000;
+const MAX_DESCRIBED_CHARS = 2_000;
 
 /**
  * The message of anything thrown, Error or not, cut to `MAX_DESCRIBED_CHARS`. Never throws, whatever

@@ -103,7 +103,7 @@ export interface ToolAvailabilityContext {
 }
 
 /** Why availability hid a tool: the kind of signal that failed (each diagnostic carries one). */
-export type ToolUnavailableReason =
+type ToolUnavailableReason =
   | "auth-missing"
   | "capability-missing"
   | "config-missing"
@@ -143,19 +143,19 @@ export interface ToolPlan {
  * What MCP lets any block carry besides its content, kept as sent: `annotations` (MCP's `audience`, `priority`,
  * `lastModified`, and whatever else the object holds) and `_meta`.
  */
-export interface ContentExtras {
+interface ContentExtras {
   readonly annotations?: ContentAnnotations;
   readonly _meta?: JsonObject;
 }
 /** MCP's hints about a block: who it is for, how much it matters (0 to 1), when it last changed (ISO 8601). */
-export interface ContentAnnotations {
+interface ContentAnnotations {
   readonly audience?: readonly ("user" | "assistant")[];
   readonly priority?: number;
   readonly lastModified?: string;
   readonly [key: string]: JsonValue | undefined;
 }
 /** Text for the model. */
-export interface TextContent extends ContentExtras {
+interface TextContent extends ContentExtras {
   readonly type: "text";
   readonly text: string;
 }
@@ -167,7 +167,7 @@ export interface ImageContent extends ContentExtras {
   readonly mimeType: string;
 }
 /** Audio, base64 encoded, with its MIME type. */
-export interface AudioContent extends ContentExtras {
+interface AudioContent extends ContentExtras {
   readonly type: "audio";
   /** Base64, without a `data:` prefix. */
   readonly data: string;
@@ -183,7 +183,7 @@ interface EmbeddedResourceHead {
   readonly _meta?: JsonObject;
 }
 /** A resource embedded in the result. */
-export interface EmbeddedResourceContent extends ContentExtras {
+interface EmbeddedResourceContent extends ContentExtras {
   readonly type: "resource";
   readonly resource: EmbeddedResource;
 }
@@ -412,7 +412,7 @@ export type ToolDeferral =
   | { readonly reason: "budget"; readonly tokens: number; readonly budgetTokens: number; readonly sentTokens: number };
 
 /** Why a refresh left a tool out of the Map: built-ins turned off, not in `allowedToolNames`, or a policy layer. */
-export type ExclusionReason = "builtins-disabled" | "not-in-allowlist" | "policy";
+type ExclusionReason = "builtins-disabled" | "not-in-allowlist" | "policy";
 
 /** What one refresh did; nothing is dropped without a line here. */
 export interface RegistryReport {
@@ -477,7 +477,7 @@ export interface BeforeToolCallEvent {
   readonly descriptor: ToolDescriptor;
 }
 /** A before hook's answer: allow (`undefined`), run with another input, or block with a reason for the model. */
-export type BeforeToolCallDecision = undefined | { input: JsonObject } | { block: true; reason?: string };
+type BeforeToolCallDecision = undefined | { input: JsonObject } | { block: true; reason?: string };
 /** Runs before the executor: allow (`undefined`), rewrite (`{ input }`, validated again) or block (`{ block: true }` or a throw). */
 export type BeforeToolCall = (
   event: BeforeToolCallEvent,
@@ -493,7 +493,7 @@ export interface AfterToolCallEvent {
   readonly durationMs: number;
 }
 /** An after hook's answer: the fields of the result to replace, or `undefined` to keep it as it is. */
-export type AfterToolCallPatch = undefined | { content?: ContentBlock[]; details?: unknown; isError?: boolean };
+type AfterToolCallPatch = undefined | { content?: ContentBlock[]; details?: unknown; isError?: boolean };
 /** Runs after the executor: each returned field replaces the result's. A throw leaves the result as it was. */
 export type AfterToolCall = (
   event: AfterToolCallEvent,
@@ -574,7 +574,7 @@ export interface ToolExecutionStartEvent {
   readonly startedAt: number;
 }
 /** `tool_execution_update`: a running call reported progress. */
-export interface ToolExecutionUpdateEvent {
+interface ToolExecutionUpdateEvent {
   readonly toolCallId: string;
   readonly toolName: string;
   readonly partial: ToolResult;

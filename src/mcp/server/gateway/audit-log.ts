@@ -6,7 +6,7 @@ import type { JsonObject } from "../../../core/types.js";
 import { McpServeError } from "../errors.js";
 
 /** One line of the audit log (SPEC 16). It has no field for a credential: the call's input is its only user data. */
-export interface AuditEntry {
+interface AuditEntry {
   /** When the call started, ISO 8601. */
   readonly time: string;
   readonly principal: string;
@@ -25,7 +25,7 @@ export interface AuditEntry {
  * The line written in place of entries dropped while the queue was full (`whenFull: "drop"`): `dropped` entries
  * were recorded from `since` on and never written. It has no `tool`, which tells it from an entry.
  */
-export interface AuditDropRecord {
+interface AuditDropRecord {
   /** When the queue had room again. */
   readonly time: string;
   readonly dropped: number;
@@ -95,11 +95,11 @@ export interface AuditLogOptions {
 }
 
 /** How many entries the queue holds by default before it is full. */
-export const DEFAULT_AUDIT_MAX_QUEUE_ENTRIES = 10_000;
+const DEFAULT_AUDIT_MAX_QUEUE_ENTRIES = 10_000;
 /** How many bytes the queue holds by default before it is full: 8 MiB. */
-export const DEFAULT_AUDIT_MAX_QUEUE_BYTES = 8 * 1024 * 1024;
+const DEFAULT_AUDIT_MAX_QUEUE_BYTES = 8 * 1024 * 1024;
 /** How long closing waits by default for the queue to be written. */
-export const DEFAULT_AUDIT_CLOSE_TIMEOUT_MS = 5_000;
+const DEFAULT_AUDIT_CLOSE_TIMEOUT_MS = 5_000;
 
 /** The most bytes one write takes: whole lines only, a line longer than this goes alone. */
 const MAX_BATCH_BYTES = 256 * 1024;
