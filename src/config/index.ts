@@ -6,21 +6,22 @@ export {
   type ConfigProblem,
   type McpServerPlan,
 } from "./apply-config.js";
+export type { ConfigIssue } from "./config-issue.js";
 export {
-  type AvailabilityConfig,
   CONFIG_FILE_NAME,
   ConfigError,
   type ConfigErrorCode,
-  type ConfigIssue,
-  type ExecutorConfig,
   type LoadedConfig,
   loadConfig,
-  type McpHttpServerConfig,
-  type McpServerConfig,
-  type McpStdioServerConfig,
-  type PluginConfig,
   parseConfig,
-  readConfigSchema,
-  type ToolwireConfig,
-  validateConfig,
 } from "./load-config.js";
+export type {
+  AvailabilityConfig,
+  ExecutorConfig,
+  McpHttpServerConfig,
+  McpServerConfig,
+  McpStdioServerConfig,
+  PluginConfig,
+  ToolwireConfig,
+} from "./toolwire-config.js";
+export { readConfigSchema, validateConfig } from "./validate-config.js";
