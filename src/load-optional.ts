@@ -36,7 +36,7 @@ export function isPackageNotFound(error: unknown, name: string): boolean {
 }
 
 /** The names among `packages` that do not resolve from toolwire's own location. Synchronous; loads nothing. */
-export function findMissingPackages(packages: readonly string[]): string[] {
+function findMissingPackages(packages: readonly string[]): string[] {
   return packages.filter((name) => {
     try {
       import.meta.resolve(name);
