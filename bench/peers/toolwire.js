@@ -2,6 +2,7 @@
 // (its whole run of the agent loop is in bench/peers/loop.js).
 
 import * as toolwire from "../../dist/index.js";
+import { anthropic } from "../../dist/providers/index.js";
 import { checkResults } from "../lib/checks.js";
 import { floorCases } from "../lib/floor.js";
 import { buildToolSpecs } from "../lib/tool-sets.js";
@@ -23,12 +24,12 @@ const { buildToolPlan, createAgentSession, createToolRegistry, defineTool } = to
  * build exports it, else the same shapes built here (the adapter lives on the providers branch).
  */
 export const wire =
-  typeof toolwire.anthropic?.formatTools === "function"
+  typeof anthropic?.formatTools === "function"
     ? {
         via: "anthropic adapter",
-        parseToolCalls: (response) => toolwire.anthropic.parseToolCalls(response),
-        formatToolResults: (results, calls) => toolwire.anthropic.formatToolResults(results, calls),
-        formatTools: (tools) => toolwire.anthropic.formatTools(tools),
+        parseToolCalls: (response) => anthropic.parseToolCalls(response),
+        formatToolResults: (results, calls) => anthropic.formatToolResults(results, calls),
+        formatTools: (tools) => anthropic.formatTools(tools),
       }
     : {
         via: "Anthropic shapes built in the bench (no provider adapter in this build)",

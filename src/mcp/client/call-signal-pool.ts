@@ -2,14 +2,14 @@
 import type { ToolCallContext } from "../../core/types.js";
 
 /** The signal a call hands to the SDK, and what gives it back when the call settled. */
-export interface CallSignal {
+interface CallSignal {
   readonly signal: AbortSignal;
   /** Stops relaying the context's abort; a signal that was not aborted may be lent again. */
   release(): void;
 }
 
 /** Lends call signals; one per connection. */
-export interface CallSignalPool {
+interface CallSignalPool {
   /**
    * The context's own `signal` when it has no `onAbort`; else a signal of the pool (a new one when none is
    * free) that the context's abort aborts with its reason until `release`.
