@@ -18,6 +18,7 @@ export {
   parseConfig,
 } from "./load-config.js";
 export { type JsonErrorLocation, locateJsonError } from "./locate-json-error.js";
+export type { McpServersForm } from "./mcp-server-entries.js";
 export type {
   AvailabilityConfig,
   BuiltinsConfig,
