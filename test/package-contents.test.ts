@@ -1,6 +1,7 @@
 // What `npm pack` puts in the tarball: the build, the docs, the license, the examples; no source maps, tests or benchmarks.
 import { execFile } from "node:child_process";
-import { readdir, readFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -11,7 +12,7 @@ const root = resolve(import.meta.dirname, "..");
 let files: string[];
 beforeAll(async () => {
   builtScript("dist/index.js");
-  // --ignore-scripts: list what would ship without running `prepare`.
+  // --ignore-scripts: list what would ship without running `prepack` (a build).
   const { stdout } = await promisify(execFile)("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], {
     cwd: root,
   });
@@ -42,5 +43,27 @@ describe("the npm package", () => {
         !/^(dist|docs|examples|schema)\//.test(path) && !["LICENSE", "README.md", "package.json"].includes(path),
     );
     expect(outside).toEqual([]);
+  });
+
+  it("has no script npm runs when a consumer installs it (the dev scripts name files it does not ship)", {
+    timeout: 60_000,
+  }, async () => {
+    // The package.json the tarball holds, as a consumer's npm reads it.
+    const folder = await mkdtemp(join(tmpdir(), "toolwire-pack-"));
+    const run = promisify(execFile);
+    let scripts: Record<string, string>;
+    try {
+      const { stdout } = await run("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", folder], {
+        cwd: root,
+      });
+      const tarball = join(folder, (JSON.parse(stdout) as [{ filename: string }])[0].filename);
+      const manifest = await run("tar", ["-xzOf", tarball, "package/package.json"], { maxBuffer: 1 << 20 });
+      scripts = (JSON.parse(manifest.stdout) as { scripts: Record<string, string> }).scripts;
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+    // The scripts npm runs for a dependency (npm 11 warns on each); `prepublish` ran on install up to npm 6.
+    const onInstall = ["preinstall", "install", "postinstall", "preprepare", "prepare", "postprepare", "prepublish"];
+    expect(Object.keys(scripts).filter((name) => onInstall.includes(name))).toEqual([]);
   });
 });

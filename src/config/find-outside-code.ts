@@ -2,11 +2,12 @@
 import { realpathSync } from "node:fs";
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
+import { joinPath } from "./config-issue.js";
 import type { LoadedConfig } from "./load-config.js";
 
 /** Code a config runs that lives outside the config file's folder. */
 interface OutsideCode {
-  /** Where the config names it: `plugins[0].module`, `mcpServers[1].command`, `mcpServers[1].args[0]`. */
+  /** Where the config names it: `plugins[0].module`, `mcpServers[1].command`, `mcpServers[1].args[0]` (`mcpServers.fs.command` in the object form). */
   readonly path: string;
   /** The absolute path it resolves to (symbolic links followed when it exists). */
   readonly file: string;
@@ -36,15 +37,16 @@ export function findOutsideCode(loaded: LoadedConfig, options: { readonly cwd?: 
   });
   (config.mcpServers ?? []).forEach((server, index) => {
     if (server.enabled === false || !("command" in server)) return;
+    const at = loaded.mcpServersForm === "object" ? joinPath("mcpServers", server.id) : `mcpServers[${index}]`;
     const cwd = server.cwd === undefined ? resolve(options.cwd ?? process.cwd()) : resolve(dir, server.cwd);
     if (isPathLike(server.command)) {
-      check(`mcpServers[${index}].command`, resolve(cwd, server.command));
+      check(`${at}.command`, resolve(cwd, server.command));
       return;
     }
     const args = server.args ?? [];
     const script = args.findIndex((arg) => !arg.startsWith("-"));
     const arg = args[script];
-    if (arg !== undefined && isPathLike(arg)) check(`mcpServers[${index}].args[${script}]`, resolve(cwd, arg));
+    if (arg !== undefined && isPathLike(arg)) check(`${at}.args[${script}]`, resolve(cwd, arg));
   });
   return found;
 }

@@ -15,6 +15,7 @@ export {
   loadConfig,
   parseConfig,
 } from "./load-config.js";
+export type { McpServersForm } from "./mcp-server-entries.js";
 export type {
   AvailabilityConfig,
   ExecutorConfig,

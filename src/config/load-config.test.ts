@@ -61,7 +61,7 @@ describe("loadConfig", () => {
   it("loads a full valid config, frozen, with its file and folder", async () => {
     const file = await write(FULL);
     const loaded = await loadConfig(file);
-    expect(loaded).toEqual({ config: FULL, file, dir });
+    expect(loaded).toEqual({ config: FULL, file, dir, mcpServersForm: "list" });
     expect(Object.isFrozen(loaded.config)).toBe(true);
     expect(Object.isFrozen(loaded.config.policy?.[0]?.deny)).toBe(true);
   });
@@ -199,7 +199,13 @@ describe("loadConfig", () => {
           expect(issue.message.length).toBeGreaterThan(0);
         }
         const text = JSON.stringify(candidate);
-        if (issues.length === 0) expect(JSON.stringify(parseConfig(text))).toBe(text);
+        // The object form of mcpServers loads as the list form, each entry with its key as id.
+        const servers = (candidate as { mcpServers?: unknown } | null)?.mcpServers;
+        const listed =
+          typeof servers === "object" && servers !== null && !Array.isArray(servers)
+            ? { ...(candidate as object), mcpServers: Object.entries(servers).map(([id, entry]) => ({ id, ...entry })) }
+            : candidate;
+        if (issues.length === 0) expect(JSON.stringify(parseConfig(text))).toBe(JSON.stringify(listed));
         else expect(() => parseConfig(text)).toThrow(ConfigError);
       }),
       { numRuns: 300 },

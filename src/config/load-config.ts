@@ -6,11 +6,13 @@ import { dirname, resolve } from "node:path";
 import { ToolwireError } from "../core/errors.js";
 import type { ConfigIssue } from "./config-issue.js";
 import { locateJsonError } from "./locate-json-error.js";
+import { listMcpServers, type McpServersForm, mcpServersFormOf } from "./mcp-server-entries.js";
 import type { ToolwireConfig } from "./toolwire-config.js";
 import { validateConfig } from "./validate-config.js";
 
 // The root entry lists the config API from this file.
 export type { ConfigIssue } from "./config-issue.js";
+export type { McpServersForm } from "./mcp-server-entries.js";
 export type {
   AvailabilityConfig,
   ExecutorConfig,
@@ -30,6 +32,8 @@ export interface LoadedConfig {
   readonly file: string;
   /** The file's folder: relative paths in the config resolve against it. */
   readonly dir: string;
+  /** How the file wrote `mcpServers` (`config.mcpServers` is a list either way); absent when it has none. */
+  readonly mcpServersForm?: McpServersForm;
 }
 
 /** Codes of `ConfigError` (docs/errors.md says what each means). */
@@ -70,7 +74,8 @@ export const MAX_CONFIG_BYTES = 4 * 1024 * 1024;
  */
 export async function loadConfig(path: string): Promise<LoadedConfig> {
   const file = resolve(path);
-  return { config: parseConfig(await readConfigText(file), file), file, dir: dirname(file) };
+  const { config, mcpServersForm } = readConfig(await readConfigText(file), file);
+  return { config, file, dir: dirname(file), ...(mcpServersForm === undefined ? {} : { mcpServersForm }) };
 }
 
 async function readConfigText(file: string): Promise<string> {
@@ -125,9 +130,14 @@ function kindOf(stats: Stats): string {
 
 /**
  * Parses and validates config text (the part of `loadConfig` after reading). `file` only names the
- * source in messages. Returns the config deep-frozen; throws `ConfigError` as `loadConfig` does.
+ * source in messages. Returns the config deep-frozen, `mcpServers` as a list whichever form the text used;
+ * throws `ConfigError` as `loadConfig` does.
  */
 export function parseConfig(text: string, file?: string): ToolwireConfig {
+  return readConfig(text, file).config;
+}
+
+function readConfig(text: string, file?: string): { config: ToolwireConfig; mcpServersForm?: McpServersForm } {
   const source = file ?? "config";
   const body = text.startsWith("\uFEFF") ? text.slice(1) : text;
   let value: unknown;
@@ -163,7 +173,12 @@ export function parseConfig(text: string, file?: string): ToolwireConfig {
       `Invalid config ${source}:\n${issues.map((issue) => `- ${issue.path}: ${issue.message}`).join("\n")}`,
     );
   }
-  return deepFreeze(value) as ToolwireConfig;
+  const { mcpServers } = value as { mcpServers?: unknown };
+  const mcpServersForm = mcpServersFormOf(mcpServers);
+  const config = (
+    mcpServersForm === undefined ? value : { ...(value as object), mcpServers: listMcpServers(mcpServers) }
+  ) as ToolwireConfig;
+  return { config: deepFreeze(config) as ToolwireConfig, ...(mcpServersForm === undefined ? {} : { mcpServersForm }) };
 }
 
 function deepFreeze(value: unknown): unknown {

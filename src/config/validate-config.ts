@@ -5,7 +5,8 @@ import type { ValidateFunction } from "ajv";
 import type { JsonObject } from "../core/types.js";
 import { loadAjv } from "../validation/load-ajv.js";
 import { type ConfigIssue, configIssuesOf, joinPath } from "./config-issue.js";
-import type { ToolwireConfig } from "./toolwire-config.js";
+import { explainForeignKey, mcpServerEntries, mcpServerEntryIssues } from "./mcp-server-entries.js";
+import type { McpServerConfig, ToolwireConfig } from "./toolwire-config.js";
 
 /** How deeply arrays and objects may nest in a config. */
 export const MAX_CONFIG_DEPTH = 64;
@@ -21,8 +22,9 @@ export function readConfigSchema(): JsonObject {
 }
 
 /**
- * Every way a value breaks the config schema, plus repeated ids and labels. Empty when it is a valid
- * config. A value nested deeper than `MAX_CONFIG_DEPTH` gets that one issue (found without recursion).
+ * Every way a value breaks the config schema, plus repeated ids and labels, half-given credentials, and
+ * `mcpServers` entries whose `id` differs from their key or whose `type` contradicts them. Empty when it is a valid
+ * config (`mcpServers` may be a list or an object keyed by id). A value nested deeper than `MAX_CONFIG_DEPTH` gets that one issue (found without recursion).
  */
 export function validateConfig(value: unknown): ConfigIssue[] {
   const deep = tooDeepPath(value, MAX_CONFIG_DEPTH);
@@ -38,28 +40,31 @@ export function validateConfig(value: unknown): ConfigIssue[] {
     const Ajv = loadAjv();
     validate = new Ajv({ allErrors: true, strict: false, verbose: true, logger: false }).compile(readConfigSchema());
   }
+  // Judged whatever the rest of the value is, so they show beside the schema's issues.
+  const entryIssues = mcpServerEntryIssues((value as { mcpServers?: unknown } | null)?.mcpServers);
   if (!validate(value)) {
     // A bad property name is reported by its "pattern" error; the "propertyNames" one after it says no more.
     const errors = (validate.errors ?? []).filter((e) => e.keyword !== "if" && e.keyword !== "propertyNames");
-    return configIssuesOf(errors);
+    return [...configIssuesOf(errors).map(explainForeignKey), ...entryIssues];
   }
-  return [...duplicateIssues(value as ToolwireConfig), ...authIssues(value as ToolwireConfig)];
+  return [...duplicateIssues(value as ToolwireConfig), ...authIssues(value as ToolwireConfig), ...entryIssues];
 }
 
 /** What the schema cannot say well: client credentials take exactly one of a secret and a private key. */
 function authIssues(config: ToolwireConfig): ConfigIssue[] {
   const issues: ConfigIssue[] = [];
-  config.mcpServers?.forEach((server, index) => {
+  for (const { path, entry } of mcpServerEntries(config.mcpServers)) {
+    const server = entry as McpServerConfig;
     const auth = "url" in server ? server.auth : undefined;
-    if (auth?.type !== "client_credentials") return;
+    if (auth?.type !== "client_credentials") continue;
     if ((auth.clientSecretEnv === undefined) === (auth.privateKeyEnv === undefined)) {
       issues.push({
-        path: `mcpServers[${index}].auth`,
+        path: `${path}.auth`,
         message:
           "needs exactly one of clientSecretEnv (the variable with a client secret) or privateKeyEnv (with a PEM private key)",
       });
     }
-  });
+  }
   return issues;
 }
 
@@ -86,7 +91,8 @@ function duplicateIssues(config: ToolwireConfig): ConfigIssue[] {
   };
   check(config.policy as never, "label", "layer label", "policy");
   check(config.plugins as never, "id", "plugin id", "plugins");
-  check(config.mcpServers as never, "id", "server id", "mcpServers");
+  // In the object form, the keys are the ids: JSON keeps one entry per key.
+  if (Array.isArray(config.mcpServers)) check(config.mcpServers as never, "id", "server id", "mcpServers");
   check(config.executors as never, "id", "executor id", "executors");
   return issues;
 }

@@ -66,6 +66,8 @@ export function planAsJson(runtime: Runtime) {
   const report = runtime.registry.lastReport;
   return {
     config: runtime.fromFile ? runtime.loaded.file : null,
+    /** How the config wrote `mcpServers`: `"list"`, `"object"` (keyed by server id), or null without any. */
+    mcpServersForm: runtime.loaded.mcpServersForm ?? null,
     workspace: runtime.built.workspaceRoot,
     visible: [...runtime.registry.tools.values()].map((tool) => ({
       name: tool.descriptor.name,
@@ -93,6 +95,12 @@ export function printPlan(runtime: Runtime, output: Output): void {
   output.line(
     `${paint(output, "dim", "config:")} ${runtime.fromFile ? runtime.loaded.file : "none (defaults: built-ins on)"}   ${paint(output, "dim", "workspace:")} ${runtime.built.workspaceRoot}`,
   );
+  const form = runtime.loaded.mcpServersForm;
+  if (form !== undefined) {
+    output.line(
+      `${paint(output, "dim", "mcpServers:")} ${form === "object" ? "object form (each key is the server's id)" : "list form"}`,
+    );
+  }
   heading(`Visible (${runtime.registry.tools.size})`);
   // A RUNS ON column only when some tool runs on a remote executor (docs/workers.md): "here" is the session's process.
   const remote = runtime.executors.length > 0;
