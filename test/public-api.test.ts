@@ -218,6 +218,7 @@ const PINNED: Record<string, readonly string[]> = {
     "McpHttpServerConfig",
     "McpServerConfig",
     "McpServerPlan",
+    "McpServersForm",
     "McpStdioServerConfig",
     "parseConfig",
     "PluginConfig",
