@@ -38,6 +38,8 @@ interface AdapterCase {
   cached?(entry: unknown): unknown;
   /** The formatted results read back, in order. */
   read(formatted: unknown): ReadResult[];
+  /** What of the formatted results the provider's API refuses (its published request rules), one line each. */
+  refusals(formatted: unknown): string[];
   /** Behaviours that do not apply to this provider, with the reason. */
   readonly skip: Readonly<Record<string, string>>;
 }
@@ -71,6 +73,16 @@ const CASES: readonly AdapterCase[] = [
         documents: (block.content ?? []).filter((part: Any) => part.type === "document").length,
       }));
     },
+    // Anthropic: "text content blocks must be non-empty"; "content cannot be empty if `is_error` is true".
+    refusals: (formatted: Any) =>
+      formatted.content.flatMap((block: Any) => [
+        ...(block.content ?? [])
+          .filter((part: Any) => part.type === "text" && part.text === "")
+          .map(() => `${block.tool_use_id}: empty text block`),
+        ...(block.is_error === true && (block.content ?? []).length === 0
+          ? [`${block.tool_use_id}: error without content`]
+          : []),
+      ]),
     skip: {
       "images are described in words": "Anthropic tool results carry base64 image blocks",
       "an embedded PDF is described in text": "Anthropic tool results carry base64 PDF document blocks",
@@ -114,6 +126,11 @@ const CASES: readonly AdapterCase[] = [
           documents: 0,
         };
       }),
+    // Chat Completions: a tool message's content is a string (null is refused) or a non-empty list of text parts.
+    refusals: (formatted: Any) =>
+      formatted
+        .filter((message: Any) => typeof message.content !== "string")
+        .map((message: Any) => `${message.tool_call_id}: content is not a string`),
     skip: {
       "images reach the model as images": "Chat Completions tool messages carry text only",
       "an embedded PDF reaches the model as a document": "Chat Completions tool messages carry text only",
@@ -155,6 +172,13 @@ const CASES: readonly AdapterCase[] = [
           documents: parts.filter((part: Any) => part.type === "input_file").length,
         };
       }),
+    // Responses: `output` is a string or a list of input parts.
+    refusals: (formatted: Any) =>
+      formatted
+        .filter(
+          (item: Any) => typeof item.output !== "string" && !(Array.isArray(item.output) && item.output.length > 0),
+        )
+        .map((item: Any) => `${item.call_id}: output is neither a string nor a list of parts`),
     skip: {
       "images are described in words": "Responses function_call_output carries input_image parts",
       "an embedded PDF is described in text": "Responses function_call_output carries input_file parts",
@@ -197,6 +221,11 @@ const CASES: readonly AdapterCase[] = [
         };
       });
     },
+    // Gemini: `functionResponse.response` is a JSON object (a Struct) and `name` the called function's.
+    refusals: (formatted: Any) =>
+      formatted.parts
+        .filter(({ functionResponse }: Any) => typeof functionResponse.response !== "object" || !functionResponse.name)
+        .map(({ functionResponse }: Any) => `${functionResponse.id}: response is not an object or has no name`),
     skip: {
       "images are described in words": "Gemini carries images as inline data in functionResponse.parts",
       "an embedded PDF is described in text": "Gemini carries PDFs as inline data in functionResponse.parts",
@@ -473,6 +502,29 @@ describe("every provider adapter", () => {
     }
     expect(read.images === 1 || read.text.includes("[image: image/png")).toBe(true);
     expect(read.documents === 1 || read.text.includes("[resource test://docs/report.pdf")).toBe(true);
+  });
+
+  each("an empty output is answered in a shape the provider accepts", (c) => {
+    const empty = { type: "text", text: "" } as const;
+    const outputs: [ContentBlock[], boolean][] = [
+      [[empty], false],
+      [[empty], true],
+      [[], false],
+      [[], true],
+      [[empty, { type: "text", text: "after" }, empty], false],
+      [[empty, PNG], true],
+    ];
+    const calls = c.adapter.parseToolCalls(
+      c.response(outputs.map((_, index) => ({ id: `e${index}`, name: "get_weather", args: {} }))),
+    );
+    const formatted = c.adapter.formatToolResults(
+      outputs.map(([content, isError], index) => result(`e${index}`, content, isError)),
+      calls,
+    );
+    expect(c.refusals(formatted)).toEqual([]);
+    const read = c.read(formatted);
+    expect(read.map(({ isError }) => isError)).toEqual(outputs.map(([, isError]) => isError));
+    expect(read[4]?.text).toContain("after");
   });
 
   each("round trip through a real session: parse, dispatchAll, formatToolResults", async (c) => {
