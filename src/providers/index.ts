@@ -49,6 +49,7 @@ export type {
   GeminiResponseLike,
   GeminiTool,
 } from "./gemini-wire.js";
+export { listNonStrictTools, type NonStrictTool } from "./list-non-strict-tools.js";
 export { openaiChat } from "./openai-chat.js";
 export type {
   OpenAIChatCompletionLike,
@@ -69,5 +70,6 @@ export type {
   OpenAIResponsesToolSearchOutput,
   OpenAIResponsesToolSearchTool,
 } from "./openai-responses-wire.js";
+export { type StrictSchemaResult, toOpenAIStrictSchema } from "./openai-strict-schema.js";
 export { adaptSchema, type SchemaVariant, toGeminiSchema, toStrictSchema } from "./schema-adapt.js";
 export type { FormatToolResultsOptions, FormatToolsOptions, ProviderAdapter, ProviderName, ToolCall } from "./types.js";
