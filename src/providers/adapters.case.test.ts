@@ -1,6 +1,11 @@
 // One suite, every adapter (Hono's common.case pattern): the same behaviours checked on the four wire formats.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import {
+  anthropicToolViolations,
+  geminiDeclarationViolations,
+  openAIFunctionViolations,
+} from "../../test/support/provider-request-rules.js";
 import { defineTool } from "../core/register/define-tool.js";
 import { createToolRegistry } from "../core/register/registry.js";
 import type { ContentBlock, ToolResultBlock } from "../core/types.js";
@@ -38,6 +43,8 @@ interface AdapterCase {
   cached?(entry: unknown): unknown;
   /** The formatted results read back, in order. */
   read(formatted: unknown): ReadResult[];
+  /** What of `formatTools`' entries the provider's API refuses (its published rules for tools), one line each. */
+  toolViolations(entries: unknown[]): string[];
   /** What of the formatted results the provider's API refuses (its published request rules), one line each. */
   refusals(formatted: unknown): string[];
   /** Behaviours that do not apply to this provider, with the reason. */
@@ -73,6 +80,7 @@ const CASES: readonly AdapterCase[] = [
         documents: (block.content ?? []).filter((part: Any) => part.type === "document").length,
       }));
     },
+    toolViolations: (entries: Any) => entries.flatMap(anthropicToolViolations),
     // Anthropic: "text content blocks must be non-empty"; "content cannot be empty if `is_error` is true".
     refusals: (formatted: Any) =>
       formatted.content.flatMap((block: Any) => [
@@ -126,6 +134,7 @@ const CASES: readonly AdapterCase[] = [
           documents: 0,
         };
       }),
+    toolViolations: (entries: Any) => entries.flatMap(openAIFunctionViolations),
     // Chat Completions: a tool message's content is a string (null is refused) or a non-empty list of text parts.
     refusals: (formatted: Any) =>
       formatted
@@ -172,6 +181,7 @@ const CASES: readonly AdapterCase[] = [
           documents: parts.filter((part: Any) => part.type === "input_file").length,
         };
       }),
+    toolViolations: (entries: Any) => entries.flatMap(openAIFunctionViolations),
     // Responses: `output` is a string or a list of input parts.
     refusals: (formatted: Any) =>
       formatted
@@ -221,6 +231,7 @@ const CASES: readonly AdapterCase[] = [
         };
       });
     },
+    toolViolations: (entries: Any) => entries.flatMap(geminiDeclarationViolations),
     // Gemini: `functionResponse.response` is a JSON object (a Struct) and `name` the called function's.
     refusals: (formatted: Any) =>
       formatted.parts
@@ -525,6 +536,29 @@ describe("every provider adapter", () => {
     const read = c.read(formatted);
     expect(read.map(({ isError }) => isError)).toEqual(outputs.map(([, isError]) => isError));
     expect(read[4]?.text).toContain("after");
+  });
+
+  each("every tool name goes by a name the provider accepts, and a call by that name reaches the tool", async (c) => {
+    const names = ["1st_tool", "_private", "-dash", "plain", `9${"x".repeat(63)}`, `9${"x".repeat(62)}y`];
+    const tools = names.map((name) =>
+      defineTool({
+        name,
+        description: `Tool ${name}.`,
+        inputSchema: { type: "object", properties: {} },
+        execute: () => `ran ${name}`,
+      }),
+    );
+    const entries = c.entries(c.adapter.formatTools(tools));
+    expect(c.toolViolations(entries)).toEqual([]);
+    const wireNames = entries.map(({ name }) => name);
+    expect(new Set(wireNames).size).toBe(names.length);
+    const calls = c.adapter.parseToolCalls(
+      c.response(wireNames.map((name, index) => ({ id: `n${index}`, name, args: {} }))),
+    );
+    expect(calls.map(({ name }) => name)).toEqual(names);
+    const session = createAgentSession({ registry: createToolRegistry({ custom: tools }) });
+    const read = c.read(c.adapter.formatToolResults(await session.dispatchAll(calls), calls));
+    expect(read.map(({ text }) => text)).toEqual(names.map((name) => `ran ${name}`));
   });
 
   each("round trip through a real session: parse, dispatchAll, formatToolResults", async (c) => {
