@@ -538,6 +538,27 @@ describe("every provider adapter", () => {
     expect(read[4]?.text).toContain("after");
   });
 
+  each("an array schema without items goes in a shape the provider accepts, strict or not", (c) => {
+    const tags = defineTool({
+      name: "tag",
+      description: "Tag things.",
+      inputSchema: {
+        type: "object",
+        properties: {
+          tags: { type: "array" },
+          nested: { type: "object", properties: { ids: { type: ["array", "null"] } } },
+          either: { anyOf: [{ type: "string" }, { type: "array" }] },
+        },
+      },
+      execute: () => "ok",
+    });
+    for (const strict of [false, true]) {
+      expect(c.toolViolations(c.entries(c.adapter.formatTools([tags], { strict }))), `strict: ${strict}`).toEqual([]);
+    }
+    expect(tags.descriptor.inputSchema.properties).toMatchObject({ tags: { type: "array" } });
+    expect(JSON.stringify(tags.descriptor.inputSchema)).not.toContain("items");
+  });
+
   each("every tool name goes by a name the provider accepts, and a call by that name reaches the tool", async (c) => {
     const names = ["1st_tool", "_private", "-dash", "plain", `9${"x".repeat(63)}`, `9${"x".repeat(62)}y`];
     const tools = names.map((name) =>

@@ -1,7 +1,7 @@
 // OpenAI Chat Completions: { type: "function", function } tools, message.tool_calls in, role "tool" messages out.
 import { isRecord } from "../core/json.js";
 import type { OpenAIChatCompletionLike, OpenAIChatTool, OpenAIChatToolMessage } from "./openai-chat-wire.js";
-import { strictSchemaOf } from "./schema-adapt.js";
+import { adaptSchema, strictSchemaOf } from "./schema-adapt.js";
 import {
   cachedToolEntries,
   contentAsText,
@@ -16,7 +16,8 @@ import type { ProviderAdapter, ToolCall } from "./types.js";
  * The OpenAI Chat Completions adapter (also what Ollama, vLLM and llama.cpp serve). `arguments` text is parsed
  * (raw text kept when invalid, `{}` when blank); results are `role: "tool"` messages of text, errors prefixed
  * `Error: `, images described in words. `strict: true` sets `strict` and sends the strict-mode schema, per tool: a
- * tool whose schema cannot be made strict goes as without it (`listNonStrictTools` says which and why).
+ * tool whose schema cannot be made strict goes as without it (`listNonStrictTools` says which and why). Without
+ * strict, an array schema without `items` gets `items: {}` (OpenAI refuses it otherwise).
  */
 export const openaiChat: ProviderAdapter<OpenAIChatTool, OpenAIChatToolMessage[], OpenAIChatCompletionLike> = {
   name: "openai-chat",
@@ -28,7 +29,11 @@ export const openaiChat: ProviderAdapter<OpenAIChatTool, OpenAIChatToolMessage[]
         type: "function",
         function: converted?.strict
           ? { name: descriptor.name, description: descriptor.description, parameters: converted.schema, strict: true }
-          : { name: descriptor.name, description: descriptor.description, parameters: descriptor.inputSchema },
+          : {
+              name: descriptor.name,
+              description: descriptor.description,
+              parameters: adaptSchema(descriptor.inputSchema, "openai"),
+            },
       };
     });
   },

@@ -10,7 +10,7 @@ import type {
   OpenAIResponsesResultItem,
   OpenAIResponsesToolSearchTool,
 } from "./openai-responses-wire.js";
-import { strictSchemaOf } from "./schema-adapt.js";
+import { adaptSchema, strictSchemaOf } from "./schema-adapt.js";
 import {
   blockAsText,
   cachedToolEntries,
@@ -26,7 +26,8 @@ import type { ProviderAdapter, ToolCall } from "./types.js";
 
 /**
  * The OpenAI Responses adapter. Tools are flat and carry `strict: false` unless `strict: true` (then the
- * strict-mode schema, for each tool whose schema can be made strict: `listNonStrictTools` says which cannot); calls are answered by `call_id`; output is text (errors prefixed `Error: `) when every
+ * strict-mode schema, for each tool whose schema can be made strict: `listNonStrictTools` says which cannot; an
+ * array schema without `items` gets `items: {}` otherwise, as OpenAI refuses it); calls are answered by `call_id`; output is text (errors prefixed `Error: `) when every
  * block is text (a text resource counts as its text), otherwise a list of parts: images (and embedded image blobs)
  * as `input_image` data URLs, an embedded PDF as an `input_file` named after its URI, everything else as
  * `input_text` (audio, other blobs and resource links described). Native deferral: `formatTools(tools,
@@ -50,7 +51,7 @@ export const openaiResponses: ProviderAdapter<
         type: "function",
         name: descriptor.name,
         description: descriptor.description,
-        parameters: converted?.strict ? converted.schema : descriptor.inputSchema,
+        parameters: converted?.strict ? converted.schema : adaptSchema(descriptor.inputSchema, "openai"),
         strict: converted?.strict === true,
         ...(deferLoading ? { defer_loading: true as const } : {}),
       };

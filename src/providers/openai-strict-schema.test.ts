@@ -141,7 +141,7 @@ describe("toOpenAIStrictSchema", () => {
             ],
             description: 'Default: "a".',
           },
-          path: { type: ["string", "null"], description: 'Where. Format: uri. Default: "/". At least 1 characters.' },
+          path: { type: ["string", "null"], description: 'Where. Format: uri. Default: "/". Minimum length: 1.' },
         },
         required: ["mode", "path"],
         additionalProperties: false,

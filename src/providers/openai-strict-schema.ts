@@ -348,10 +348,10 @@ function addNotes(source: Record<string, unknown>, notes: string[]): void {
     if (source[key] !== undefined) notes.push(words(source[key]));
   };
   say("default", (value) => `Default: ${JSON.stringify(value)}.`);
-  say("minLength", (value) => `At least ${value} characters.`);
-  say("maxLength", (value) => `At most ${value} characters.`);
-  say("minProperties", (value) => `At least ${value} properties.`);
-  say("maxProperties", (value) => `At most ${value} properties.`);
+  say("minLength", (value) => `Minimum length: ${value}.`);
+  say("maxLength", (value) => `Maximum length: ${value}.`);
+  say("minProperties", (value) => `Minimum properties: ${value}.`);
+  say("maxProperties", (value) => `Maximum properties: ${value}.`);
   if (source.uniqueItems === true) notes.push("Items must be unique.");
   if (source.deprecated === true) notes.push("Deprecated.");
 }

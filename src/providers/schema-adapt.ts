@@ -4,16 +4,18 @@ import type { JsonObject } from "../core/types.js";
 import { type StrictSchemaResult, toOpenAIStrictSchema } from "./openai-strict-schema.js";
 
 /** The schema conversions an adapter may need. */
-export type SchemaVariant = "openai-strict" | "gemini";
+export type SchemaVariant = "openai" | "openai-strict" | "gemini";
 
 const cache = new WeakMap<object, Map<SchemaVariant, JsonObject | undefined>>();
+
+const MAX_DEPTH = 64;
 
 /**
  * The schema adapted for a provider, converted once per schema object and variant and then reused (schemas are
  * immutable: `defineTool` freezes them), so a tool's bytes never change from turn to turn. Gemini's result is
  * `undefined` for a schema without properties (Gemini wants `parameters` left out then).
  */
-export function adaptSchema(schema: JsonObject, variant: "openai-strict"): JsonObject;
+export function adaptSchema(schema: JsonObject, variant: "openai" | "openai-strict"): JsonObject;
 export function adaptSchema(schema: JsonObject, variant: SchemaVariant): JsonObject | undefined;
 export function adaptSchema(schema: JsonObject, variant: SchemaVariant): JsonObject | undefined {
   let byVariant = cache.get(schema);
@@ -22,14 +24,62 @@ export function adaptSchema(schema: JsonObject, variant: SchemaVariant): JsonObj
     cache.set(schema, byVariant);
   }
   if (byVariant.has(variant)) return byVariant.get(variant);
-  const adapted = variant === "openai-strict" ? strictSchemaOf(schema).schema : toGeminiSchema(schema);
+  const adapted =
+    variant === "openai"
+      ? withArrayItems(schema)
+      : variant === "openai-strict"
+        ? strictSchemaOf(schema).schema
+        : toGeminiSchema(schema);
   byVariant.set(variant, adapted);
   return adapted;
 }
 
-// ---------------------------------------------------------------- OpenAI strict mode
+// ---------------------------------------------------------------- OpenAI without strict mode
 
-const MAX_DEPTH = 64;
+/**
+ * The schema as OpenAI takes it without strict mode: the same, except that an array schema without `items` gets
+ * `items: {}` (OpenAI refuses it: "array schema missing items"). The very schema given when nothing needed that.
+ */
+export function withArrayItems(schema: JsonObject): JsonObject {
+  return arrayItemsNode(schema, 0) as JsonObject;
+}
+
+function arrayItemsNode(node: unknown, depth: number): unknown {
+  if (!isRecord(node) || depth > MAX_DEPTH) return node;
+  let out: Record<string, unknown> | undefined;
+  for (const [key, value] of Object.entries(node)) {
+    let changed: unknown = value;
+    if (key === "properties" || key === "$defs" || key === "definitions") {
+      if (isRecord(value)) changed = mapIfChanged(value, (child) => arrayItemsNode(child, depth + 1));
+    } else if (
+      Array.isArray(value) &&
+      (key === "anyOf" || key === "oneOf" || key === "allOf" || key === "items" || key === "prefixItems")
+    ) {
+      const children = value.map((child) => arrayItemsNode(child, depth + 1));
+      if (children.some((child, index) => child !== value[index])) changed = children;
+    } else if (key === "items" || key === "additionalProperties" || key === "not") {
+      changed = arrayItemsNode(value, depth + 1);
+    }
+    if (changed !== value) {
+      out ??= { ...node };
+      out[key] = changed;
+    }
+  }
+  const { type } = node;
+  if ((type === "array" || (Array.isArray(type) && type.includes("array"))) && node.items === undefined) {
+    out ??= { ...node };
+    out.items = {};
+  }
+  return out ?? node;
+}
+
+/** The record with `map` applied to each value, or the record itself when no value changed. */
+function mapIfChanged(record: Record<string, unknown>, map: (value: unknown) => unknown): Record<string, unknown> {
+  const out = mapValues(record, map);
+  return Object.keys(out).some((key) => out[key] !== record[key]) ? out : record;
+}
+
+// ---------------------------------------------------------------- OpenAI strict mode
 
 /**
  * OpenAI strict mode: the schema as `toOpenAIStrictSchema` converts it (every object closed with all its properties
