@@ -1,6 +1,11 @@
 // One suite, every adapter (Hono's common.case pattern): the same behaviours checked on the four wire formats.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import {
+  anthropicToolViolations,
+  geminiDeclarationViolations,
+  openAIFunctionViolations,
+} from "../../test/support/provider-request-rules.js";
 import { defineTool } from "../core/register/define-tool.js";
 import { createToolRegistry } from "../core/register/registry.js";
 import type { ContentBlock, ToolResultBlock } from "../core/types.js";
@@ -38,6 +43,10 @@ interface AdapterCase {
   cached?(entry: unknown): unknown;
   /** The formatted results read back, in order. */
   read(formatted: unknown): ReadResult[];
+  /** What of `formatTools`' entries the provider's API refuses (its published rules for tools), one line each. */
+  toolViolations(entries: unknown[]): string[];
+  /** What of the formatted results the provider's API refuses (its published request rules), one line each. */
+  refusals(formatted: unknown): string[];
   /** Behaviours that do not apply to this provider, with the reason. */
   readonly skip: Readonly<Record<string, string>>;
 }
@@ -71,6 +80,17 @@ const CASES: readonly AdapterCase[] = [
         documents: (block.content ?? []).filter((part: Any) => part.type === "document").length,
       }));
     },
+    toolViolations: (entries: Any) => entries.flatMap(anthropicToolViolations),
+    // Anthropic: "text content blocks must be non-empty"; "content cannot be empty if `is_error` is true".
+    refusals: (formatted: Any) =>
+      formatted.content.flatMap((block: Any) => [
+        ...(block.content ?? [])
+          .filter((part: Any) => part.type === "text" && part.text === "")
+          .map(() => `${block.tool_use_id}: empty text block`),
+        ...(block.is_error === true && (block.content ?? []).length === 0
+          ? [`${block.tool_use_id}: error without content`]
+          : []),
+      ]),
     skip: {
       "images are described in words": "Anthropic tool results carry base64 image blocks",
       "an embedded PDF is described in text": "Anthropic tool results carry base64 PDF document blocks",
@@ -114,6 +134,12 @@ const CASES: readonly AdapterCase[] = [
           documents: 0,
         };
       }),
+    toolViolations: (entries: Any) => entries.flatMap(openAIFunctionViolations),
+    // Chat Completions: a tool message's content is a string (null is refused) or a non-empty list of text parts.
+    refusals: (formatted: Any) =>
+      formatted
+        .filter((message: Any) => typeof message.content !== "string")
+        .map((message: Any) => `${message.tool_call_id}: content is not a string`),
     skip: {
       "images reach the model as images": "Chat Completions tool messages carry text only",
       "an embedded PDF reaches the model as a document": "Chat Completions tool messages carry text only",
@@ -155,6 +181,14 @@ const CASES: readonly AdapterCase[] = [
           documents: parts.filter((part: Any) => part.type === "input_file").length,
         };
       }),
+    toolViolations: (entries: Any) => entries.flatMap(openAIFunctionViolations),
+    // Responses: `output` is a string or a list of input parts.
+    refusals: (formatted: Any) =>
+      formatted
+        .filter(
+          (item: Any) => typeof item.output !== "string" && !(Array.isArray(item.output) && item.output.length > 0),
+        )
+        .map((item: Any) => `${item.call_id}: output is neither a string nor a list of parts`),
     skip: {
       "images are described in words": "Responses function_call_output carries input_image parts",
       "an embedded PDF is described in text": "Responses function_call_output carries input_file parts",
@@ -197,6 +231,12 @@ const CASES: readonly AdapterCase[] = [
         };
       });
     },
+    toolViolations: (entries: Any) => entries.flatMap(geminiDeclarationViolations),
+    // Gemini: `functionResponse.response` is a JSON object (a Struct) and `name` the called function's.
+    refusals: (formatted: Any) =>
+      formatted.parts
+        .filter(({ functionResponse }: Any) => typeof functionResponse.response !== "object" || !functionResponse.name)
+        .map(({ functionResponse }: Any) => `${functionResponse.id}: response is not an object or has no name`),
     skip: {
       "images are described in words": "Gemini carries images as inline data in functionResponse.parts",
       "an embedded PDF is described in text": "Gemini carries PDFs as inline data in functionResponse.parts",
@@ -473,6 +513,73 @@ describe("every provider adapter", () => {
     }
     expect(read.images === 1 || read.text.includes("[image: image/png")).toBe(true);
     expect(read.documents === 1 || read.text.includes("[resource test://docs/report.pdf")).toBe(true);
+  });
+
+  each("an empty output is answered in a shape the provider accepts", (c) => {
+    const empty = { type: "text", text: "" } as const;
+    const outputs: [ContentBlock[], boolean][] = [
+      [[empty], false],
+      [[empty], true],
+      [[], false],
+      [[], true],
+      [[empty, { type: "text", text: "after" }, empty], false],
+      [[empty, PNG], true],
+    ];
+    const calls = c.adapter.parseToolCalls(
+      c.response(outputs.map((_, index) => ({ id: `e${index}`, name: "get_weather", args: {} }))),
+    );
+    const formatted = c.adapter.formatToolResults(
+      outputs.map(([content, isError], index) => result(`e${index}`, content, isError)),
+      calls,
+    );
+    expect(c.refusals(formatted)).toEqual([]);
+    const read = c.read(formatted);
+    expect(read.map(({ isError }) => isError)).toEqual(outputs.map(([, isError]) => isError));
+    expect(read[4]?.text).toContain("after");
+  });
+
+  each("an array schema without items goes in a shape the provider accepts, strict or not", (c) => {
+    const tags = defineTool({
+      name: "tag",
+      description: "Tag things.",
+      inputSchema: {
+        type: "object",
+        properties: {
+          tags: { type: "array" },
+          nested: { type: "object", properties: { ids: { type: ["array", "null"] } } },
+          either: { anyOf: [{ type: "string" }, { type: "array" }] },
+        },
+      },
+      execute: () => "ok",
+    });
+    for (const strict of [false, true]) {
+      expect(c.toolViolations(c.entries(c.adapter.formatTools([tags], { strict }))), `strict: ${strict}`).toEqual([]);
+    }
+    expect(tags.descriptor.inputSchema.properties).toMatchObject({ tags: { type: "array" } });
+    expect(JSON.stringify(tags.descriptor.inputSchema)).not.toContain("items");
+  });
+
+  each("every tool name goes by a name the provider accepts, and a call by that name reaches the tool", async (c) => {
+    const names = ["1st_tool", "_private", "-dash", "plain", `9${"x".repeat(63)}`, `9${"x".repeat(62)}y`];
+    const tools = names.map((name) =>
+      defineTool({
+        name,
+        description: `Tool ${name}.`,
+        inputSchema: { type: "object", properties: {} },
+        execute: () => `ran ${name}`,
+      }),
+    );
+    const entries = c.entries(c.adapter.formatTools(tools));
+    expect(c.toolViolations(entries)).toEqual([]);
+    const wireNames = entries.map(({ name }) => name);
+    expect(new Set(wireNames).size).toBe(names.length);
+    const calls = c.adapter.parseToolCalls(
+      c.response(wireNames.map((name, index) => ({ id: `n${index}`, name, args: {} }))),
+    );
+    expect(calls.map(({ name }) => name)).toEqual(names);
+    const session = createAgentSession({ registry: createToolRegistry({ custom: tools }) });
+    const read = c.read(c.adapter.formatToolResults(await session.dispatchAll(calls), calls));
+    expect(read.map(({ text }) => text)).toEqual(names.map((name) => `ran ${name}`));
   });
 
   each("round trip through a real session: parse, dispatchAll, formatToolResults", async (c) => {

@@ -35,7 +35,13 @@ describe("anthropic", () => {
             { type: "image", source: { type: "base64", media_type: "image/png", data: "AAAA" } },
           ],
         },
-        { type: "tool_result", tool_use_id: "toolu_2", is_error: true },
+        // Anthropic refuses an error tool_result without content.
+        {
+          type: "tool_result",
+          tool_use_id: "toolu_2",
+          content: [{ type: "text", text: "The tool failed without saying why." }],
+          is_error: true,
+        },
       ],
     });
   });

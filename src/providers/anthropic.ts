@@ -18,6 +18,8 @@ import type { ProviderAdapter, ToolCall } from "./types.js";
  * message of `tool_result` blocks, errors flagged `is_error: true`. JPEG, PNG, GIF and WebP images (image blocks
  * and embedded blobs) become base64 image blocks, an embedded PDF a base64 document block titled with its URI, a
  * text resource its text; other images, audio, other blobs and resource links a text block describing them.
+ * Empty text blocks are left out (Anthropic refuses them): a result left with nothing goes without content, an
+ * error result with a line saying the tool gave no reason (Anthropic refuses an error without content).
  * Native deferral: `formatTools(tools, { deferLoading: true })` marks the tools `defer_loading: true`, and with
  * `formatToolResults(..., { toolSearch })` a `tool_search` result that found tools is a `tool_reference` block per
  * tool found (and nothing else: the API expands each into the tool's definition).
@@ -61,10 +63,20 @@ export const anthropic: ProviderAdapter<AnthropicTool, AnthropicToolResultMessag
   },
 };
 
+/** What an error result with nothing to say carries: Anthropic refuses an error `tool_result` without content. */
+const EMPTY_ERROR_TEXT = "The tool failed without saying why.";
+
 function toAnthropic(result: ToolResultBlock): AnthropicToolResult {
   const block: AnthropicToolResult = { type: "tool_result", tool_use_id: result.tool_use_id };
-  if (result.content.length > 0) block.content = result.content.map(toAnthropicContent);
-  if (result.is_error === true) block.is_error = true;
+  // Anthropic refuses an empty text block ("text content blocks must be non-empty"), and an error result without
+  // content; a result without content is accepted.
+  const content = result.content.map(toAnthropicContent).filter((part) => part.type !== "text" || part.text !== "");
+  if (result.is_error === true) {
+    block.content = content.length > 0 ? content : [{ type: "text", text: EMPTY_ERROR_TEXT }];
+    block.is_error = true;
+  } else if (content.length > 0) {
+    block.content = content;
+  }
   return block;
 }
 

@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import { isRecord } from "../core/json.js";
 import type { AgentTool, ContentBlock, ToolDescriptor } from "../core/types.js";
 import { ProviderFormatError } from "./errors.js";
+import { fromGeminiName, toGeminiName } from "./gemini-names.js";
 import type {
   GeminiFunctionDeclaration,
   GeminiFunctionResponseContent,
@@ -19,8 +20,10 @@ import type { ProviderAdapter, ToolCall } from "./types.js";
 export const GEMINI_MADE_UP_ID_PREFIX = "toolwire-gemini-";
 
 /**
- * The Gemini adapter. Schemas are cut to Gemini's OpenAPI subset (cached per schema); calls without an id get a
- * made-up one (unique within the response, prefixed `toolwire-gemini-`) and calls without `args` get `{}`.
+ * The Gemini adapter. Schemas are cut to Gemini's OpenAPI subset (cached per schema). A tool name Gemini refuses
+ * (a digit or `-` first) goes with `_` in front, and so does one starting with `_` (`toGeminiName`); calls come
+ * back by the tool's own name. Calls without an id get a made-up one (unique within the response, prefixed
+ * `toolwire-gemini-`) and calls without `args` get `{}`.
  * Results are `{ output: text }` or `{ error: text }`; `functionResponse.id` only echoes an id the model gave.
  * PNG, JPEG and WebP images and PDFs (image blocks, embedded blobs) go in `functionResponse.parts` as inline
  * data, each named in the text by its `displayName`; a text resource is its text; audio, other blobs and resource
@@ -36,9 +39,10 @@ export const gemini: ProviderAdapter<GeminiTool, GeminiFunctionResponseContent, 
     const functionDeclarations = list.map((tool): GeminiFunctionDeclaration => {
       const descriptor = descriptorOf(tool);
       const parameters = adaptSchema(descriptor.inputSchema, "gemini");
+      const name = toGeminiName(descriptor.name);
       return parameters === undefined
-        ? { name: descriptor.name, description: descriptor.description }
-        : { name: descriptor.name, description: descriptor.description, parameters };
+        ? { name, description: descriptor.description }
+        : { name, description: descriptor.description, parameters };
     });
     return [{ functionDeclarations }];
   },
@@ -62,7 +66,7 @@ export const gemini: ProviderAdapter<GeminiTool, GeminiFunctionResponseContent, 
         while (given.has(id));
         given.add(id);
       }
-      calls.push({ id, name: stringField(call, "name"), input: call.args ?? {} });
+      calls.push({ id, name: fromGeminiName(stringField(call, "name")), input: call.args ?? {} });
     }
     return calls;
   },
@@ -76,7 +80,7 @@ export const gemini: ProviderAdapter<GeminiTool, GeminiFunctionResponseContent, 
       }
       const { text, attached } = splitContent(result.content);
       const functionResponse: GeminiFunctionResponsePart["functionResponse"] = {
-        name: call.name,
+        name: toGeminiName(call.name),
         response: result.is_error === true ? { error: text } : { output: text },
       };
       if (attached.length > 0) functionResponse.parts = attached;

@@ -30,6 +30,7 @@ export type {
   GeminiResponseLike,
   GeminiTool,
 } from "./gemini-wire.js";
+export { listNonStrictTools, type NonStrictTool } from "./list-non-strict-tools.js";
 export type {
   OpenAIChatCompletionLike,
   OpenAIChatFunction,

@@ -1,7 +1,7 @@
 // OpenAI Chat Completions: { type: "function", function } tools, message.tool_calls in, role "tool" messages out.
 import { isRecord } from "../core/json.js";
 import type { OpenAIChatCompletionLike, OpenAIChatTool, OpenAIChatToolMessage } from "./openai-chat-wire.js";
-import { adaptSchema } from "./schema-adapt.js";
+import { adaptSchema, strictSchemaOf } from "./schema-adapt.js";
 import {
   cachedToolEntries,
   contentAsText,
@@ -15,27 +15,27 @@ import type { ProviderAdapter, ToolCall } from "./types.js";
 /**
  * The OpenAI Chat Completions adapter (also what Ollama, vLLM and llama.cpp serve). `arguments` text is parsed
  * (raw text kept when invalid, `{}` when blank); results are `role: "tool"` messages of text, errors prefixed
- * `Error: `, images described in words. `strict: true` sets `strict` and sends the strict-mode schema.
+ * `Error: `, images described in words. `strict: true` sets `strict` and sends the strict-mode schema, per tool: a
+ * tool whose schema cannot be made strict goes as without it (`listNonStrictTools` says which and why). Without
+ * strict, an array schema without `items` gets `items: {}` (OpenAI refuses it otherwise).
  */
 export const openaiChat: ProviderAdapter<OpenAIChatTool, OpenAIChatToolMessage[], OpenAIChatCompletionLike> = {
   name: "openai-chat",
   formatTools(tools, options) {
     const strict = options?.strict === true;
-    return cachedToolEntries(
-      tools,
-      strict ? "openai-chat-strict" : "openai-chat",
-      (descriptor): OpenAIChatTool => ({
+    return cachedToolEntries(tools, strict ? "openai-chat-strict" : "openai-chat", (descriptor): OpenAIChatTool => {
+      const converted = strict ? strictSchemaOf(descriptor.inputSchema) : undefined;
+      return {
         type: "function",
-        function: strict
-          ? {
+        function: converted?.strict
+          ? { name: descriptor.name, description: descriptor.description, parameters: converted.schema, strict: true }
+          : {
               name: descriptor.name,
               description: descriptor.description,
-              parameters: adaptSchema(descriptor.inputSchema, "openai-strict"),
-              strict: true,
-            }
-          : { name: descriptor.name, description: descriptor.description, parameters: descriptor.inputSchema },
-      }),
-    );
+              parameters: adaptSchema(descriptor.inputSchema, "openai"),
+            },
+      };
+    });
   },
   parseToolCalls(response: unknown) {
     const message = chatMessageOf(response);

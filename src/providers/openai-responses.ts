@@ -10,7 +10,7 @@ import type {
   OpenAIResponsesResultItem,
   OpenAIResponsesToolSearchTool,
 } from "./openai-responses-wire.js";
-import { adaptSchema } from "./schema-adapt.js";
+import { adaptSchema, strictSchemaOf } from "./schema-adapt.js";
 import {
   blockAsText,
   cachedToolEntries,
@@ -26,7 +26,8 @@ import type { ProviderAdapter, ToolCall } from "./types.js";
 
 /**
  * The OpenAI Responses adapter. Tools are flat and carry `strict: false` unless `strict: true` (then the
- * strict-mode schema); calls are answered by `call_id`; output is text (errors prefixed `Error: `) when every
+ * strict-mode schema, for each tool whose schema can be made strict: `listNonStrictTools` says which cannot; an
+ * array schema without `items` gets `items: {}` otherwise, as OpenAI refuses it); calls are answered by `call_id`; output is text (errors prefixed `Error: `) when every
  * block is text (a text resource counts as its text), otherwise a list of parts: images (and embedded image blobs)
  * as `input_image` data URLs, an embedded PDF as an `input_file` named after its URI, everything else as
  * `input_text` (audio, other blobs and resource links described). Native deferral: `formatTools(tools,
@@ -44,18 +45,17 @@ export const openaiResponses: ProviderAdapter<
     const strict = options?.strict === true;
     const deferLoading = options?.deferLoading === true;
     const variant = `openai-responses${strict ? "-strict" : ""}${deferLoading ? "-deferred" : ""}`;
-    return cachedToolEntries(
-      tools,
-      variant,
-      (descriptor): OpenAIResponsesFunctionTool => ({
+    return cachedToolEntries(tools, variant, (descriptor): OpenAIResponsesFunctionTool => {
+      const converted = strict ? strictSchemaOf(descriptor.inputSchema) : undefined;
+      return {
         type: "function",
         name: descriptor.name,
         description: descriptor.description,
-        parameters: strict ? adaptSchema(descriptor.inputSchema, "openai-strict") : descriptor.inputSchema,
-        strict,
+        parameters: converted?.strict ? converted.schema : adaptSchema(descriptor.inputSchema, "openai"),
+        strict: converted?.strict === true,
         ...(deferLoading ? { defer_loading: true as const } : {}),
-      }),
-    );
+      };
+    });
   },
   parseToolCalls(response: unknown) {
     const items = Array.isArray(response) ? response : isRecord(response) ? response.output : undefined;

@@ -1,18 +1,21 @@
 // Schema adaptation per provider: OpenAI's strict mode and Gemini's OpenAPI subset, each converted once per schema.
 import { isRecord } from "../core/json.js";
 import type { JsonObject } from "../core/types.js";
+import { type StrictSchemaResult, toOpenAIStrictSchema } from "./openai-strict-schema.js";
 
 /** The schema conversions an adapter may need. */
-type SchemaVariant = "openai-strict" | "gemini";
+type SchemaVariant = "openai" | "openai-strict" | "gemini";
 
 const cache = new WeakMap<object, Map<SchemaVariant, JsonObject | undefined>>();
+
+const MAX_DEPTH = 64;
 
 /**
  * The schema adapted for a provider, converted once per schema object and variant and then reused (schemas are
  * immutable: `defineTool` freezes them), so a tool's bytes never change from turn to turn. Gemini's result is
  * `undefined` for a schema without properties (Gemini wants `parameters` left out then).
  */
-export function adaptSchema(schema: JsonObject, variant: "openai-strict"): JsonObject;
+export function adaptSchema(schema: JsonObject, variant: "openai" | "openai-strict"): JsonObject;
 export function adaptSchema(schema: JsonObject, variant: SchemaVariant): JsonObject | undefined;
 export function adaptSchema(schema: JsonObject, variant: SchemaVariant): JsonObject | undefined {
   let byVariant = cache.get(schema);
@@ -21,92 +24,82 @@ export function adaptSchema(schema: JsonObject, variant: SchemaVariant): JsonObj
     cache.set(schema, byVariant);
   }
   if (byVariant.has(variant)) return byVariant.get(variant);
-  const adapted = variant === "openai-strict" ? toStrictSchema(schema) : toGeminiSchema(schema);
+  const adapted =
+    variant === "openai"
+      ? withArrayItems(schema)
+      : variant === "openai-strict"
+        ? strictSchemaOf(schema).schema
+        : toGeminiSchema(schema);
   byVariant.set(variant, adapted);
   return adapted;
 }
 
-// ---------------------------------------------------------------- OpenAI strict mode
-
-const MAX_DEPTH = 64;
+// ---------------------------------------------------------------- OpenAI without strict mode
 
 /**
- * OpenAI strict mode: every object schema gets `additionalProperties: false` and lists all its properties in
- * `required`; a property that was not required also accepts `null` (dispatch treats that null as absent).
- * `$schema` is dropped. The input is not changed.
+ * The schema as OpenAI takes it without strict mode: the same, except that an array schema without `items` gets
+ * `items: {}` (OpenAI refuses it: "array schema missing items"). The very schema given when nothing needed that.
+ */
+export function withArrayItems(schema: JsonObject): JsonObject {
+  return arrayItemsNode(schema, 0) as JsonObject;
+}
+
+function arrayItemsNode(node: unknown, depth: number): unknown {
+  if (!isRecord(node) || depth > MAX_DEPTH) return node;
+  let out: Record<string, unknown> | undefined;
+  for (const [key, value] of Object.entries(node)) {
+    let changed: unknown = value;
+    if (key === "properties" || key === "$defs" || key === "definitions") {
+      if (isRecord(value)) changed = mapIfChanged(value, (child) => arrayItemsNode(child, depth + 1));
+    } else if (
+      Array.isArray(value) &&
+      (key === "anyOf" || key === "oneOf" || key === "allOf" || key === "items" || key === "prefixItems")
+    ) {
+      const children = value.map((child) => arrayItemsNode(child, depth + 1));
+      if (children.some((child, index) => child !== value[index])) changed = children;
+    } else if (key === "items" || key === "additionalProperties" || key === "not") {
+      changed = arrayItemsNode(value, depth + 1);
+    }
+    if (changed !== value) {
+      out ??= { ...node };
+      out[key] = changed;
+    }
+  }
+  const { type } = node;
+  if ((type === "array" || (Array.isArray(type) && type.includes("array"))) && node.items === undefined) {
+    out ??= { ...node };
+    out.items = {};
+  }
+  return out ?? node;
+}
+
+/** The record with `map` applied to each value, or the record itself when no value changed. */
+function mapIfChanged(record: Record<string, unknown>, map: (value: unknown) => unknown): Record<string, unknown> {
+  const out = mapValues(record, map);
+  return Object.keys(out).some((key) => out[key] !== record[key]) ? out : record;
+}
+
+// ---------------------------------------------------------------- OpenAI strict mode
+
+/**
+ * OpenAI strict mode: the schema as `toOpenAIStrictSchema` converts it (every object closed with all its properties
+ * required, optional ones nullable, refused keywords converted or moved into descriptions), whether or not the
+ * result is strict. The input is not changed.
  */
 export function toStrictSchema(schema: JsonObject): JsonObject {
-  return strictNode(schema, 0) as JsonObject;
+  return strictSchemaOf(schema).schema;
 }
 
-function strictNode(node: unknown, depth: number): unknown {
-  if (!isRecord(node) || depth > MAX_DEPTH) return node;
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(node)) {
-    if (key === "$schema") continue;
-    out[key] = strictChild(key, value, depth + 1);
-  }
-  if (!isObjectSchema(node)) return out;
-  const properties = isRecord(out.properties) ? out.properties : {};
-  const required = new Set(Array.isArray(node.required) ? node.required : []);
-  const strictProperties: Record<string, unknown> = {};
-  for (const [name, property] of Object.entries(properties)) {
-    strictProperties[name] = required.has(name) ? property : acceptNull(property);
-  }
-  out.properties = strictProperties;
-  out.required = Object.keys(strictProperties);
-  out.additionalProperties = false;
-  return out;
-}
+const strictResults = new WeakMap<object, StrictSchemaResult>();
 
-function strictChild(key: string, value: unknown, depth: number): unknown {
-  switch (key) {
-    case "properties":
-    case "$defs":
-    case "definitions":
-      return isRecord(value) ? mapValues(value, (child) => strictNode(child, depth)) : value;
-    case "items":
-    case "prefixItems":
-    case "anyOf":
-    case "oneOf":
-    case "allOf":
-      return Array.isArray(value) ? value.map((child) => strictNode(child, depth)) : strictNode(value, depth);
-    case "not":
-    case "additionalProperties":
-      return strictNode(value, depth);
-    default:
-      return value;
+/** `toOpenAIStrictSchema`, converted once per schema object and then reused (schemas are immutable). */
+export function strictSchemaOf(schema: JsonObject): StrictSchemaResult {
+  let result = strictResults.get(schema);
+  if (result === undefined) {
+    result = toOpenAIStrictSchema(schema);
+    strictResults.set(schema, result);
   }
-}
-
-function isObjectSchema(node: Record<string, unknown>): boolean {
-  const { type } = node;
-  if (type === "object" || (Array.isArray(type) && type.includes("object"))) return true;
-  return type === undefined && isRecord(node.properties);
-}
-
-/** The property schema widened to accept `null`, unless it already does. */
-function acceptNull(property: unknown): unknown {
-  if (!isRecord(property) || allowsNull(property)) return property;
-  const { type, enum: values } = property;
-  const withNullEnum = Array.isArray(values) ? { enum: [...values, null] } : {};
-  if (typeof type === "string" && property.const === undefined) {
-    return { ...property, type: [type, "null"], ...withNullEnum };
-  }
-  if (Array.isArray(type) && property.const === undefined) {
-    return { ...property, type: [...type, "null"], ...withNullEnum };
-  }
-  if (Array.isArray(property.anyOf)) return { ...property, anyOf: [...property.anyOf, { type: "null" }] };
-  return { anyOf: [property, { type: "null" }] };
-}
-
-function allowsNull(schema: Record<string, unknown>): boolean {
-  const { type } = schema;
-  if (type === "null" || (Array.isArray(type) && type.includes("null"))) return true;
-  if (schema.const === null) return true;
-  if (Array.isArray(schema.enum) && schema.enum.includes(null)) return true;
-  if (Array.isArray(schema.anyOf)) return schema.anyOf.some((option) => isRecord(option) && allowsNull(option));
-  return false;
+  return result;
 }
 
 // ---------------------------------------------------------------- Gemini

@@ -237,6 +237,49 @@ describe.concurrent("toolwire plan: the other gates", { timeout: 60_000 }, () =>
   });
 });
 
+describe("toolwire plan: OpenAI strict mode", { timeout: 60_000 }, () => {
+  it("names the tools strict mode sends without strict, and why", async () => {
+    const workspace = await tempWorkspace({
+      "toolwire.config.json": JSON.stringify({ plugins: [{ module: "./kv.mjs" }] }),
+      "kv.mjs": `export default {
+  id: "kv",
+  tools: (ctx) => [
+    ctx.defineTool({
+      name: "kv_set",
+      description: "Set keys.",
+      inputSchema: { type: "object", properties: { pairs: { type: "object", additionalProperties: { type: "string" } } } },
+      execute: () => "ok",
+    }),
+    ctx.defineTool({
+      name: "kv_get",
+      description: "Get a key.",
+      inputSchema: { type: "object", properties: { key: { type: "string", default: "a" } } },
+      execute: () => "ok",
+    }),
+  ],
+};
+`,
+    });
+    try {
+      const { code, stdout } = await runCli(["plan"], { cwd: workspace.path });
+      expect(code).toBe(0);
+      expect(stdout).toMatch(/Not strict for OpenAI \(1\): with strict on, these go without it\nTOOL +WHY\n/);
+      expect(stdout).toMatch(
+        /^kv_set +#\/properties\/pairs: takes keys of its choosing \(additionalProperties is a schema\)$/m,
+      );
+      const json = await runCli(["plan", "--json"], { cwd: workspace.path });
+      expect(JSON.parse(json.stdout).openaiNonStrict).toEqual([
+        {
+          name: "kv_set",
+          reasons: ["#/properties/pairs: takes keys of its choosing (additionalProperties is a schema)"],
+        },
+      ]);
+    } finally {
+      await workspace.remove();
+    }
+  });
+});
+
 describe.concurrent("invalid configs exit 3 and say where", { timeout: 60_000 }, () => {
   let bad: { path: string; remove(): Promise<void> };
   beforeAll(async () => {

@@ -5,6 +5,7 @@ import { estimateToolTokens } from "../../core/defer/estimate-tool-tokens.js";
 import { applyToolPolicy } from "../../core/filter/policy.js";
 import { isNear } from "../../core/is-near.js";
 import { ownerLabel } from "../../core/register/owner-label.js";
+import { listNonStrictTools } from "../../providers/list-non-strict-tools.js";
 import { formatTable, type Output, paint } from "../output.js";
 import type { Runtime } from "../runtime.js";
 
@@ -81,6 +82,7 @@ export function planAsJson(runtime: Runtime) {
     overrides: report.overrides,
     deferred: report.deferred,
     toolTokens: toolTokens(runtime),
+    openaiNonStrict: listNonStrictTools(runtime.registry.tools.values()),
     unknownPatterns: report.unknownPatterns,
     problems: runtime.problems,
     sandbox: runtime.sandbox,
@@ -151,6 +153,20 @@ export function printPlan(runtime: Runtime, output: Output): void {
         output,
         "dim",
         `estimated tokens: ${tokens.upFront} sent up front (tool_search included), ${tokens.deferred} deferred`,
+      ),
+    );
+  }
+  const nonStrict = listNonStrictTools(runtime.registry.tools.values());
+  if (nonStrict.length > 0) {
+    heading(`Not strict for OpenAI (${nonStrict.length}): with strict on, these go without it`);
+    output.line(
+      formatTable(
+        ["TOOL", "WHY"],
+        nonStrict.map(({ name, reasons }) => [
+          paint(output, "yellow", name),
+          reasons.length > 1 ? `${reasons[0]} (and ${reasons.length - 1} more)` : (reasons[0] ?? ""),
+        ]),
+        output,
       ),
     );
   }

@@ -3,6 +3,7 @@ import { describeThrown } from "../../core/errors.js";
 import { isRecord } from "../../core/json.js";
 import { ModelError } from "../errors.js";
 import { gemini, isMadeUpId } from "../gemini.js";
+import { fromGeminiName, toGeminiName } from "../gemini-names.js";
 import { mapTranscript } from "./map-transcript.js";
 import { postToModelApi } from "./post-to-model-api.js";
 import { readServerSentEvents } from "./read-server-sent-events.js";
@@ -118,8 +119,9 @@ export function toGeminiContents(messages: readonly TranscriptMessage[]): unknow
       const parts: unknown[] = message.text === "" ? [] : [{ text: message.text }];
       for (const call of message.toolCalls) {
         const args = isRecord(call.input) ? call.input : {};
+        const name = toGeminiName(call.name);
         parts.push({
-          functionCall: isMadeUpId(call.id) ? { name: call.name, args } : { id: call.id, name: call.name, args },
+          functionCall: isMadeUpId(call.id) ? { name, args } : { id: call.id, name, args },
         });
       }
       return parts.length === 0 ? [] : [{ role: "model", parts }];
@@ -262,7 +264,7 @@ async function readStream(response: Response, request: ModelRequest, model: stri
         request.onToolCallDelta?.({
           index: calls++,
           ...(typeof call.id === "string" && call.id !== "" ? { id: call.id } : {}),
-          ...(typeof call.name === "string" ? { name: call.name } : {}),
+          ...(typeof call.name === "string" ? { name: fromGeminiName(call.name) } : {}),
           argumentsDelta: JSON.stringify(call.args ?? {}),
         });
       }
