@@ -1,4 +1,4 @@
-// Benchmark: deferred tools (SPEC 19). The tools payload of each model request with and without deferral, over the
+// Benchmark: deferred tools (docs/deferred-tools.md). The tools payload of each model request with and without deferral, over the
 // built-ins and six real MCP servers, and how well tool_search finds the tool a request needs.
 // Run: npm run bench:defer   (targets: at least 80% fewer tools payload bytes per turn; recall@5 of 0.9 or more)
 // The servers run offline over stdio, bridged by toolwire itself (dist/mcp) with a minimal environment. Payload bytes

@@ -1,4 +1,4 @@
-// Benchmark: what telemetry costs a dispatch (SPEC 17). Side by side in one run, one synchronous tool:
+// Benchmark: what telemetry costs a dispatch (docs/telemetry.md). Side by side in one run, one synchronous tool:
 //   - no telemetry and no phase listener (the hot path, which must pay nothing);
 //   - the same on an earlier build, when `--baseline DIR` names a folder holding its dist/ (a checkout of an older
 //     commit, built with `npx tsc -p tsconfig.build.json`);

@@ -1,4 +1,4 @@
-// Benchmark: remote executors on BullMQ (SPEC 18) against a redis-server on loopback, with workers in their own
+// Benchmark: remote executors on BullMQ (docs/workers.md) against a redis-server on loopback, with workers in their own
 // processes (as `toolwire worker` runs them):
 //   - per-call overhead: a no-op tool dispatched in the session's process, and the same tool on one remote worker,
 //     side by side (mitata);

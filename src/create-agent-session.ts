@@ -8,7 +8,7 @@ import { createOtelTelemetry } from "./telemetry/create-otel-telemetry.js";
 import { createAjvValidator } from "./validation/ajv-validator.js";
 
 /**
- * Creates a session over a registry (SPEC section 6). Inputs are validated with ajv, compiled once
+ * Creates a session over a registry (docs/core.md). Inputs are validated with ajv, compiled once
  * per schema; pass `validator` to use another. With `telemetry`, every call is an OpenTelemetry span
  * (docs/telemetry.md); `@opentelemetry/api` must then be installed.
  */

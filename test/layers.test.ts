@@ -141,7 +141,7 @@ describe("the layers of src/", () => {
     expect(edges).toBeGreaterThan(1000);
     // A static import, a type-only import and a dynamic import() are all seen.
     expect(graph.get("mcp/api.ts")).toContain("mcp/client/connect-mcp-server.ts");
-    expect(graph.get("config/load-config.ts")).toContain("mcp/server/gateway/gateway-options.ts");
+    expect(graph.get("config/toolwire-config.ts")).toContain("mcp/server/gateway/gateway-options.ts");
     expect(graph.get("cli/commands/run-serve.ts")).toContain("mcp/server/serve-mcp.ts");
   });
 

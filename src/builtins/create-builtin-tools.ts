@@ -37,7 +37,7 @@ export interface BuiltinToolsOptions {
    */
   readonly env?: BashEnvOptions;
   /**
-   * How `bash` is confined (SPEC 15, docs/sandbox.md). Default `{ mode: "auto" }`: in bubblewrap where it
+   * How `bash` is confined (docs/sandbox.md). Default `{ mode: "auto" }`: in bubblewrap where it
    * works here (the host read-only but for the root and a private /tmp, `.git` read-only, the home's
    * credential folders hidden, no network), else unsandboxed. `"required"` never runs a command unsandboxed: it
    * checks once per process, as the tools are made (one blocking run of bwrap), whether bubblewrap can start a sandbox here, and

@@ -5,14 +5,8 @@ import { join, resolve } from "node:path";
 import { type BuiltinToolsOptions, createBuiltinTools } from "../builtins/create-builtin-tools.js";
 import { type BuiltConfig, buildFromConfig } from "../config/apply-config.js";
 import { findOutsideCode } from "../config/find-outside-code.js";
-import {
-  type ApprovalsConfig,
-  type BuiltinsEnvConfig,
-  CONFIG_FILE_NAME,
-  ConfigError,
-  type LoadedConfig,
-  loadConfig,
-} from "../config/load-config.js";
+import { CONFIG_FILE_NAME, ConfigError, type LoadedConfig, loadConfig } from "../config/load-config.js";
+import type { ApprovalsConfig, BuiltinsEnvConfig } from "../config/toolwire-config.js";
 import { createMemoryApprovalStore } from "../core/approve/memory-approval-store.js";
 import { MIN_SECRET_BYTES } from "../core/approve/state-seal.js";
 import type { AgentSession } from "../core/dispatch/session.js";
@@ -70,7 +64,7 @@ export interface Runtime {
   readonly sandboxSupport: SandboxSupport;
   /** The sandbox state of `bash` (when the built-ins are on) and of each sandboxed MCP server. */
   readonly sandbox: readonly SandboxReport[];
-  /** The config's remote executors (SPEC 18) that the registry routes tools to; none with `remoteExecutors: false`. */
+  /** The config's remote executors (docs/workers.md) that the registry routes tools to; none with `remoteExecutors: false`. */
   readonly executors: readonly RemoteExecutor[];
   /**
    * A session of its own for one principal of the gateway: a registry over the same sources whose policy is

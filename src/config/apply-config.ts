@@ -14,7 +14,8 @@ import type { McpProtocolChoice } from "../mcp/client/mcp-config-types.js";
 import { createPluginHost, type PluginHost } from "../plugins/plugin-host.js";
 import { formatSkillsPrompt } from "../skills/format-skills-prompt.js";
 import { type LoadedSkills, loadSkills } from "../skills/load-skills.js";
-import { type BuiltinsConfig, ConfigError, type LoadedConfig, type McpServerConfig } from "./load-config.js";
+import { ConfigError, type LoadedConfig } from "./load-config.js";
+import type { BuiltinsConfig, McpServerConfig } from "./toolwire-config.js";
 
 /** connectMcpServer's handshake timeout when neither `connectTimeoutMs` nor a shorter `timeoutMs` is set. */
 const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;

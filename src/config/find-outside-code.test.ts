@@ -5,7 +5,8 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { findOutsideCode } from "./find-outside-code.js";
-import type { LoadedConfig, ToolwireConfig } from "./load-config.js";
+import type { LoadedConfig } from "./load-config.js";
+import type { ToolwireConfig } from "./toolwire-config.js";
 
 let top: string;
 let repo: string;

@@ -6,27 +6,27 @@ export {
   type ConfigProblem,
   type McpServerPlan,
 } from "./apply-config.js";
+export type { ConfigIssue } from "./config-issue.js";
 export { findOutsideCode, type OutsideCode } from "./find-outside-code.js";
 export {
-  type AvailabilityConfig,
-  type BuiltinsConfig,
-  type BuiltinsEnvConfig,
   CONFIG_FILE_NAME,
   ConfigError,
   type ConfigErrorCode,
-  type ConfigIssue,
-  type ExecutorConfig,
   type LoadedConfig,
   loadConfig,
   MAX_CONFIG_BYTES,
-  MAX_CONFIG_DEPTH,
-  type McpHttpServerConfig,
-  type McpServerConfig,
-  type McpStdioServerConfig,
-  type PluginConfig,
   parseConfig,
-  readConfigSchema,
-  type ToolwireConfig,
-  validateConfig,
 } from "./load-config.js";
 export { type JsonErrorLocation, locateJsonError } from "./locate-json-error.js";
+export type {
+  AvailabilityConfig,
+  BuiltinsConfig,
+  BuiltinsEnvConfig,
+  ExecutorConfig,
+  McpHttpServerConfig,
+  McpServerConfig,
+  McpStdioServerConfig,
+  PluginConfig,
+  ToolwireConfig,
+} from "./toolwire-config.js";
+export { MAX_CONFIG_DEPTH, readConfigSchema, validateConfig } from "./validate-config.js";

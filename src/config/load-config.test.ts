@@ -6,16 +6,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import {
-  ConfigError,
-  type ConfigIssue,
-  loadConfig,
-  MAX_CONFIG_BYTES,
-  MAX_CONFIG_DEPTH,
-  parseConfig,
-  readConfigSchema,
-  validateConfig,
-} from "./load-config.js";
+import type { ConfigIssue } from "./config-issue.js";
+import { ConfigError, loadConfig, MAX_CONFIG_BYTES, parseConfig } from "./load-config.js";
+import { MAX_CONFIG_DEPTH, readConfigSchema, validateConfig } from "./validate-config.js";
 
 let dir: string;
 beforeEach(async () => {

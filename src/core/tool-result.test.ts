@@ -3,7 +3,7 @@ import { contentBlockAsText, describeContentProblem, isBase64, normalizeToolResu
 
 const WAV = "UklGRiQAAABXQVZFZm10IBAAAAABAAEAQB8AAIA+AAACABAAZGF0YQAAAAA=";
 
-describe("normalizeToolResult content blocks (SPEC 13)", () => {
+describe("normalizeToolResult content blocks (docs/core.md)", () => {
   it("accepts every block type, with annotations and _meta, unchanged", () => {
     const content = [
       { type: "text", text: "t", annotations: { audience: ["user", "assistant"], priority: 0.2 }, _meta: { a: 1 } },

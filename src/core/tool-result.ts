@@ -11,7 +11,7 @@ export function errorResult(text: string, details?: unknown): ToolResult {
 }
 
 /**
- * Why `value` is not a valid content block (SPEC 13), or `undefined` when it is. A switch on `type`, so a
+ * Why `value` is not a valid content block (docs/core.md), or `undefined` when it is. A switch on `type`, so a
  * text block costs one comparison and two absent-field reads.
  */
 export function describeContentProblem(value: unknown): string | undefined {

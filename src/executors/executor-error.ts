@@ -1,4 +1,4 @@
-// ExecutorError: a remote executor (SPEC 18) set up wrongly, with a stable kebab-case code.
+// ExecutorError: a remote executor (docs/workers.md) set up wrongly, with a stable kebab-case code.
 import { ToolwireError } from "../core/errors.js";
 
 /**

@@ -1,4 +1,4 @@
-// toolwire/workers: remote executors on BullMQ (SPEC 18), the session's side (createBullmqExecutor) and the worker's.
+// toolwire/workers: remote executors on BullMQ (docs/workers.md), the session's side (createBullmqExecutor) and the worker's.
 // BullMQ and ioredis are optional peer dependencies. A static import of a missing package fails before any code of
 // ours runs; so this entry checks them first and only then imports ./api.js.
 // `import` loads this file and `require()` loads ./index.cts, which does the same with require(). This file never

@@ -72,7 +72,7 @@ export class PluginError extends ToolwireError {
 export const PLUGIN_ID_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;
 
 /**
- * Defines a plugin (SPEC section 8). Its tools are owned `{ kind: "plugin", pluginId }`, run by the
+ * Defines a plugin (docs/plugins.md). Its tools are owned `{ kind: "plugin", pluginId }`, run by the
  * executor `{ kind: "plugin", pluginId, toolName }` and carry the availability
  * `{ kind: "plugin-enabled", pluginId }` (with `allOf` when a tool has its own), so a disabled
  * plugin's tools are hidden with `plugin-disabled`. A channel tool of the plugin keeps its channel

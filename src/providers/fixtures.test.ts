@@ -6,7 +6,8 @@ import type { JsonObject, ToolDescriptor, ToolResultBlock } from "../core/types.
 import { anthropic } from "./anthropic.js";
 import { readAnthropicMessage, toAnthropicMessages } from "./clients/anthropic-model.js";
 import { createGeminiModel, readGeminiResponse, toGeminiContents } from "./clients/gemini-model.js";
-import { readChatCompletion, readResponse, toChatMessages, toResponsesInput } from "./clients/openai-model.js";
+import { readChatCompletion, toChatMessages } from "./clients/openai-chat-turn.js";
+import { readResponse, toResponsesInput } from "./clients/openai-responses-turn.js";
 import type { TranscriptMessage } from "./clients/types.js";
 import { gemini } from "./gemini.js";
 import { openaiChat } from "./openai-chat.js";

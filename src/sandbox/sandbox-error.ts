@@ -1,4 +1,4 @@
-// SandboxError: why the sandbox of SPEC 15 could not be set up or started, with a stable kebab-case code.
+// SandboxError: why the sandbox (docs/sandbox.md) could not be set up or started, with a stable kebab-case code.
 import { ToolwireError } from "../core/errors.js";
 
 /**

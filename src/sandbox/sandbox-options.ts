@@ -1,4 +1,4 @@
-// The sandbox options of SPEC 15 as users write them, their defaults, and their check into absolute paths.
+// The sandbox options (docs/sandbox.md) as users write them, their defaults, and their check into absolute paths.
 import { homedir } from "node:os";
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { SandboxError } from "./sandbox-error.js";

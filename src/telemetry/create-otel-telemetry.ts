@@ -1,4 +1,4 @@
-// A session's telemetry over OpenTelemetry (SPEC 17): a span `execute_tool <name>` per call, following the GenAI
+// A session's telemetry over OpenTelemetry (docs/telemetry.md): a span `execute_tool <name>` per call, following the GenAI
 // semantic conventions, child spans for its phases and for what its executor starts, and a duration histogram.
 // A tracer or meter that throws is ignored: telemetry never changes a call.
 import type { CallTelemetry, CallTrace } from "../core/dispatch/call-watch.js";

@@ -1,4 +1,4 @@
-// Deferred tools through the CLI (SPEC 19): plan and explain say why, and a scripted run searches, finds and calls one.
+// Deferred tools through the CLI (docs/deferred-tools.md): plan and explain say why, and a scripted run searches, finds and calls one.
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

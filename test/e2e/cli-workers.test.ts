@@ -1,4 +1,4 @@
-// Remote executors end to end (SPEC 18): a scripted agent whose bash and plugin tool run on two `toolwire worker`
+// Remote executors end to end (docs/workers.md): a scripted agent whose bash and plugin tool run on two `toolwire worker`
 // processes over a real redis-server; the worker running the slow call is killed with SIGKILL mid-call, and the
 // agent still gets exactly one result per call.
 import { type ChildProcess, spawn } from "node:child_process";

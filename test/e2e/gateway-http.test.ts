@@ -1,4 +1,4 @@
-// The gateway's rules (SPEC section 16) against the real HTTP server: credentials, origins, a session per
+// The gateway's rules (docs/serve.md) against the real HTTP server: credentials, origins, a session per
 // principal, session caps and expiry, rate limits and the audit log, with 2026-07-28 and 2025 clients.
 import { mkdtemp, readFile } from "node:fs/promises";
 import { networkInterfaces, tmpdir } from "node:os";
@@ -471,7 +471,7 @@ describe("session lifecycle and limits", () => {
 });
 
 describe("audit", () => {
-  it("writes one JSON line per call with the SPEC fields and no credential, all of them by the end of close()", async () => {
+  it("writes one JSON line per call with the documented fields and no credential, all of them by the end of close()", async () => {
     const dir = await mkdtemp(join(tmpdir(), "toolwire-audit-"));
     const file = join(dir, "audit.jsonl");
     const handle = await serveMcp(sessionSource(), {

@@ -1,4 +1,4 @@
-// SPEC 13 end to end: every MCP content type travels from an upstream server through the bridge, the registry and serveMcp to the official SDK client unchanged.
+// Content blocks (docs/core.md) end to end: every MCP content type travels from an upstream server through the bridge, the registry and serveMcp to the official SDK client unchanged.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";

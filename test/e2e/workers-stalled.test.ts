@@ -1,5 +1,5 @@
 // A call whose worker dies runs at most once more: when the second worker dies too, the session gets one error
-// result naming the executor (SPEC 18). Real redis-server, workers in their own processes killed with SIGKILL.
+// result naming the executor (docs/workers.md). Real redis-server, workers in their own processes killed with SIGKILL.
 import { type ChildProcess, spawn } from "node:child_process";
 import { readdir } from "node:fs/promises";
 import { pathToFileURL } from "node:url";

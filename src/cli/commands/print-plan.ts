@@ -51,7 +51,7 @@ export function toolTokens(runtime: Runtime): { upFront: number; deferred: numbe
   return { upFront, deferred };
 }
 
-/** Each remote executor of the config (SPEC 18): its id, where it runs, and the visible tools it runs. */
+/** Each remote executor of the config (docs/workers.md): its id, where it runs, and the visible tools it runs. */
 export function executorTools(runtime: Runtime): { id: string; where: string | null; tools: string[] }[] {
   const tools = [...runtime.registry.tools.values()];
   return runtime.executors.map((executor) => ({
@@ -94,7 +94,7 @@ export function printPlan(runtime: Runtime, output: Output): void {
     `${paint(output, "dim", "config:")} ${runtime.fromFile ? runtime.loaded.file : "none (defaults: built-ins on)"}   ${paint(output, "dim", "workspace:")} ${runtime.built.workspaceRoot}`,
   );
   heading(`Visible (${runtime.registry.tools.size})`);
-  // A RUNS ON column only when some tool runs on a remote executor (SPEC 18): "here" is the session's process.
+  // A RUNS ON column only when some tool runs on a remote executor (docs/workers.md): "here" is the session's process.
   const remote = runtime.executors.length > 0;
   if (runtime.registry.tools.size === 0) output.line(paint(output, "dim", "none: the model gets no tools"));
   else

@@ -2,7 +2,7 @@
 
 import { randomBytes } from "node:crypto";
 import { resolve } from "node:path";
-import type { ServeConfig } from "../../config/load-config.js";
+import type { ServeConfig } from "../../config/toolwire-config.js";
 import type { AgentSession } from "../../core/dispatch/session.js";
 import type { PolicyLayer } from "../../core/types.js";
 import type { Inspector } from "../../inspector/create-inspector.js";
@@ -39,7 +39,7 @@ export function checkServeAuthFlag(options: { readonly host?: string; readonly a
 }
 
 /**
- * Serves over stdio, or over Streamable HTTP with credentials (SPEC section 16), until SIGINT or SIGTERM,
+ * Serves over stdio, or over Streamable HTTP with credentials (docs/serve.md), until SIGINT or SIGTERM,
  * or the client leaves (stdio). Over HTTP each principal gets its own session under its token's policy.
  */
 export async function runServe(

@@ -1,4 +1,4 @@
-// `toolwire worker --executor <id>`: runs the calls of one remote executor of the config (SPEC 18) until stopped.
+// `toolwire worker --executor <id>`: runs the calls of one remote executor of the config (docs/workers.md) until stopped.
 import { BULLMQ_FEATURE, BULLMQ_PACKAGES, loadOptional } from "../../load-optional.js";
 import { EXIT_OK } from "../exit-codes.js";
 import { type Output, paint } from "../output.js";

@@ -3,7 +3,7 @@ import { toolCallRefusal } from "../errors.js";
 import { defineTool } from "../register/define-tool.js";
 import type { AgentTool, JsonObject, ToolDescriptor, ToolProtocolDescriptor } from "../types.js";
 
-/** The search tool's name (SPEC 19). */
+/** The search tool's name (docs/deferred-tools.md). */
 export const TOOL_SEARCH_NAME = "tool_search";
 /** How many tools one search lists when the model gives no `limit`. */
 export const DEFAULT_TOOL_SEARCH_LIMIT = 5;

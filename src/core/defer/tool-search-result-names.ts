@@ -1,4 +1,4 @@
-// The tools one tool_search result listed, read back from its pinned text format (SPEC 19).
+// The tools one tool_search result listed, read back from its pinned text format (docs/deferred-tools.md).
 import type { ToolResultBlock } from "../types.js";
 
 const LISTED_TOOL = /^([A-Za-z0-9_-]{1,64}): /;

@@ -36,7 +36,7 @@ export interface ToolDefinition<S extends ToolSchemaInput> {
   readonly sortKey?: string;
   /**
    * `true` defers the tool: the model finds it through `tool_search` instead of getting its definition up front
-   * (SPEC 19). Calling it by name works either way. Default false.
+   * (docs/deferred-tools.md). Calling it by name works either way. Default false.
    */
   readonly defer?: boolean;
   readonly executionMode?: ToolExecutionMode;

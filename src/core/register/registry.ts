@@ -165,7 +165,7 @@ interface Gathered {
  * objects in the same order, the same options) takes its output from here instead of walking every tool again:
  * a refresh of 10,000 unchanged tools then costs about one comparison per tool per stage, where a fresh merge
  * (a Map of every name), sort and wrap cost several times more per tool at that size than at 100. The Map the
- * registry hands out is still a new one every time (SPEC).
+ * registry hands out is still a new one every time (docs/core.md).
  */
 interface Built {
   readonly tools: ReadonlyMap<string, AgentTool>;

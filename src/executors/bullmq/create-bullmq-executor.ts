@@ -1,4 +1,4 @@
-// The session side of SPEC 18: a RemoteExecutor that runs each call as one BullMQ job and waits for its one reply.
+// The session side of remote executors (docs/workers.md): a RemoteExecutor that runs each call as one BullMQ job and waits for its one reply.
 import { randomUUID } from "node:crypto";
 import { Job, Queue, QueueEvents } from "bullmq";
 import { Redis } from "ioredis";
@@ -122,7 +122,7 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
   const open = (): Link => {
     const clients: Redis[] = [];
     const client = (blocking: boolean) => {
-      const made = new Redis(redisOptions(address, { blocking, reconnect: false }));
+      const made = new Redis(redisOptions(address, { blocking, reconnect: false, connectTimeoutMs }));
       made.on("error", (error: Error) => {
         if (opened.state !== "broken") opened.lastError = describeThrown(error.message);
       });
@@ -203,7 +203,11 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
     if (waited.kind === "aborted") throw toolCallRefusal("aborted", toolName, `Tool call ${toolName} aborted`);
     discard(current);
     const failure = waited.kind === "failed" ? describeThrown(messageOf(waited.reason)) : undefined;
-    throw unreachable(toolName, current.lastError ?? failure ?? `no answer within ${connectTimeoutMs} ms`);
+    const statuses = current.clients.map((client) => client.status).join(", ");
+    throw unreachable(
+      toolName,
+      current.lastError ?? failure ?? `no answer within ${connectTimeoutMs} ms; connections ${statuses}`,
+    );
   };
 
   const cancel = (current: Link, jobId: string) => {

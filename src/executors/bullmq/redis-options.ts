@@ -15,11 +15,12 @@ export const RECONNECT_DELAY_MS = 500;
  */
 export function redisOptions(
   address: RedisAddress,
-  options: { readonly blocking: boolean; readonly reconnect: boolean },
+  options: { readonly blocking: boolean; readonly reconnect: boolean; readonly connectTimeoutMs?: number },
 ): RedisOptions {
   return {
     ...redisAddressOptions(address),
-    connectTimeout: 2_000,
+    // A session's connection gets one attempt, so it gets the whole of the executor's budget for it.
+    connectTimeout: options.connectTimeoutMs ?? 2_000,
     retryStrategy: () => (options.reconnect ? RECONNECT_DELAY_MS : null),
     // A command sent while connecting waits for the connection (BullMQ sends some before "ready"); once a session's
     // connection is lost it stays lost, and every command fails at once.

@@ -1,4 +1,4 @@
-// The worker side of SPEC 18: takes a queue's jobs and runs each call with the tool of that name, here.
+// The worker side of remote executors (docs/workers.md): takes a queue's jobs and runs each call with the tool of that name, here.
 import { type Job, Worker } from "bullmq";
 import { Redis } from "ioredis";
 import { describeThrown } from "../../core/errors.js";

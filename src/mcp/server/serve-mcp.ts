@@ -46,7 +46,7 @@ export interface McpServerHandle {
 const STDIO_PRINCIPAL: Principal = { id: "stdio", via: "none", policy: [], scopes: [] };
 
 /**
- * Exposes the session's active tools over MCP with their JSON Schemas unchanged (SPEC section 9).
+ * Exposes the session's active tools over MCP with their JSON Schemas unchanged (docs/mcp.md).
  * Every `tools/call` goes through `session.dispatch` (validation, hooks, policy, timeouts), so a
  * refused or failed call is an `isError` result; a tool's `details.structuredContent` becomes the
  * result's `structuredContent`; `tool_execution_update`s become progress notifications when the
@@ -54,7 +54,7 @@ const STDIO_PRINCIPAL: Principal = { id: "stdio", via: "none", policy: [], scope
  * level a client set with `logging/setLevel`); `notifications/tools/list_changed` is sent when the active set changes.
  *
  * `source` is one session for every client, or a function that gives each principal (who a credential
- * names, SPEC section 16) its own session. Over HTTP the gateway options apply: `auth` (needed on a host
+ * names, docs/serve.md) its own session. Over HTTP the gateway options apply: `auth` (needed on a host
  * that is not loopback), `allowedOrigins`, `allowedHosts`, `sessions`, `rateLimit`, `audit`.
  */
 export async function serveMcp(source: SessionSource, options: ServeMcpOptions): Promise<McpServerHandle> {

@@ -91,7 +91,7 @@ function listPage(session: AgentSession, cursor: unknown): { tools: McpTool[]; n
 
 /**
  * The active tools, without the session's own `tool_search`: a client is listed every tool, deferred ones
- * included, and MCP clients keep their own tool search (SPEC 19). A call of `tool_search` still runs.
+ * included, and MCP clients keep their own tool search (docs/deferred-tools.md). A call of `tool_search` still runs.
  */
 function servedTools(session: AgentSession) {
   const active = [...session.activeTools.values()];

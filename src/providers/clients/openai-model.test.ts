@@ -12,7 +12,8 @@ import type { ToolDescriptor } from "../../core/types.js";
 import { runAgent } from "../../loop/run-agent.js";
 import { openaiChat } from "../openai-chat.js";
 import { openaiResponses } from "../openai-responses.js";
-import { createOpenAIModel, readChatCompletion } from "./openai-model.js";
+import { readChatCompletion } from "./openai-chat-turn.js";
+import { createOpenAIModel } from "./openai-model.js";
 import type { ToolCallDelta } from "./types.js";
 
 const cleanups: (() => Promise<void>)[] = [];

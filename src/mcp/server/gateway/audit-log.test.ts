@@ -6,7 +6,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { FIFO_RUNS, makeFifo, readFifo } from "../../../../test/support/fifo.js";
 import { inputDigest } from "../../../core/approve/input-digest.js";
 import { McpServeError } from "../errors.js";
-import { type AuditRecord, openAuditLog } from "./audit-log.js";
+import type { AuditRecord } from "./audit-line.js";
+import { openAuditLog } from "./audit-log.js";
 
 let dir: string;
 beforeEach(async () => {
@@ -42,7 +43,7 @@ async function openFailure(file: string): Promise<McpServeError> {
 }
 
 describe("openAuditLog", () => {
-  it("writes one JSON line per call with the SPEC 16 fields in order, the input only as its digest", async () => {
+  it("writes one JSON line per call with the documented fields in order, the input only as its digest", async () => {
     const file = join(dir, "audit.jsonl");
     const log = await openAuditLog({ file });
     log.record(call(1, { path: "a.txt", limit: 10 }));

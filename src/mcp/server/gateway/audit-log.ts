@@ -1,40 +1,8 @@
 // The gateway's audit log: one JSON line per tool call, appended in batches from a bounded queue, closed on a deadline.
-import { constants } from "node:fs";
-import { type FileHandle, open, stat } from "node:fs/promises";
-import { inputDigest } from "../../../core/approve/input-digest.js";
-import type { JsonObject } from "../../../core/types.js";
 import { McpServeError } from "../errors.js";
-
-/** One line of the audit log (SPEC 16). It has no field for a credential: the call's input is its only user data. */
-export interface AuditEntry {
-  /** When the call started, ISO 8601. */
-  readonly time: string;
-  readonly principal: string;
-  readonly tool: string;
-  readonly toolCallId: string;
-  /** `inputDigest` of the input (`sha256:` and hex), the same digest approvals are bound to. */
-  readonly inputDigest: string;
-  /** `"ok"`, or the error code the call ended with. */
-  readonly outcome: string;
-  readonly durationMs: number;
-  /** The input itself, only when the log was opened with `inputs: true`. */
-  readonly input?: unknown;
-}
-
-/**
- * The line written in place of entries dropped while the queue was full (`whenFull: "drop"`): `dropped` entries
- * were recorded from `since` on and never written. It has no `tool`, which tells it from an entry.
- */
-export interface AuditDropRecord {
-  /** When the queue had room again. */
-  readonly time: string;
-  readonly dropped: number;
-  /** When the first of them was dropped. */
-  readonly since: string;
-}
-
-/** What the caller hands `record`: the entry with the call's input, which the log digests (and keeps only if asked). */
-export type AuditRecord = Omit<AuditEntry, "input" | "inputDigest"> & { readonly input: unknown };
+import { type AuditDropRecord, type AuditRecord, auditLine, pickFields, UNSERIALIZABLE } from "./audit-line.js";
+import { type AuditLimits, type AuditLogOptions, readAuditLimits } from "./audit-log-options.js";
+import { type Appender, openAppender } from "./open-appender.js";
 
 /** An open audit log. */
 export interface AuditLog {
@@ -63,54 +31,8 @@ export interface AuditLog {
   readonly lost: number;
 }
 
-/** Options of `openAuditLog`. */
-export interface AuditLogOptions {
-  /** The file to append to (a FIFO works too); created with mode 0600 if missing. Its directory must exist. */
-  readonly file: string;
-  /** Also write each call's input (default false: only its digest). */
-  readonly inputs?: boolean;
-  /** The most entries the queue holds before it is full. Default `DEFAULT_AUDIT_MAX_QUEUE_ENTRIES` (10,000). */
-  readonly maxQueueEntries?: number;
-  /**
-   * The most bytes (of JSON lines) the queue holds before it is full; one entry bigger than this is still
-   * taken when the queue is empty. Default `DEFAULT_AUDIT_MAX_QUEUE_BYTES` (8 MiB).
-   */
-  readonly maxQueueBytes?: number;
-  /**
-   * What happens to an entry when the queue is full: `"wait"` (the default) holds `record`'s promise until it
-   * fits; `"drop"` drops it, and the next line written is an `AuditDropRecord` counting the dropped ones. A full
-   * queue takes entries again once half of it is written.
-   */
-  readonly whenFull?: "wait" | "drop";
-  /** How long `close` waits for the queue to be written. Default `DEFAULT_AUDIT_CLOSE_TIMEOUT_MS` (5,000). */
-  readonly closeTimeoutMs?: number;
-  /**
-   * Told once when the log stops working (a write or the close failed: later entries are lost), once when an
-   * entry's input is not JSON data (it is logged with `inputDigest: "unavailable"`), once when an entry is
-   * recorded after `close`, each time the queue fills up, each time entries were dropped (with how many), and at
-   * close, how many entries were lost. Must not throw (a throw is ignored). Without it, each of these becomes a
-   * process warning.
-   */
-  readonly onError?: (error: Error) => void;
-}
-
-/** How many entries the queue holds by default before it is full. */
-export const DEFAULT_AUDIT_MAX_QUEUE_ENTRIES = 10_000;
-/** How many bytes the queue holds by default before it is full: 8 MiB. */
-export const DEFAULT_AUDIT_MAX_QUEUE_BYTES = 8 * 1024 * 1024;
-/** How long closing waits by default for the queue to be written. */
-export const DEFAULT_AUDIT_CLOSE_TIMEOUT_MS = 5_000;
-
 /** The most bytes one write takes: whole lines only, a line longer than this goes alone. */
 const MAX_BATCH_BYTES = 256 * 1024;
-/** How long to wait before trying again a FIFO that has no reader or whose buffer is full. */
-const RETRY_MS = 50;
-/**
- * Never blocks: opening a FIFO nobody reads fails (ENXIO) instead of waiting for a reader, and a write to a full
- * FIFO fails (EAGAIN) instead of waiting for room, so no thread waits on a reader that may never come (a thread
- * stuck in `open` also keeps the process from exiting). Regular files ignore O_NONBLOCK.
- */
-const WRITE_FLAGS = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NONBLOCK;
 
 /**
  * Opens `options.file` for appending (mode 0600) and returns the log. Lines are written by whole lines in one
@@ -121,28 +43,18 @@ const WRITE_FLAGS = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT 
  * `invalid-serve-options` for a limit that is not a positive whole number or a `whenFull` other than wait and drop.
  */
 export async function openAuditLog(options: AuditLogOptions): Promise<AuditLog> {
-  const limits = readLimits(options);
-  let handle: FileHandle | undefined;
+  const limits = readAuditLimits(options);
+  let appender: Appender;
   try {
-    handle = await open(options.file, WRITE_FLAGS, 0o600);
+    appender = await openAppender(options.file);
   } catch (error) {
-    // A FIFO with no reader yet: the first write opens it, once someone reads.
-    if (!((error as NodeJS.ErrnoException).code === "ENXIO" && (await isFifo(options.file)))) {
-      throw new McpServeError(
-        "serve-failed",
-        `cannot open the audit log ${options.file}: ${(error as Error).message}; create its directory or set audit.file to a writable file`,
-        { cause: error },
-      );
-    }
+    throw new McpServeError(
+      "serve-failed",
+      `cannot open the audit log ${options.file}: ${(error as Error).message}; create its directory or set audit.file to a writable file`,
+      { cause: error },
+    );
   }
-  return createAuditLog(handle, options, limits);
-}
-
-interface Limits {
-  readonly maxEntries: number;
-  readonly maxBytes: number;
-  readonly whenFull: "wait" | "drop";
-  readonly closeTimeoutMs: number;
+  return createAuditLog(appender, options, limits);
 }
 
 /** One piece of the queue: an entry's line, or a drop record (which counts no entry). */
@@ -154,13 +66,9 @@ interface Item {
 
 const DONE = Promise.resolve();
 
-/** Thrown inside the writer once the log stopped waiting for the file (close ran out of time). */
-const STOPPED = new Error("the audit log stopped waiting");
-
-function createAuditLog(initial: FileHandle | undefined, options: AuditLogOptions, limits: Limits): AuditLog {
+function createAuditLog(appender: Appender, options: AuditLogOptions, limits: AuditLimits): AuditLog {
   const { file } = options;
   const withInputs = options.inputs === true;
-  let handle = initial;
   let queue: Item[] = [];
   /** Items (entries and drop records), entries and bytes queued and not yet written, the batch being written too. */
   let queuedItems = 0;
@@ -183,7 +91,6 @@ function createAuditLog(initial: FileHandle | undefined, options: AuditLogOption
   let stopped = false;
   let closing: Promise<void> | undefined;
   let stopWaiting: (() => void) | undefined;
-  let wake: (() => void) | undefined;
   let reportedLate = false;
   let reportedUnserializable = false;
   const flushes: { readonly mark: number; readonly resolve: () => void }[] = [];
@@ -285,37 +192,6 @@ function createAuditLog(initial: FileHandle | undefined, options: AuditLogOption
     }
   };
 
-  const pause = () =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(() => {
-        wake = undefined;
-        resolve();
-      }, RETRY_MS);
-      wake = () => {
-        clearTimeout(timer);
-        wake = undefined;
-        resolve();
-      };
-    });
-
-  /** Writes all of `bytes`: a short write is continued, a FIFO without a reader or room is tried again. */
-  const writeAll = async (bytes: Buffer) => {
-    let offset = 0;
-    while (offset < bytes.length) {
-      if (stopped) throw STOPPED;
-      try {
-        handle ??= await open(file, WRITE_FLAGS, 0o600);
-        const { bytesWritten } = await handle.write(bytes, offset, bytes.length - offset);
-        if (bytesWritten <= 0) throw new Error("the write made no progress");
-        offset += bytesWritten;
-      } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code;
-        if (code !== "EAGAIN" && code !== "ENXIO") throw error;
-        await pause();
-      }
-    }
-  };
-
   const drain = async () => {
     draining = true;
     // Every record of the current turn joins the first batch.
@@ -323,7 +199,7 @@ function createAuditLog(initial: FileHandle | undefined, options: AuditLogOption
     while (queue.length > 0 && !failed && !stopped) {
       const batch = takeBatch();
       try {
-        await writeAll(Buffer.from(batch.text, "utf8"));
+        await appender.write(Buffer.from(batch.text, "utf8"));
         if (stopped) break;
         written += batch.entries;
         done += batch.items;
@@ -372,8 +248,7 @@ function createAuditLog(initial: FileHandle | undefined, options: AuditLogOption
   };
 
   const closeFile = async (wait: boolean) => {
-    if (handle === undefined) return;
-    const closed = handle.close();
+    const closed = appender.close();
     if (!wait) {
       // A write still under way (a slow disk) would hold the close up: let it finish on its own.
       closed.catch(() => undefined);
@@ -407,7 +282,7 @@ function createAuditLog(initial: FileHandle | undefined, options: AuditLogOption
     stopWaiting = undefined;
     if (outcome !== "drained") {
       stopped = true;
-      wake?.();
+      appender.stop();
       const count = discard();
       settleFlushes();
       if (count > 0) {
@@ -502,71 +377,5 @@ function createAuditLog(initial: FileHandle | undefined, options: AuditLogOption
     get lost() {
       return lost;
     },
-  };
-}
-
-function readLimits(options: AuditLogOptions): Limits {
-  const whole = (name: "maxQueueEntries" | "maxQueueBytes" | "closeTimeoutMs", fallback: number): number => {
-    const value = options[name];
-    if (value === undefined) return fallback;
-    if (!Number.isInteger(value) || value < 1 || value > 2_147_483_647) {
-      throw new McpServeError(
-        "invalid-serve-options",
-        `audit.${name} must be a whole number from 1 to 2147483647, not ${String(value)}`,
-      );
-    }
-    return value;
-  };
-  const whenFull = options.whenFull ?? "wait";
-  if (whenFull !== "wait" && whenFull !== "drop") {
-    throw new McpServeError(
-      "invalid-serve-options",
-      `audit.whenFull must be "wait" or "drop", not ${JSON.stringify(whenFull) ?? String(whenFull)}`,
-    );
-  }
-  return {
-    maxEntries: whole("maxQueueEntries", DEFAULT_AUDIT_MAX_QUEUE_ENTRIES),
-    maxBytes: whole("maxQueueBytes", DEFAULT_AUDIT_MAX_QUEUE_BYTES),
-    whenFull,
-    closeTimeoutMs: whole("closeTimeoutMs", DEFAULT_AUDIT_CLOSE_TIMEOUT_MS),
-  };
-}
-
-async function isFifo(file: string): Promise<boolean> {
-  try {
-    return (await stat(file)).isFIFO();
-  } catch {
-    return false;
-  }
-}
-
-/** What `inputDigest` says of an input that is not JSON data (a cycle, a BigInt). */
-const UNSERIALIZABLE = "unavailable";
-
-/** The JSON line of `entry`: the SPEC 16 fields in a fixed order, picked one by one so nothing else leaks in. */
-function auditLine(entry: AuditRecord, withInputs: boolean, digest?: string): string {
-  const line: Record<string, unknown> = {
-    time: entry.time,
-    principal: entry.principal,
-    tool: entry.tool,
-    toolCallId: entry.toolCallId,
-    // canonicalJson (under inputDigest) takes any JSON value, so an input that is not an object digests too.
-    inputDigest: digest ?? inputDigest(entry.input as JsonObject),
-    outcome: entry.outcome,
-    durationMs: entry.durationMs,
-  };
-  if (withInputs) line.input = entry.input;
-  return `${JSON.stringify(line)}\n`;
-}
-
-/** The entry's fields other than its input, as strings and a number, so they serialize whatever they were. */
-function pickFields(entry: AuditRecord): Omit<AuditRecord, "input"> {
-  return {
-    time: String(entry.time),
-    principal: String(entry.principal),
-    tool: String(entry.tool),
-    toolCallId: String(entry.toolCallId),
-    outcome: String(entry.outcome),
-    durationMs: Number(entry.durationMs),
   };
 }

@@ -1,9 +1,9 @@
-// GatewayOptions: what serving over HTTP adds to serveMcp (SPEC section 16), and the config's serve section too.
+// GatewayOptions: what serving over HTTP adds to serveMcp (docs/serve.md), and the config's serve section too.
 // Types only, and no MCP SDK type among them: the config's types (in the root entry's declarations) use them.
-import type { AuditLogOptions } from "./audit-log.js";
+import type { AuditLogOptions } from "./audit-log-options.js";
 import type { GatewayAuthOptions } from "./gateway-auth-options.js";
 
-/** What the gateway adds to serving over HTTP (SPEC section 16); every field is optional. */
+/** What the gateway adds to serving over HTTP (docs/serve.md); every field is optional. */
 export interface GatewayOptions {
   /** Credentials every request must carry. Without it the server is loopback only and asks for none. */
   readonly auth?: GatewayAuthOptions;

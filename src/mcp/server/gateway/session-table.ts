@@ -58,7 +58,7 @@ export interface SessionTable<T> {
   close(): Promise<void>;
 }
 
-/** The default idle timeout: 30 minutes (SPEC 16). */
+/** The default idle timeout: 30 minutes (docs/serve.md). */
 export const DEFAULT_IDLE_TIMEOUT_MS = 1_800_000;
 /** The gateway's cap on one principal's open sessions when its options name none. */
 export const DEFAULT_MAX_SESSIONS_PER_PRINCIPAL = 100;

@@ -1,0 +1,71 @@
+// A tool the session runs: its definition, the context its executor gets, and the log messages it sends.
+import type { ToolDescriptor } from "./descriptor.js";
+import type { JsonObject, JsonValue } from "./json.js";
+import type { ToolResult } from "./result.js";
+import type { ToolCallSpan } from "./telemetry.js";
+
+/** What an executor gets besides its input. */
+export interface ToolCallContext {
+  readonly toolCallId: string;
+  /** Aborted on timeout, on the caller's abort, or when the session gives up on the call. */
+  readonly signal: AbortSignal;
+  /** Streams a partial result; it reaches `tool_execution_update` listeners, never the model. */
+  onUpdate(partial: ToolResult): void;
+  /**
+   * Sends a log message about this call; it reaches `tool_log` listeners and the dispatch's `onLog`
+   * (an MCP client, through `serve`), never the model. Never throws. Sessions always provide it; it is
+   * optional for contexts made by hand.
+   */
+  log?(level: ToolLogLevel, data: JsonValue, logger?: string): void;
+  /**
+   * Reports a stretch of the executor's own work, from `start` (a `performance.now()` reading) until now, as a
+   * phase of the call (the built-in `bash` reports `sandbox_start`): it reaches `tool_call_phase` listeners and,
+   * with telemetry, becomes a child span. Never throws. Optional for contexts made by hand.
+   */
+  phase?(name: string, start: number): void;
+  /**
+   * Calls `listener` once, with the abort's reason, when the call is aborted (at once if it already was) for
+   * the same causes as `signal`; returns a function that removes it. Cheaper than `signal` for an executor that
+   * only needs to hear of an abort: a session makes its signal on first read, and an AbortController costs
+   * several microseconds in Node 20. Optional: contexts made by hand may leave it out.
+   */
+  onAbort?(listener: (reason: unknown) => void): () => void;
+  /**
+   * The call's span, when the session has telemetry (docs/telemetry.md): start child spans of your own work under it, and
+   * pass its trace context on to a server you call. `undefined` without telemetry.
+   */
+  readonly span?: ToolCallSpan;
+}
+
+/** Log levels, least severe first (syslog's, as MCP uses them). */
+export type ToolLogLevel = "debug" | "info" | "notice" | "warning" | "error" | "critical" | "alert" | "emergency";
+
+/** One log message of a call, as `tool_log` listeners and `DispatchOptions.onLog` get it. */
+export interface ToolLogEvent {
+  readonly toolCallId: string;
+  readonly toolName: string;
+  readonly level: ToolLogLevel;
+  readonly data: JsonValue;
+  readonly logger?: string;
+}
+
+/** How `dispatchAll` runs a tool: beside the others (`parallel`, the default) or alone (`sequential`). */
+export type ToolExecutionMode = "parallel" | "sequential";
+
+/** A tool the session can run. `execute` may return a string (one text block) and signals failure by throwing. */
+export interface AgentTool<TInput = JsonObject> {
+  readonly descriptor: ToolDescriptor;
+  readonly executionMode?: ToolExecutionMode;
+  readonly timeoutMs?: number;
+  /**
+   * The most characters of text its results may hold before they are saved to a file and the model gets a preview
+   * (docs/deferred-tools.md). Wins over an MCP tool's `_meta["anthropic/maxResultSizeChars"]` and the session's `maxResultChars`.
+   */
+  readonly maxResultChars?: number;
+  execute(input: TInput, context: ToolCallContext): Promise<ToolResult | string>;
+  /**
+   * The id of the remote executor (docs/workers.md) that runs this tool's calls, set by the registry's `executors` on the
+   * tools it routes; absent for a tool that runs in the session's process.
+   */
+  readonly runsOn?: string;
+}

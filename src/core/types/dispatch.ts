@@ -1,0 +1,79 @@
+// One dispatch: the model's call going in, its options, and the block and outcome coming back.
+import type { ToolLogEvent } from "./agent-tool.js";
+import type { ApprovalOptions, ApprovalRequest } from "./approvals.js";
+import type { ContentBlock, ToolResult } from "./result.js";
+import type { TraceContext } from "./telemetry.js";
+
+/** A model's request to call a tool. `input` is untrusted: an object, JSON text, or anything else. */
+export interface ToolUse {
+  readonly id: string;
+  readonly name: string;
+  readonly input: unknown;
+}
+
+/** What `dispatch` gives back, in Anthropic's shape (the adapters convert it for the other providers). */
+export interface ToolResultBlock {
+  type: "tool_result";
+  tool_use_id: string;
+  content: ContentBlock[];
+  is_error?: boolean;
+}
+
+/** Options of one `dispatch` (or `dispatchAll`) call. */
+export interface DispatchOptions {
+  readonly signal?: AbortSignal;
+  /** This call's progress (`context.onUpdate` of its executor), as `tool_execution_update` events carry it. Must not throw. */
+  readonly onUpdate?: (partial: ToolResult) => void;
+  /** This call's log messages (`context.log` of its executor), as `tool_log` events carry them. */
+  readonly onLog?: (entry: ToolLogEvent) => void;
+  /**
+   * Who approves this call, when the session's approvals require it: wins over `approvals.approver` (the
+   * MCP server passes one that asks the client which made the call). Without either, `approval-required`.
+   */
+  readonly approver?: ApprovalOptions["approver"];
+  /**
+   * For a loop that can wait (`runAgent` sets it): a call that needs approval, with no approver to ask,
+   * does not end with `approval-required` but is left pending. Its outcome carries `pendingApproval`,
+   * and `session.approvals.resume` runs it once a person decided. Only `dispatchDetailed` and
+   * `dispatchAllDetailed` can hand the request back; `dispatch` answers `approval-required`.
+   */
+  readonly pauseForApproval?: boolean;
+  /**
+   * The trace this call belongs to, from another process (the MCP server takes it from a request's `_meta`):
+   * with telemetry, the call's span becomes a child of it. Ignored when malformed.
+   */
+  readonly traceContext?: TraceContext;
+}
+
+/**
+ * One call's whole outcome, from `dispatchDetailed`: the block `dispatch` would return, and what a
+ * program needs beside it, without listening on the session's events for its own call.
+ */
+export interface ToolCallOutcome {
+  /** Exactly what `dispatch` returns for the call. */
+  readonly block: ToolResultBlock;
+  /** The final result, `details` included. */
+  readonly result: ToolResult;
+  /** Why the call failed, when it failed before or in the executor; absent when the tool itself returned `isError`. */
+  readonly errorCode?: ToolCallErrorCode;
+  readonly durationMs: number;
+  /**
+   * Set when the call was paused for approval (`pauseForApproval`): the call did not run and has not
+   * ended. `block` is then a stand-in (`approval-required`) that must not reach the model; resume the
+   * call with `session.approvals.resume`.
+   */
+  readonly pendingApproval?: ApprovalRequest;
+}
+
+/** Why a call produced an error result instead of running to completion. */
+export type ToolCallErrorCode =
+  | "tool-not-found"
+  | "invalid-input"
+  | "blocked-by-hook"
+  | "execution-failed"
+  | "invalid-result"
+  | "timeout"
+  | "aborted"
+  | "approval-required"
+  | "approval-declined"
+  | "approval-expired";
