@@ -11,15 +11,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createBuiltinTools } from "../dist/builtins/index.js";
-import {
-  anthropic,
-  createAgentSession,
-  createToolRegistry,
-  estimateToolTokens,
-  openaiChat,
-  TOOL_SEARCH_NAME,
-} from "../dist/index.js";
+import { createAgentSession, createToolRegistry, estimateToolTokens, TOOL_SEARCH_NAME } from "../dist/index.js";
 import { connectMcpServer } from "../dist/mcp/index.js";
+import { anthropic, openaiChat } from "../dist/providers/index.js";
 
 const BUDGET_TOKENS = Number(process.env.BUDGET_TOKENS ?? 4000);
 const TURNS = 10;

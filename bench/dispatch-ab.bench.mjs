@@ -7,9 +7,8 @@
 // shared machine's load then falls on every case alike, so the ratios hold even when the absolute figures move.
 // Run: npm run bench:dispatch [-- --baseline DIR] [--rounds N]
 import { resolve } from "node:path";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { Ajv } from "ajv";
-import * as current from "../dist/index.js";
 import { NOOP_DESCRIPTION, NOOP_NAME, NOOP_SCHEMA, noop, turnCalls } from "./lib/workload.js";
 
 const CALLS = 100;
@@ -22,6 +21,15 @@ function flag(name) {
 }
 const baselineDir = flag("--baseline");
 const rounds = Number(flag("--rounds") ?? 9);
+
+/** A build's API from its dist/: the root entry, with the Anthropic adapter of toolwire/providers where it has one. */
+async function loadBuild(dist) {
+  const root = await import(pathToFileURL(resolve(dist, "index.js")).href);
+  if (root.anthropic !== undefined) return root;
+  const { anthropic } = await import(pathToFileURL(resolve(dist, "providers/index.js")).href);
+  return { ...root, anthropic };
+}
+const current = await loadBuild(fileURLToPath(new URL("../dist/", import.meta.url)));
 
 /** A session of one build over the no-op tool. */
 function sessionOf(api, options = {}) {
@@ -93,7 +101,7 @@ async function perCall(turn, calls) {
 
 const apis = [["this build", current]];
 if (baselineDir !== undefined) {
-  apis.push([`baseline (${baselineDir})`, await import(pathToFileURL(resolve(baselineDir, "dist/index.js")).href)]);
+  apis.push([`baseline (${baselineDir})`, await loadBuild(resolve(baselineDir, "dist"))]);
 }
 const builds = apis.map(([name, api]) => [name, turnOf(api)]);
 /** The other paths users feel, valid input only: each build's `dispatch` one call at a time, and with hooks. */

@@ -1,82 +1,100 @@
 // toolwire's public API: a curated list of named exports, grouped by stage (a test pins the names).
-// Internals (hook wrapping, policy-pattern compiling, limits) are not exported; docs/reference.md lists every name.
+// The root holds what a program names to use each stage: its functions, what it is given, what a program writes
+// (tools, hooks, approvers, stores, validators, executors, model clients) and what it keeps (plans, run states). The
+// parts of those types stay reachable through them (`AgentSessionEvents["tool_execution_end"]`). Provider wire
+// formats, telemetry, plugins, skills and the config file have entries of their own (toolwire/providers,
+// toolwire/telemetry, toolwire/plugins, toolwire/skills, toolwire/config); docs/reference.md lists every name.
 
-// The vocabulary: descriptors, tools, plans, results, hooks, approvals, events.
+// Register: define tools, describe them, and gather them from their sources into one registry.
+export { defineTool, type ToolDefinition } from "./core/register/define-tool.js";
+export type { InferToolInput, ToolSchemaInput } from "./core/register/schema-types.js";
+export { createToolRegistry } from "./core/register/registry.js";
+export { formatToolExecutorRef, TOOL_NAME_PATTERN, toToolProtocolDescriptors } from "./core/filter/descriptor.js";
 export type {
-  AfterToolCall,
-  AfterToolCallEvent,
-  AfterToolCallPatch,
-  AgentSessionEvents,
   AgentTool,
-  ApprovalDecision,
-  ApprovalOptions,
-  ApprovalRequest,
-  ApprovalResolvedEvent,
-  ApprovalResumption,
-  ApprovalStore,
-  AudioContent,
-  BeforeToolCall,
-  BeforeToolCallDecision,
-  BeforeToolCallEvent,
-  ContentAnnotations,
   ContentBlock,
-  ContentExtras,
-  DispatchOptions,
-  EmbeddedResource,
-  EmbeddedResourceContent,
-  ExclusionReason,
-  HiddenToolPlanEntry,
-  ImageContent,
   JsonObject,
-  JsonPrimitive,
   JsonValue,
   LiveToolSource,
-  PolicyLayer,
-  PolicyRemoval,
-  PolicyResult,
   RegistryReport,
   RemoteExecutor,
   RemoteToolCall,
-  ResourceLinkContent,
-  SessionErrorCode,
-  SessionErrorEvent,
-  TextContent,
-  ToolAvailabilityContext,
-  ToolAvailabilityDiagnostic,
-  ToolAvailabilityExpression,
-  ToolAvailabilitySignal,
-  ToolCallChildSpan,
   ToolCallContext,
-  ToolCallErrorCode,
-  ToolCallOutcome,
-  ToolCallPhase,
-  ToolCallPhaseEvent,
-  ToolCallSpan,
-  ToolDeferral,
   ToolDescriptor,
-  ToolExecutionEndEvent,
-  ToolExecutionMode,
-  ToolExecutionStartEvent,
-  ToolExecutionUpdateEvent,
-  ToolExecutorRef,
-  ToolExecutorRoute,
-  ToolLogEvent,
-  ToolLogLevel,
-  ToolOwnerRef,
-  ToolPlan,
-  ToolPlanEntry,
-  ToolProtocolDescriptor,
   ToolRegistry,
   ToolRegistryOptions,
   ToolResult,
-  ToolResultBlock,
-  ToolSource,
   ToolSourceInput,
-  ToolUnavailableReason,
-  ToolUse,
-  TraceContext,
+} from "./core/types.js";
+
+// Filter: availability, allow/deny policy, the plan of visible and hidden tools, and tools deferred to tool_search.
+export { evaluateToolAvailability } from "./core/filter/availability.js";
+export { buildToolPlan } from "./core/filter/planner.js";
+export { applyToolPolicy, POLICY_GROUPS } from "./core/filter/policy.js";
+export { TOOL_SEARCH_NAME } from "./core/defer/create-tool-search-tool.js";
+export { estimateToolTokens } from "./core/defer/estimate-tool-tokens.js";
+export type {
+  PolicyLayer,
+  PolicyResult,
+  ToolAvailabilityContext,
+  ToolAvailabilityExpression,
+  ToolPlan,
+} from "./core/types.js";
+
+// Wrap: before and after hooks around every call, and the write lock they run under.
+export { createWriteLock } from "./core/wrap/write-lock.js";
+export type {
+  AfterToolCall,
+  AfterToolCallEvent,
+  BeforeToolCall,
+  BeforeToolCallEvent,
   WriteLock,
 } from "./core/types.js";
+
+// Dispatch: the session that validates, wraps and runs every call.
+export { createAgentSession } from "./create-agent-session.js";
+export { type AgentSession, type AgentSessionOptions, DEFAULT_TOOL_TIMEOUT_MS } from "./core/dispatch/session.js";
+export { DEFAULT_MAX_RESULT_CHARS, DEFAULT_MAX_SPILL_BYTES } from "./core/dispatch/result-budget.js";
+export { createAjvValidator } from "./validation/ajv-validator.js";
+export type { InputValidator, InputValidatorFactory, ValidationIssue } from "./core/dispatch/validate.js";
+export type { AgentSessionEvents, DispatchOptions, ToolCallOutcome, ToolResultBlock, ToolUse } from "./core/types.js";
+
+// Approvals: calls that wait for a person's yes or no.
+export { DEFAULT_APPROVAL_TTL_MS } from "./core/approve/approvals.js";
+export { inputDigest } from "./core/approve/input-digest.js";
+export { createMemoryApprovalStore, type MemoryApprovalStore } from "./core/approve/memory-approval-store.js";
+export type { SessionApprovals } from "./core/dispatch/session.js";
+export type {
+  ApprovalDecision,
+  ApprovalOptions,
+  ApprovalRequest,
+  ApprovalResumption,
+  ApprovalStore,
+} from "./core/types.js";
+
+// Loop: the agent loop over any model client.
+export {
+  type AgentEvent,
+  type AgentRunState,
+  DEFAULT_MAX_TURNS,
+  type ResumeAgentOptions,
+  type RunAgentOptions,
+  resumeAgent,
+  runAgent,
+} from "./loop/index.js";
+
+// Model clients: Anthropic, OpenAI and compatible servers, Gemini, a scripted model, and the contract they share.
+export { type AnthropicModelOptions, createAnthropicModel } from "./providers/clients/anthropic-model.js";
+export { createGeminiModel, type GeminiModelOptions } from "./providers/clients/gemini-model.js";
+export { createModelFromSpec, type ModelSpecOptions } from "./providers/clients/model-from-spec.js";
+export { createOpenAIModel, type OpenAIModelOptions } from "./providers/clients/openai-model.js";
+export {
+  createScriptedModel,
+  loadScriptedModel,
+  type ScriptedScript,
+  type ScriptedTurn,
+} from "./providers/clients/scripted-model.js";
+export type { ModelClient, ModelRequest, ModelTurn, TranscriptMessage } from "./providers/clients/types.js";
 
 // Errors: one family, each class with a stable `code` (docs/errors.md lists them all).
 export {
@@ -91,197 +109,7 @@ export {
   type ToolPlanContractErrorCode,
   ToolwireError,
 } from "./core/errors.js";
+export type { SessionErrorCode, ToolCallErrorCode } from "./core/types.js";
+export { AgentLoopError, type AgentLoopErrorCode } from "./loop/index.js";
 export { MissingPeerDependencyError } from "./load-optional.js";
-
-// Register: define tools and gather them from their sources into one registry.
-export { defineTool, type ToolDefinition } from "./core/register/define-tool.js";
-export { createToolRegistry } from "./core/register/registry.js";
-export type {
-  InferJsonSchema,
-  InferToolInput,
-  StandardSchemaV1,
-  ToolSchemaInput,
-} from "./core/register/schema-types.js";
-
-// Defer: tools the model finds through tool_search instead of getting them up front (SPEC 19).
-export { TOOL_SEARCH_NAME } from "./core/defer/create-tool-search-tool.js";
-export { estimateToolTokens } from "./core/defer/estimate-tool-tokens.js";
-
-// Filter: availability, allow/deny policy, and the plan of visible and hidden tools.
-export { evaluateToolAvailability } from "./core/filter/availability.js";
-export { formatToolExecutorRef, TOOL_NAME_PATTERN, toToolProtocolDescriptors } from "./core/filter/descriptor.js";
-export { buildToolPlan } from "./core/filter/planner.js";
-export { applyToolPolicy, POLICY_GROUPS } from "./core/filter/policy.js";
-export {
-  resolveSkillDispatchTools,
-  type SkillDispatchRequest,
-} from "./core/filter/resolve-skill-dispatch-tools.js";
-
-// Wrap: the session's write lock (hooks are given to the session and to plugins).
-export { createWriteLock } from "./core/wrap/write-lock.js";
-
-// Dispatch: the session that validates, wraps and runs every call.
-export {
-  type AgentSession,
-  type AgentSessionOptions,
-  DEFAULT_TOOL_TIMEOUT_MS,
-  type SessionApprovals,
-} from "./core/dispatch/session.js";
-export { DEFAULT_MAX_RESULT_CHARS, DEFAULT_MAX_SPILL_BYTES } from "./core/dispatch/result-budget.js";
-export type { InputValidator, InputValidatorFactory, ValidationIssue } from "./core/dispatch/validate.js";
-export { createAgentSession } from "./create-agent-session.js";
-export { createAjvValidator } from "./validation/ajv-validator.js";
-
-// Observe: OpenTelemetry spans and the duration histogram of every call (SPEC 17).
-export type {
-  SessionTelemetryOptions,
-  TelemetryAttributes,
-  TelemetryMeter,
-  TelemetrySpan,
-  TelemetryTracer,
-} from "./core/telemetry-types.js";
-export { TELEMETRY_SCOPE, TOOL_DURATION_METRIC } from "./telemetry/create-otel-telemetry.js";
-
-// Approve: calls that wait for a person.
-export { DEFAULT_APPROVAL_TTL_MS } from "./core/approve/approvals.js";
-export { inputDigest } from "./core/approve/input-digest.js";
-export { createMemoryApprovalStore, type MemoryApprovalStore } from "./core/approve/memory-approval-store.js";
-
-// Loop: the agent loop over any model client.
-export {
-  type AgentEvent,
-  AgentLoopError,
-  type AgentLoopErrorCode,
-  type AgentRunState,
-  type AgentStopReason,
-  DEFAULT_MAX_TURNS,
-  type ResumeAgentOptions,
-  type RunAgentOptions,
-  resumeAgent,
-  runAgent,
-} from "./loop/index.js";
-
-// Providers: the four wire-format adapters and the model clients.
-export {
-  type AnthropicModelOptions,
-  anthropic,
-  createAnthropicModel,
-  createGeminiModel,
-  createModelFromSpec,
-  createOpenAIModel,
-  createScriptedModel,
-  type FormatToolResultsOptions,
-  type FormatToolsOptions,
-  formatResponsesToolSearch,
-  GEMINI_BASE_URL,
-  type GeminiModelOptions,
-  gemini,
-  loadScriptedModel,
-  type ModelClient,
-  type ModelConnectionOptions,
-  ModelError,
-  type ModelErrorCode,
-  type ModelRequest,
-  type ModelSpecOptions,
-  type ModelStopReason,
-  type ModelTurn,
-  type ModelUsage,
-  type OpenAIModelOptions,
-  openaiChat,
-  openaiResponses,
-  type ProviderAdapter,
-  ProviderFormatError,
-  type ProviderFormatErrorCode,
-  type ProviderMessage,
-  type ProviderName,
-  type ScriptedExpectation,
-  type ScriptedScript,
-  type ScriptedTurn,
-  type ToolCall,
-  type ToolCallDelta,
-  type TranscriptMessage,
-} from "./providers/index.js";
-// The adapters' wire types: structural, assignable to the provider SDKs' own request and response types.
-export type {
-  AnthropicContentBlockLike,
-  AnthropicImageMediaType,
-  AnthropicInputSchema,
-  AnthropicMessageLike,
-  AnthropicResultContent,
-  AnthropicTool,
-  AnthropicToolResult,
-  AnthropicToolResultMessage,
-  GeminiContentLike,
-  GeminiFunctionDeclaration,
-  GeminiFunctionResponseContent,
-  GeminiFunctionResponsePart,
-  GeminiInlineData,
-  GeminiPartLike,
-  GeminiResponseLike,
-  GeminiTool,
-  OpenAIChatCompletionLike,
-  OpenAIChatFunction,
-  OpenAIChatMessageLike,
-  OpenAIChatTool,
-  OpenAIChatToolCallLike,
-  OpenAIChatToolMessage,
-  OpenAIResponseLike,
-  OpenAIResponsesFunctionTool,
-  OpenAIResponsesItemLike,
-  OpenAIResponsesOutputPart,
-  OpenAIResponsesResultItem,
-  OpenAIResponsesToolOutput,
-  OpenAIResponsesToolSearchOutput,
-  OpenAIResponsesToolSearchTool,
-} from "./providers/index.js";
-
-// Plugins.
-export {
-  definePlugin,
-  PLUGIN_ID_PATTERN,
-  type Plugin,
-  type PluginContext,
-  type PluginDefinition,
-  PluginError,
-  type PluginErrorCode,
-  type PluginTools,
-} from "./plugins/define-plugin.js";
-export {
-  createPluginHost,
-  type LoadedPlugin,
-  type PluginEntry,
-  type PluginHost,
-  type PluginHostOptions,
-  type PluginProblem,
-} from "./plugins/plugin-host.js";
-
-// Skills.
-export { type FormatSkillsPromptOptions, formatSkillsPrompt } from "./skills/format-skills-prompt.js";
-export { type LoadedSkills, loadSkills, SKILL_FILE_NAME, type Skill, type SkillProblem } from "./skills/load-skills.js";
-
-// The config file.
-export {
-  type BuildFromConfigOptions,
-  type BuiltConfig,
-  buildFromConfig,
-  type ConfigProblem,
-  type McpServerPlan,
-} from "./config/apply-config.js";
-export {
-  type AvailabilityConfig,
-  CONFIG_FILE_NAME,
-  ConfigError,
-  type ConfigErrorCode,
-  type ConfigIssue,
-  type ExecutorConfig,
-  type LoadedConfig,
-  loadConfig,
-  type McpHttpServerConfig,
-  type McpServerConfig,
-  type McpStdioServerConfig,
-  type PluginConfig,
-  parseConfig,
-  readConfigSchema,
-  type ToolwireConfig,
-  validateConfig,
-} from "./config/load-config.js";
+export { ModelError, type ModelErrorCode } from "./providers/errors.js";

@@ -12,9 +12,8 @@ export const MCP_SDK_PACKAGES = [
  * A feature needs optional peer dependencies of toolwire that are not installed. `packages` are the ones the
  * feature needs (install them all, at compatible versions), `missing` the ones not found. Code `missing-peer-dependency`.
  */
-export class MissingPeerDependencyError extends ToolwireError {
+export class MissingPeerDependencyError extends ToolwireError<"missing-peer-dependency"> {
   override readonly name = "MissingPeerDependencyError";
-  readonly code = "missing-peer-dependency";
   constructor(
     readonly feature: string,
     readonly packages: readonly string[],
@@ -22,7 +21,8 @@ export class MissingPeerDependencyError extends ToolwireError {
     options?: { cause?: unknown },
   ) {
     const none = missing.length === packages.length ? "" : ` (not installed: ${listNames(missing)})`;
-    super(`${feature} needs ${listNames(packages)}${none}: npm install ${packages.join(" ")}`, options);
+    const message = `${feature} needs ${listNames(packages)}${none}: npm install ${packages.join(" ")}`;
+    super("missing-peer-dependency", message, options);
   }
 }
 
@@ -36,7 +36,7 @@ export function isPackageNotFound(error: unknown, name: string): boolean {
 }
 
 /** The names among `packages` that do not resolve from toolwire's own location. Synchronous; loads nothing. */
-export function findMissingPackages(packages: readonly string[]): string[] {
+function findMissingPackages(packages: readonly string[]): string[] {
   return packages.filter((name) => {
     try {
       import.meta.resolve(name);

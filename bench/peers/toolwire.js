@@ -4,6 +4,7 @@
 import { do_not_optimize } from "mitata";
 import * as toolwire from "../../dist/index.js";
 import { anthropicRequestBody, readAnthropicMessage } from "../../dist/providers/clients/anthropic-model.js";
+import { anthropic } from "../../dist/providers/index.js";
 import { checkResults } from "../lib/checks.js";
 import { floorCases } from "../lib/floor.js";
 import { buildToolSpecs } from "../lib/tool-sets.js";
@@ -25,12 +26,12 @@ const { buildToolPlan, createAgentSession, createToolRegistry, defineTool, runAg
  * build exports it, else the same shapes built here (the adapter lives on the providers branch).
  */
 export const wire =
-  typeof toolwire.anthropic?.formatTools === "function"
+  typeof anthropic?.formatTools === "function"
     ? {
         via: "anthropic adapter",
-        parseToolCalls: (response) => toolwire.anthropic.parseToolCalls(response),
-        formatToolResults: (results, calls) => toolwire.anthropic.formatToolResults(results, calls),
-        formatTools: (tools) => toolwire.anthropic.formatTools(tools),
+        parseToolCalls: (response) => anthropic.parseToolCalls(response),
+        formatToolResults: (results, calls) => anthropic.formatToolResults(results, calls),
+        formatTools: (tools) => anthropic.formatTools(tools),
       }
     : {
         via: "Anthropic shapes built in the bench (no provider adapter in this build)",

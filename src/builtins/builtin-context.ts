@@ -91,7 +91,7 @@ export function specialFileMessage(toolName: string, shown: string, what: string
 }
 
 /** The refusal of a path that changed during the call so that it led outside the root. */
-export function changedPathMessage(shown: string): string {
+function changedPathMessage(shown: string): string {
   return `${shown} changed while it was being opened (a folder or file on its path was replaced by a symbolic link) and was not used, because it could lead outside the workspace. Try again; if it keeps happening, something else is changing these files.`;
 }
 

@@ -5,12 +5,6 @@ import { ToolwireError } from "../core/errors.js";
 export type BuiltinToolsErrorCode = "invalid-workspace-root" | "invalid-option";
 
 /** Options that cannot make working tools: a root that is not an existing folder, a bad number. Never thrown by a call. */
-export class BuiltinToolsError extends ToolwireError {
+export class BuiltinToolsError extends ToolwireError<BuiltinToolsErrorCode> {
   override readonly name = "BuiltinToolsError";
-  constructor(
-    readonly code: BuiltinToolsErrorCode,
-    message: string,
-  ) {
-    super(message);
-  }
 }

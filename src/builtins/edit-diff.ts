@@ -3,18 +3,18 @@ import { loadStructuredPatch } from "./load-libraries.js";
 import { MAX_OUTPUT_BYTES, shortenLine, truncateHead } from "./truncate.js";
 
 /** The most diff lines an edit result shows the model. */
-export const MAX_DIFF_LINES = 120;
+const MAX_DIFF_LINES = 120;
 /**
  * The most line edits the diff looks for. The diff library's cost grows with the square of this
  * (about 0.1 s at 1000 on a slow machine); past it the region is shown as removed, then added.
  */
-export const MAX_DIFF_EDIT_LENGTH = 1000;
+const MAX_DIFF_EDIT_LENGTH = 1000;
 /** A second bound on the diff library, in milliseconds, for a slower machine. */
 const DIFF_TIMEOUT_MS = 1000;
 const CONTEXT = 3;
 
 /** An edit's diff. */
-export interface EditDiff {
+interface EditDiff {
   /** For the model: at most `MAX_DIFF_LINES` lines, each shortened, within 50 KB, with a note when cut. */
   readonly text: string;
   /** All hunks, without file headers: applied to the old text they give the new one. */

@@ -12,7 +12,7 @@ import { createTextSearch, findAllOccurrences } from "./text-search.js";
 import { formatSize, MAX_OUTPUT_LINES, shortenLine, truncateHead } from "./truncate.js";
 
 /** The largest file `edit` changes; bigger files are for bash tools such as sed. */
-export const MAX_EDIT_BYTES = 10 * 1024 * 1024;
+const MAX_EDIT_BYTES = 10 * 1024 * 1024;
 /** How many line numbers a message lists before saying how many more there are. */
 const LISTED_LINES = 20;
 /** How many characters of lines the near-match search compares before giving up. */

@@ -10,7 +10,7 @@ import { type WalkReport, walkNotes, walkWorkspace } from "./walk.js";
 import { boundPath, quotePath } from "./workspace.js";
 
 /** How many paths `find` returns when the call names no limit. */
-export const DEFAULT_FIND_LIMIT = 1000;
+const DEFAULT_FIND_LIMIT = 1000;
 
 /** What `find` reports to programs beside the text. */
 export interface FindDetails {

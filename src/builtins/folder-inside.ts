@@ -13,7 +13,7 @@ export class OutsideWorkspaceError extends Error {
 }
 
 /** An open folder inside the root. */
-export interface FolderInside {
+interface FolderInside {
   /**
    * A path naming the opened folder itself, whatever happens to its names afterwards: `/proc/self/fd/<fd>`
    * on Linux (names joined under it resolve in that very folder); elsewhere its real path.
@@ -81,7 +81,7 @@ export async function readFolderInside(workspace: Workspace, realFolder: string)
 }
 
 /** A folder opened for a walk (Linux): its entries, and a path naming the open folder itself until `close`. */
-export interface ListedFolder {
+interface ListedFolder {
   readonly entries: Dirent[];
   /** `/proc/self/fd/<fd>`: names joined under it resolve in this very folder, whatever happens to its names. */
   readonly pinned: string;

@@ -1,7 +1,7 @@
 // Brace expansion for globs ({a,b}, {1..3}), bounded so that a pattern cannot expand without end.
 
 /** The most patterns one glob's braces may expand to. */
-export const MAX_BRACE_EXPANSIONS = 1000;
+const MAX_BRACE_EXPANSIONS = 1000;
 /** The most characters all the expanded patterns together may hold. */
 const MAX_EXPANDED_CHARS = 100_000;
 

@@ -4,7 +4,7 @@ import { expandBraces } from "./glob-braces.js";
 import { loadRe2js } from "./load-libraries.js";
 
 /** The longest glob accepted; a longer one is refused rather than compiled. */
-export const MAX_GLOB_LENGTH = 2000;
+const MAX_GLOB_LENGTH = 2000;
 
 /**
  * A matcher for paths relative to a search folder (`/`-separated). Supports `*` and `?` (never across

@@ -10,7 +10,7 @@ export class UnsupportedPatternError extends Error {}
  * matched). Matching costs up to the line's length times this when RE2 leaves its fast path, so the
  * bound keeps a 10 MB line to a few seconds at worst.
  */
-export const MAX_PATTERN_PROGRAM = 2000;
+const MAX_PATTERN_PROGRAM = 2000;
 
 /** Tests one line. */
 export type LineTest = (line: string) => boolean;

@@ -19,11 +19,11 @@ import { type WalkReport, walkNotes, walkWorkspace } from "./walk.js";
 import { boundPath, quotePath, type Workspace } from "./workspace.js";
 
 /** How many matching lines `grep` returns when the call names no limit. */
-export const DEFAULT_GREP_LIMIT = 200;
+const DEFAULT_GREP_LIMIT = 200;
 /** Files larger than this are skipped (and counted). */
-export const MAX_GREP_FILE_BYTES = 10 * 1024 * 1024;
+const MAX_GREP_FILE_BYTES = 10 * 1024 * 1024;
 /** The most context lines around a match. */
-export const MAX_GREP_CONTEXT = 10;
+const MAX_GREP_CONTEXT = 10;
 /** The search gives the event loop a turn (so an abort or a timeout can act) after this many characters. */
 const YIELD_EVERY_CHARS = 256 * 1024;
 

@@ -17,7 +17,7 @@ import { formatSize, MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES, shortenLine, truncateHe
 import { boundPath } from "./workspace.js";
 
 /** How many entries `ls` lists when the call names no limit. */
-export const DEFAULT_LS_LIMIT = 500;
+const DEFAULT_LS_LIMIT = 500;
 
 /** What `ls` reports to programs beside the text. */
 export interface LsDetails {

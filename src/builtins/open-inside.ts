@@ -4,7 +4,7 @@ import { type FileHandle, lstat, open, readlink, realpath, stat } from "node:fs/
 import type { Workspace } from "./workspace.js";
 
 /** Why a file was not opened. */
-export type OpenRefusal =
+type OpenRefusal =
   | { readonly kind: "missing" }
   | { readonly kind: "folder" }
   /** A FIFO, socket or device: never opened for reading, or closed at once when one was swapped in. */
@@ -16,7 +16,7 @@ export type OpenRefusal =
   | { readonly kind: "unreadable"; readonly error: unknown };
 
 /** An open regular file inside the root, or why not. The caller closes `handle`. */
-export type OpenOutcome =
+type OpenOutcome =
   | { readonly kind: "opened"; readonly handle: FileHandle; readonly stats: Stats }
   | { readonly kind: "refused"; readonly refusal: OpenRefusal };
 

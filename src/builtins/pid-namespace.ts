@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { findExecutable, isExecutable } from "../sandbox/find-executable.js";
 
 /** How `bash` starts a command in its own PID namespace: the `unshare` binary and its arguments before `--`. */
-export interface PidNamespaceLauncher {
+interface PidNamespaceLauncher {
   readonly unshare: string;
   readonly flags: readonly string[];
   /** The bash that runs `PID_NAMESPACE_INIT` as the namespace's PID 1. */
@@ -27,7 +27,7 @@ export const PID_NAMESPACE_INIT = buildNamespaceInit();
  * The init script with `before` run ahead of the command (after the TERM trap and the watcher) and
  * `after` run once it ended (before the check for strays). Lines of bash; empty parts are left out.
  */
-export function buildNamespaceInit(hooks: { readonly before?: string; readonly after?: string } = {}): string {
+function buildNamespaceInit(hooks: { readonly before?: string; readonly after?: string } = {}): string {
   return [
     `trap 'stopping=1; kill -TERM -1 2>/dev/null' TERM`,
     `{ trap '' TERM; read -r -u 4 _; kill -KILL -1 2>/dev/null; } 3>&- &`,

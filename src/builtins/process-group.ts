@@ -2,7 +2,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 
 /** Sends a signal to every process of a group; false when the group no longer exists. */
-export function signalGroup(groupId: number, signal: NodeJS.Signals | 0): boolean {
+function signalGroup(groupId: number, signal: NodeJS.Signals | 0): boolean {
   try {
     process.kill(-groupId, signal);
     return true;

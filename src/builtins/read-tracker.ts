@@ -2,7 +2,7 @@
 import { createHash } from "node:crypto";
 
 /** A file's state when a tool last read or wrote it. */
-export interface FileSnapshot {
+interface FileSnapshot {
   readonly size: number;
   readonly sha256: string;
 }

@@ -8,7 +8,7 @@ import { readUpTo } from "./open-inside.js";
 import { cutUtf8Head, formatSize, MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES } from "./truncate.js";
 
 /** The largest image `read` returns (what the main model providers accept per image). */
-export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 
 const CHUNK_BYTES = 64 * 1024;
 
@@ -235,6 +235,6 @@ function renderWindow(display: string, offset: number, window: LineWindow): Tool
 }
 
 /** A path quoted for a shell command line in a hint. */
-export function quoteForShell(path: string): string {
+function quoteForShell(path: string): string {
   return /^[A-Za-z0-9_./-]+$/.test(path) ? path : `'${path.replaceAll("'", "'\\''")}'`;
 }

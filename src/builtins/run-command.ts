@@ -35,7 +35,7 @@ export const CONTAINMENT_VARIABLE = "TOOLWIRE_BASH_CONTAINMENT";
 export type BashContainment = "pid-namespace" | "process-group";
 
 /** What one command is and how it may run. */
-export interface RunOptions {
+interface RunOptions {
   readonly shell: string;
   readonly command: string;
   readonly cwd: string;

@@ -4,7 +4,7 @@
 const SHORT_NEEDLE = 64;
 
 /** Finds `needle` in a text from an offset; -1 when absent. */
-export type TextSearch = (text: string, from?: number) => number;
+type TextSearch = (text: string, from?: number) => number;
 
 /**
  * A search for one needle that takes time linear in the text searched: indexOf for short needles,

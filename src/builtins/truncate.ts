@@ -22,7 +22,7 @@ export interface Truncation {
 }
 
 /** Limits for `truncateHead` and `truncateTail`. */
-export interface TruncationLimits {
+interface TruncationLimits {
   readonly maxLines?: number;
   readonly maxBytes?: number;
 }
@@ -38,7 +38,7 @@ export function truncateTail(text: string, limits: TruncationLimits = {}): Trunc
 }
 
 /** Truncates lines already split, keeping the head or the tail. */
-export function truncateLines(lines: readonly string[], limits: TruncationLimits, keep: "head" | "tail"): Truncation {
+function truncateLines(lines: readonly string[], limits: TruncationLimits, keep: "head" | "tail"): Truncation {
   const maxLines = limits.maxLines ?? MAX_OUTPUT_LINES;
   const maxBytes = limits.maxBytes ?? MAX_OUTPUT_BYTES;
   const sizes = lines.map((line) => Buffer.byteLength(line, "utf8"));
@@ -83,7 +83,7 @@ export function truncateLines(lines: readonly string[], limits: TruncationLimits
 }
 
 /** Splits text into lines, dropping the empty line after a final newline. */
-export function splitLines(text: string): string[] {
+function splitLines(text: string): string[] {
   if (text === "") return [];
   const lines = text.split("\n");
   if (lines[lines.length - 1] === "") lines.pop();

@@ -9,12 +9,12 @@ import { HAS_PROC_FD, openFileInside, readUpTo } from "./open-inside.js";
 import { boundPath, type Workspace } from "./workspace.js";
 
 /** The most entries one walk visits before it stops and says so. */
-export const MAX_WALK_ENTRIES = 200_000;
+const MAX_WALK_ENTRIES = 200_000;
 /** Ignore files larger than this are not read (and the walk says so). */
-export const MAX_IGNORE_FILE_BYTES = 1024 * 1024;
+const MAX_IGNORE_FILE_BYTES = 1024 * 1024;
 
 /** One file or folder met on a walk. */
-export interface WalkEntry {
+interface WalkEntry {
   /** Where it is (a link's own location for a linked file). */
   readonly path: string;
   /** The file to open (a linked file's target, always inside the root). */
@@ -54,7 +54,7 @@ interface Matcher {
 }
 
 /** Called for each entry in walk order; return `"stop"` to end the walk. */
-export type WalkVisitor = (entry: WalkEntry) => Promise<"stop" | undefined> | "stop" | undefined;
+type WalkVisitor = (entry: WalkEntry) => Promise<"stop" | undefined> | "stop" | undefined;
 
 /** The walk gives the event loop a turn (so an abort or a timeout can act) after this many entries. */
 const TURN_EVERY_ENTRIES = 256;

@@ -92,7 +92,7 @@ export function createWorkspace(root: string): Workspace {
 }
 
 /** The most characters of a model's path an error message repeats. */
-export const MAX_PATH_IN_MESSAGE = 200;
+const MAX_PATH_IN_MESSAGE = 200;
 
 /** A path as it appears in a message: cut to `MAX_PATH_IN_MESSAGE` characters with an ellipsis. */
 export function boundPath(path: string): string {

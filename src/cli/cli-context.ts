@@ -13,7 +13,7 @@ export interface GlobalOptions {
 }
 
 /** How the config's runtime is opened for a command. */
-export interface OpenOptions {
+interface OpenOptions {
   /** Connect the config's MCP servers (default true). */
   readonly connectMcp?: boolean;
   /** Route tools to the config's `executors` (default true); a worker runs every tool here and says false. */

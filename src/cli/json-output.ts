@@ -1,7 +1,7 @@
 // The shape of everything the CLI prints with --json: a schema version a program can check, and errors as JSON too.
 
 /** The version of the CLI's `--json` output; it changes when a field is renamed or removed (not when one is added). */
-export const JSON_SCHEMA_VERSION = 1;
+const JSON_SCHEMA_VERSION = 1;
 
 /** `value` with `schemaVersion` first. */
 export function versioned<T extends object>(value: T): { schemaVersion: number } & T {

@@ -45,7 +45,7 @@ const version = (
 const outputClosed = new AbortController();
 
 /** Builds the program; `run(argv)` below parses and maps every failure to an exit code. */
-export function buildProgram(output: () => Output, setExit: (code: number) => void): Command {
+function buildProgram(output: () => Output, setExit: (code: number) => void): Command {
   const program = new Command("toolwire")
     .description("The tool system of an AI agent: see which tools a model gets and why, call them, run an agent.")
     .version(version)
@@ -83,7 +83,7 @@ Environment:
 }
 
 /** Parses argv, runs the command, and returns the exit code. Never throws. */
-export async function run(argv: readonly string[]): Promise<number> {
+async function run(argv: readonly string[]): Promise<number> {
   let exitCode = EXIT_OK;
   let output: Output | undefined;
   const program = buildProgram(

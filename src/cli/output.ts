@@ -23,7 +23,7 @@ const CODES = {
   yellow: [33, 39],
   cyan: [36, 39],
 } as const;
-export type Style = keyof typeof CODES;
+type Style = keyof typeof CODES;
 
 /** Wraps text in an ANSI style when colour is on. */
 export function paint(output: Pick<Output, "color">, style: Style, text: string): string {

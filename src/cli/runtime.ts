@@ -76,7 +76,7 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
-export interface OpenRuntimeOptions {
+interface OpenRuntimeOptions {
   /** A config file named on the command line; it must exist. */
   readonly configPath?: string;
   /** Where to look for toolwire.config.json when none is named. */

@@ -3,7 +3,7 @@ import { spawn } from "node:child_process";
 import { holdProgressLine } from "./output.js";
 
 /** What `createAuthorizationUrlShower` needs; every field is there to be replaced in tests. */
-export interface ShowAuthorizationUrlOptions {
+interface ShowAuthorizationUrlOptions {
   readonly write: (text: string) => void;
   /** Whether a person is at a terminal (stderr is a TTY). A browser is tried only then. */
   readonly interactive: boolean;
@@ -40,7 +40,7 @@ export function createAuthorizationUrlShower(options: ShowAuthorizationUrlOption
 }
 
 /** Opens a URL with the platform's opener, if there is one; never throws. */
-export function openInBrowser(url: string): Promise<boolean> {
+function openInBrowser(url: string): Promise<boolean> {
   const [command, args] =
     process.platform === "darwin"
       ? ["open", [url]]

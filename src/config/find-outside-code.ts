@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import type { LoadedConfig } from "./load-config.js";
 
 /** Code a config runs that lives outside the config file's folder. */
-export interface OutsideCode {
+interface OutsideCode {
   /** Where the config names it: `plugins[0].module`, `mcpServers[1].command`, `mcpServers[1].args[0]`. */
   readonly path: string;
   /** The absolute path it resolves to (symbolic links followed when it exists). */

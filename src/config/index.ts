@@ -1,4 +1,4 @@
-// The config file: toolwire.config.json, validated against the shipped schema, and what it builds.
+// toolwire/config: toolwire.config.json read and checked against the shipped schema, and the parts it builds.
 export {
   type BuildFromConfigOptions,
   type BuiltConfig,
@@ -7,21 +7,16 @@ export {
   type McpServerPlan,
 } from "./apply-config.js";
 export type { ConfigIssue } from "./config-issue.js";
-export { findOutsideCode, type OutsideCode } from "./find-outside-code.js";
 export {
   CONFIG_FILE_NAME,
   ConfigError,
   type ConfigErrorCode,
   type LoadedConfig,
   loadConfig,
-  MAX_CONFIG_BYTES,
   parseConfig,
 } from "./load-config.js";
-export { type JsonErrorLocation, locateJsonError } from "./locate-json-error.js";
 export type {
   AvailabilityConfig,
-  BuiltinsConfig,
-  BuiltinsEnvConfig,
   ExecutorConfig,
   McpHttpServerConfig,
   McpServerConfig,
@@ -29,4 +24,4 @@ export type {
   PluginConfig,
   ToolwireConfig,
 } from "./toolwire-config.js";
-export { MAX_CONFIG_DEPTH, readConfigSchema, validateConfig } from "./validate-config.js";
+export { readConfigSchema, validateConfig } from "./validate-config.js";

@@ -41,17 +41,17 @@ export type ConfigErrorCode =
   | "invalid-config";
 
 /** A config file that cannot be used. Nothing was changed; `issues` lists every problem found. */
-export class ConfigError extends ToolwireError {
+export class ConfigError extends ToolwireError<ConfigErrorCode> {
   override readonly name = "ConfigError";
   constructor(
-    readonly code: ConfigErrorCode,
+    code: ConfigErrorCode,
     /** The config file, when there is one. */
     readonly file: string | undefined,
     readonly issues: readonly ConfigIssue[],
     message: string,
     options?: { cause?: unknown },
   ) {
-    super(message, options);
+    super(code, message, options);
   }
 }
 

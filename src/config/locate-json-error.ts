@@ -1,7 +1,7 @@
 // locateJsonError: where and why JSON text is malformed, as line and column, for messages a person can act on.
 
 /** Where JSON text first goes wrong: 1-based line and column, 0-based offset, and what was expected there. */
-export interface JsonErrorLocation {
+interface JsonErrorLocation {
   readonly offset: number;
   readonly line: number;
   readonly column: number;

@@ -4,12 +4,10 @@ import { describeThrown } from "./errors.js";
 /** How deep a value may nest before it is refused: deeper input is hostile, and deeper output breaks encoders. */
 export const MAX_JSON_DEPTH = 100;
 /** How many values (objects, arrays, elements, fields) one copy visits at most. */
-export const MAX_JSON_NODES = 1_000_000;
+const MAX_JSON_NODES = 1_000_000;
 
 /** A copy, or why there is none (the path of the bad part and what is wrong with it). */
-export type JsonCopy =
-  | { readonly ok: true; readonly value: unknown }
-  | { readonly ok: false; readonly problem: string };
+type JsonCopy = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly problem: string };
 
 /**
  * Copies `value` into fresh plain objects, arrays and primitives, as `JSON.stringify` would see it:

@@ -5,15 +5,21 @@ import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { builtScript } from "../../test/e2e/helpers/build.js";
+import * as builtins from "../builtins/index.js";
+import * as config from "../config/index.js";
 import * as toolwire from "../index.js";
+import * as plugins from "../plugins/index.js";
+import * as providers from "../providers/index.js";
 import { isToolwireError, ToolCallError, ToolwireError } from "./errors.js";
 
-const errorClasses = Object.entries(toolwire).filter(
-  ([name, value]) => typeof value === "function" && /^[A-Z]\w*Error$/.test(name) && value !== ToolwireError,
+const errorClasses = [toolwire, providers, plugins, config, builtins].flatMap((entry) =>
+  Object.entries(entry).filter(
+    ([name, value]) => typeof value === "function" && /^[A-Z]\w*Error$/.test(name) && value !== ToolwireError,
+  ),
 ) as [string, new (...args: never[]) => Error][];
 
 describe("the error family", () => {
-  it("makes every error class of the root entry a ToolwireError", () => {
+  it("makes every error class of the entries without optional peers a ToolwireError", () => {
     expect(errorClasses.length).toBeGreaterThan(8);
     for (const [name, errorClass] of errorClasses) {
       expect(errorClass.prototype instanceof ToolwireError, name).toBe(true);
@@ -27,6 +33,22 @@ describe("the error family", () => {
     expect(isToolwireError(error)).toBe(true);
     expect(error.name).toBe("ToolCallError");
     expect(error.code).toBe("invalid-input");
+  });
+
+  it("gives a class its code, message and cause through the one base constructor", () => {
+    class ExampleError extends ToolwireError<"example-code"> {
+      override readonly name = "ExampleError";
+    }
+    const cause = new Error("underneath");
+    const error = new ExampleError("example-code", "it broke", { cause });
+    expect([error.name, error.code, error.message, error.cause]).toEqual([
+      "ExampleError",
+      "example-code",
+      "it broke",
+      cause,
+    ]);
+    expect(error).toBeInstanceOf(ToolwireError);
+    expect(isToolwireError(error)).toBe(true);
   });
 
   it("recognises no error outside the family, not even one that copies a name and a code", () => {

@@ -12,8 +12,15 @@ const TOOLWIRE_ERROR = Symbol.for("toolwire.error");
  * path may bring its own): `error instanceof ToolwireError` holds for any toolwire error, and
  * `error instanceof ModelError` for any copy's `ModelError`. `isToolwireError` is the same test as a function.
  */
-export abstract class ToolwireError extends Error {
-  abstract readonly code: string;
+export abstract class ToolwireError<Code extends string = string> extends Error {
+  /** The stable kebab-case code of what went wrong. */
+  readonly code: Code;
+
+  /** The one constructor of the family: each class adds its name and any fields of its own. */
+  constructor(code: Code, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+  }
 
   static override [Symbol.hasInstance](value: unknown): boolean {
     // `this` is the class on the right of `instanceof`: the base or one of its subclasses.
@@ -37,14 +44,14 @@ export function isToolwireError(value: unknown): value is ToolwireError {
 export type ToolPlanContractErrorCode = "duplicate-tool-name" | "missing-executor" | "invalid-descriptor";
 
 /** A descriptor set that breaks the planner's contract. Thrown, never turned into a hidden entry. */
-export class ToolPlanContractError extends ToolwireError {
+export class ToolPlanContractError extends ToolwireError<ToolPlanContractErrorCode> {
   override readonly name = "ToolPlanContractError";
   constructor(
-    readonly code: ToolPlanContractErrorCode,
+    code: ToolPlanContractErrorCode,
     readonly toolName: string,
     message: string,
   ) {
-    super(message);
+    super(code, message);
   }
 }
 
@@ -52,14 +59,14 @@ export class ToolPlanContractError extends ToolwireError {
 export type ToolDefinitionErrorCode = "invalid-tool-definition" | "invalid-schema";
 
 /** A tool defined wrongly: a bad name, a schema that is not an object schema, a missing `execute`. */
-export class ToolDefinitionError extends ToolwireError {
+export class ToolDefinitionError extends ToolwireError<ToolDefinitionErrorCode> {
   override readonly name = "ToolDefinitionError";
   constructor(
-    readonly code: ToolDefinitionErrorCode,
+    code: ToolDefinitionErrorCode,
     readonly toolName: string,
     message: string,
   ) {
-    super(message);
+    super(code, message);
   }
 }
 
@@ -67,15 +74,15 @@ export class ToolDefinitionError extends ToolwireError {
  * Why one tool call failed. Never escapes `dispatch`: it becomes an error result whose text is
  * this message, written for the model (what was wrong, what was expected, what to do next).
  */
-export class ToolCallError extends ToolwireError {
+export class ToolCallError extends ToolwireError<ToolCallErrorCode> {
   override readonly name = "ToolCallError";
   constructor(
-    readonly code: ToolCallErrorCode,
+    code: ToolCallErrorCode,
     readonly toolName: string,
     message: string,
     options?: { cause?: unknown },
   ) {
-    super(message, options);
+    super(code, message, options);
   }
 }
 
@@ -94,15 +101,8 @@ export function toolCallRefusal(code: ToolCallErrorCode, toolName: string, messa
 }
 
 /** Trouble that did not stop a call (an after hook threw, a listener threw), sent to `error` listeners. */
-export class SessionError extends ToolwireError {
+export class SessionError extends ToolwireError<SessionErrorCode> {
   override readonly name = "SessionError";
-  constructor(
-    readonly code: SessionErrorCode,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-  }
 }
 
 /** Codes of `ApprovalError` (see the class). */
@@ -113,19 +113,19 @@ export type ApprovalErrorCode = "approval-state-invalid" | "approval-unknown" | 
  * (`approval-state-invalid`), a decision names no pending approval (`approval-unknown`), or an approval
  * was already decided, here or in another process (`approval-used`). Nothing of the state ran.
  */
-export class ApprovalError extends ToolwireError {
+export class ApprovalError extends ToolwireError<ApprovalErrorCode> {
   override readonly name = "ApprovalError";
   constructor(
-    readonly code: ApprovalErrorCode,
+    code: ApprovalErrorCode,
     message: string,
     readonly approvalId?: string,
   ) {
-    super(message);
+    super(code, message);
   }
 }
 
 /** The most characters `describeThrown` returns: a thrown value can be as large as its thrower likes. */
-export const MAX_DESCRIBED_CHARS = 2_000;
+const MAX_DESCRIBED_CHARS = 2_000;
 
 /**
  * The message of anything thrown, Error or not, cut to `MAX_DESCRIBED_CHARS`. Never throws, whatever

@@ -17,7 +17,6 @@ export type {
   ToolAvailabilityDiagnostic,
   ToolAvailabilityExpression,
   ToolAvailabilitySignal,
-  ToolUnavailableReason,
 } from "./types/availability.js";
 export type { ToolDescriptor, ToolExecutorRef, ToolOwnerRef, ToolProtocolDescriptor } from "./types/descriptor.js";
 export type {
@@ -30,9 +29,7 @@ export type {
 export type {
   AfterToolCall,
   AfterToolCallEvent,
-  AfterToolCallPatch,
   BeforeToolCall,
-  BeforeToolCallDecision,
   BeforeToolCallEvent,
   WriteLock,
 } from "./types/hooks.js";
@@ -40,7 +37,6 @@ export type { JsonObject, JsonPrimitive, JsonValue } from "./types/json.js";
 export type { HiddenToolPlanEntry, ToolPlan, ToolPlanEntry } from "./types/plan.js";
 export type { PolicyLayer, PolicyRemoval, PolicyResult } from "./types/policy.js";
 export type {
-  ExclusionReason,
   LiveToolSource,
   RegistryReport,
   ToolDeferral,
@@ -51,15 +47,10 @@ export type {
 } from "./types/registry.js";
 export type { RemoteExecutor, RemoteToolCall, ToolExecutorRoute } from "./types/remote-executor.js";
 export type {
-  AudioContent,
-  ContentAnnotations,
   ContentBlock,
-  ContentExtras,
   EmbeddedResource,
-  EmbeddedResourceContent,
   ImageContent,
   ResourceLinkContent,
-  TextContent,
   ToolResult,
 } from "./types/result.js";
 export type {
@@ -70,6 +61,5 @@ export type {
   ToolCallPhaseEvent,
   ToolExecutionEndEvent,
   ToolExecutionStartEvent,
-  ToolExecutionUpdateEvent,
 } from "./types/session-events.js";
 export type { ToolCallChildSpan, ToolCallSpan, TraceContext } from "./types/telemetry.js";

@@ -9,13 +9,6 @@ import { ToolwireError } from "../core/errors.js";
 export type ExecutorErrorCode = "invalid-executor" | "unknown-executor";
 
 /** A remote executor or worker that could not be set up; the message says what is wrong and what to change. */
-export class ExecutorError extends ToolwireError {
+export class ExecutorError extends ToolwireError<ExecutorErrorCode> {
   override readonly name = "ExecutorError";
-  constructor(
-    readonly code: ExecutorErrorCode,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-  }
 }

@@ -6,10 +6,10 @@ import { isRecord } from "../core/json.js";
 import type { DispatchOptions, JsonObject } from "../core/types.js";
 
 /** Who asks a person when the session's approvals require it: the framework's approval step, or the session. */
-export type ApprovalRoute = "framework" | "session";
+type ApprovalRoute = "framework" | "session";
 
 /** What a framework tool needs to hand toolwire's approvals to the framework. */
-export interface FrameworkApprovals {
+interface FrameworkApprovals {
   /**
    * Whether the framework should ask a person before it runs this call: the session's `approvals.require`
    * says so for the model's input. Never throws (a `require` predicate that throws counts as yes).

@@ -14,16 +14,14 @@ export type ToolCallFailedCode = ToolCallErrorCode | "tool-error";
  * `errorCode` (or `tool-error`), `outcome` the whole `dispatchDetailed` answer, and `result` its result, `details`
  * included.
  */
-export class ToolCallFailedError extends ToolwireError {
+export class ToolCallFailedError extends ToolwireError<ToolCallFailedCode> {
   override readonly name = "ToolCallFailedError";
-  readonly code: ToolCallFailedCode;
   constructor(
     readonly toolName: string,
     readonly toolCallId: string,
     readonly outcome: ToolCallOutcome,
   ) {
-    super(contentAsText(outcome.result.content));
-    this.code = outcome.errorCode ?? "tool-error";
+    super(outcome.errorCode ?? "tool-error", contentAsText(outcome.result.content));
   }
 
   /** The error result, `details` included. */

@@ -7,7 +7,7 @@ import { checkRequestOrigin } from "../mcp/server/gateway/check-request-origin.j
  * A request the inspector answers, with the path after the token and its slash (`""` for the page itself; `null`
  * for the token alone, which is redirected to the page), or why it is refused.
  */
-export type InspectorRequestCheck =
+type InspectorRequestCheck =
   | { readonly ok: true; readonly path: string | null }
   | { readonly ok: false; readonly status: 403 | 404; readonly message: string };
 

@@ -12,7 +12,7 @@ import { readSpillFile } from "./read-spill-file.js";
 import type { CallDetail, CallPhaseView, CallSummary, CutText } from "./types.js";
 
 /** The limits of a history. */
-export interface CallHistoryLimits {
+interface CallHistoryLimits {
   /** The most calls kept; the oldest leave first. */
   readonly maxCalls: number;
   /** The most bytes of one input, result content or details kept. */
@@ -22,7 +22,7 @@ export interface CallHistoryLimits {
 }
 
 /** What a history tells its owner: a call changed, or calls up to a key left. */
-export interface CallHistoryListener {
+interface CallHistoryListener {
   changed(key: number): void;
   dropped(throughKey: number): void;
 }

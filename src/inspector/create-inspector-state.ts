@@ -18,7 +18,7 @@ import type {
 } from "./types.js";
 
 /** The limits and labels a state is made with. */
-export interface InspectorStateOptions {
+interface InspectorStateOptions {
   readonly title: string;
   readonly canCall: boolean;
   readonly maxCalls: number;
@@ -29,7 +29,7 @@ export interface InspectorStateOptions {
 }
 
 /** A followed session, as `watch` hands it back. */
-export interface WatchedSession {
+interface WatchedSession {
   readonly id: string;
   readonly session: AgentSession;
   record(event: AgentEvent): void;
@@ -37,7 +37,7 @@ export interface WatchedSession {
 }
 
 /** The state behind the page. */
-export interface InspectorState {
+interface InspectorState {
   readonly approvals: PageApprover;
   snapshot(): InspectorSnapshot;
   /** `send` gets the snapshot at once, then every update; returns an unsubscribe function. */

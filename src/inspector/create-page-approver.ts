@@ -9,7 +9,7 @@ const MAX_PENDING = 1_000;
 const MAX_REASON_CHARS = 500;
 
 /** What the page approver tells its owner. */
-export interface PageApproverListener {
+interface PageApproverListener {
   /** A request began waiting. */
   added(view: PendingApprovalView): void;
   /** A request stopped waiting: answered, withdrawn (its signal aborted) or closed. */

@@ -10,12 +10,6 @@ import { ToolwireError } from "../core/errors.js";
 export type InspectorErrorCode = "invalid-inspector-options" | "inspector-closed";
 
 /** The inspector's options or use were wrong; the message says what to change. */
-export class InspectorError extends ToolwireError {
+export class InspectorError extends ToolwireError<InspectorErrorCode> {
   override readonly name = "InspectorError";
-  constructor(
-    readonly code: InspectorErrorCode,
-    message: string,
-  ) {
-    super(message);
-  }
 }

@@ -24,7 +24,7 @@ export interface DefinitionMeasure {
 }
 
 /** A visible tool of a plan. */
-export interface PlanVisibleTool {
+interface PlanVisibleTool {
   readonly name: string;
   /** `core`, `plugin:<id>`, `channel:<id>` or `mcp:<id>`. */
   readonly owner: string;
@@ -37,7 +37,7 @@ export interface PlanVisibleTool {
 }
 
 /** A tool availability hid, with every diagnostic. */
-export interface PlanHiddenTool {
+interface PlanHiddenTool {
   readonly name: string;
   readonly owner: string;
   readonly description: string;
@@ -55,7 +55,7 @@ export interface PlanRemovedTool {
 }
 
 /** A deferred tool, with why (`ToolDeferral`), and whether a search loaded it into the tools sent. */
-export type PlanDeferredTool = { readonly name: string; readonly loaded: boolean } & ToolDeferral;
+type PlanDeferredTool = { readonly name: string; readonly loaded: boolean } & ToolDeferral;
 
 /** The plan of one session: what `toolwire plan` shows, as data. */
 export interface PlanView {
@@ -104,7 +104,7 @@ export interface CallPhaseView {
 }
 
 /** How far a call got. */
-export type CallStatus = "running" | "approval" | "ok" | "error";
+type CallStatus = "running" | "approval" | "ok" | "error";
 
 /** One call as the list shows it: no input or result bodies (the page fetches those when a call is opened). */
 export interface CallSummary {
@@ -218,12 +218,4 @@ export type InspectorMessage = InspectorSnapshot | InspectorUpdate;
 export interface ApprovalAnswer {
   readonly approve: boolean;
   readonly reason?: string;
-}
-
-/** A call made by hand from the page (`POST calls`), when `allowToolCalls` is on. */
-export interface ManualCall {
-  readonly sessionId: string;
-  readonly name: string;
-  /** An object, or JSON text encoding one. */
-  readonly input: unknown;
 }

@@ -5,12 +5,6 @@ import { ToolwireError } from "../core/errors.js";
 export type AgentLoopErrorCode = "invalid-options";
 
 /** `runAgent` was called wrongly (no session, no model, a bad `maxTurns`...). Thrown at once, before any turn. */
-export class AgentLoopError extends ToolwireError {
+export class AgentLoopError extends ToolwireError<AgentLoopErrorCode> {
   override readonly name = "AgentLoopError";
-  constructor(
-    readonly code: AgentLoopErrorCode,
-    message: string,
-  ) {
-    super(message);
-  }
 }

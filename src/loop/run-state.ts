@@ -32,7 +32,7 @@ export interface AgentRunState {
 }
 
 /** What a pause keeps, before it is signed. */
-export type RunStateBody = Omit<AgentRunState, "signature" | "version">;
+type RunStateBody = Omit<AgentRunState, "signature" | "version">;
 
 /** The state, copied into plain JSON and signed; `undefined` when some part of it is not JSON data. */
 export function sealRunState(approvals: SessionApprovals, body: RunStateBody): AgentRunState | undefined {

@@ -57,14 +57,14 @@ export interface Plugin {
 export type PluginErrorCode = "invalid-plugin" | "unknown-plugin";
 
 /** A plugin defined or used wrongly: a bad id, a tool that is not a tool, an unknown plugin id. */
-export class PluginError extends ToolwireError {
+export class PluginError extends ToolwireError<PluginErrorCode> {
   override readonly name = "PluginError";
   constructor(
-    readonly code: PluginErrorCode,
+    code: PluginErrorCode,
     readonly pluginId: string | undefined,
     message: string,
   ) {
-    super(message);
+    super(code, message);
   }
 }
 

@@ -1,7 +1,6 @@
-// Plugins: tools and hooks from plugins defined in process or loaded by module path.
+// toolwire/plugins: tools and hooks from plugins, defined in process (definePlugin) or loaded by module path.
 export {
   definePlugin,
-  isPlugin,
   PLUGIN_ID_PATTERN,
   type Plugin,
   type PluginContext,

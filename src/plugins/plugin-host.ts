@@ -28,7 +28,7 @@ export type PluginEntry =
     };
 
 /** How long a plugin may take to load (import its module, then create its tools) by default. */
-export const DEFAULT_PLUGIN_LOAD_TIMEOUT_MS = 10_000;
+const DEFAULT_PLUGIN_LOAD_TIMEOUT_MS = 10_000;
 const MAX_TIMER_MS = 2_147_483_647;
 
 /** What `createPluginHost` takes. */

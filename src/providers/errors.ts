@@ -5,14 +5,8 @@ import { ToolwireError } from "../core/errors.js";
 export type ProviderFormatErrorCode = "unmatched-tool-result";
 
 /** An adapter was given something it cannot put on the wire (a provider would answer it with HTTP 400). */
-export class ProviderFormatError extends ToolwireError {
+export class ProviderFormatError extends ToolwireError<ProviderFormatErrorCode> {
   override readonly name = "ProviderFormatError";
-  constructor(
-    readonly code: ProviderFormatErrorCode,
-    message: string,
-  ) {
-    super(message);
-  }
 }
 
 /**
@@ -37,16 +31,16 @@ export type ModelErrorCode =
   | "invalid-model-spec";
 
 /** A model turn that could not be had. `status` is the HTTP status when the provider sent one. */
-export class ModelError extends ToolwireError {
+export class ModelError extends ToolwireError<ModelErrorCode> {
   override readonly name = "ModelError";
   readonly status?: number;
   constructor(
-    readonly code: ModelErrorCode,
+    code: ModelErrorCode,
     readonly model: string,
     message: string,
     options?: { cause?: unknown; status?: number },
   ) {
-    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    super(code, message, options?.cause === undefined ? undefined : { cause: options.cause });
     if (options?.status !== undefined) this.status = options.status;
   }
 }

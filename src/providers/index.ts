@@ -1,5 +1,15 @@
-// The provider layer's public API: the four wire-format adapters, schema adaptation, and the model clients.
+// toolwire/providers: the four wire-format adapters with their wire types, and the parts of a model turn.
+// The model clients themselves (createAnthropicModel, ...) and the ModelClient contract are in the root entry.
+
+// Adapters: a session's tools, calls and results in each provider's own format.
 export { anthropic } from "./anthropic.js";
+export { ProviderFormatError, type ProviderFormatErrorCode } from "./errors.js";
+export { gemini } from "./gemini.js";
+export { openaiChat } from "./openai-chat.js";
+export { formatResponsesToolSearch, openaiResponses } from "./openai-responses.js";
+export type { FormatToolResultsOptions, FormatToolsOptions, ProviderAdapter, ProviderName, ToolCall } from "./types.js";
+
+// Wire types: structural, assignable to the provider SDKs' own request and response types.
 export type {
   AnthropicContentBlockLike,
   AnthropicImageMediaType,
@@ -10,35 +20,6 @@ export type {
   AnthropicToolResult,
   AnthropicToolResultMessage,
 } from "./anthropic-wire.js";
-export { type AnthropicModelOptions, createAnthropicModel } from "./clients/anthropic-model.js";
-export { createGeminiModel, GEMINI_BASE_URL, type GeminiModelOptions } from "./clients/gemini-model.js";
-export { createModelFromSpec, MODEL_SPEC_FORMS, type ModelSpecOptions } from "./clients/model-from-spec.js";
-export { createOpenAIModel, type OpenAIModelOptions } from "./clients/openai-model.js";
-export {
-  createScriptedModel,
-  loadScriptedModel,
-  type ScriptedExpectation,
-  type ScriptedScript,
-  type ScriptedTurn,
-} from "./clients/scripted-model.js";
-export type {
-  ModelClient,
-  ModelConnectionOptions,
-  ModelRequest,
-  ModelStopReason,
-  ModelTurn,
-  ModelUsage,
-  ProviderMessage,
-  ToolCallDelta,
-  TranscriptMessage,
-} from "./clients/types.js";
-export {
-  ModelError,
-  type ModelErrorCode,
-  ProviderFormatError,
-  type ProviderFormatErrorCode,
-} from "./errors.js";
-export { GEMINI_MADE_UP_ID_PREFIX, gemini } from "./gemini.js";
 export type {
   GeminiContentLike,
   GeminiFunctionDeclaration,
@@ -49,7 +30,6 @@ export type {
   GeminiResponseLike,
   GeminiTool,
 } from "./gemini-wire.js";
-export { openaiChat } from "./openai-chat.js";
 export type {
   OpenAIChatCompletionLike,
   OpenAIChatFunction,
@@ -58,7 +38,6 @@ export type {
   OpenAIChatToolCallLike,
   OpenAIChatToolMessage,
 } from "./openai-chat-wire.js";
-export { formatResponsesToolSearch, openaiResponses } from "./openai-responses.js";
 export type {
   OpenAIResponseLike,
   OpenAIResponsesFunctionTool,
@@ -69,5 +48,14 @@ export type {
   OpenAIResponsesToolSearchOutput,
   OpenAIResponsesToolSearchTool,
 } from "./openai-responses-wire.js";
-export { adaptSchema, type SchemaVariant, toGeminiSchema, toStrictSchema } from "./schema-adapt.js";
-export type { FormatToolResultsOptions, FormatToolsOptions, ProviderAdapter, ProviderName, ToolCall } from "./types.js";
+
+// Model turns: the parts of what a model client is given and answers, for writing a client of your own.
+export { GEMINI_BASE_URL } from "./clients/gemini-model.js";
+export type { ScriptedExpectation } from "./clients/scripted-model.js";
+export type {
+  ModelConnectionOptions,
+  ModelStopReason,
+  ModelUsage,
+  ProviderMessage,
+  ToolCallDelta,
+} from "./clients/types.js";

@@ -3,7 +3,7 @@ import { isRecord } from "../core/json.js";
 import type { JsonObject } from "../core/types.js";
 
 /** The schema conversions an adapter may need. */
-export type SchemaVariant = "openai-strict" | "gemini";
+type SchemaVariant = "openai-strict" | "gemini";
 
 const cache = new WeakMap<object, Map<SchemaVariant, JsonObject | undefined>>();
 

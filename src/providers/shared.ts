@@ -189,7 +189,7 @@ export function nativeSearchFinder(
 }
 
 /** Throws `unmatched-tool-result` for a result that answers no known call. */
-export function unmatched(result: ToolResultBlock): never {
+function unmatched(result: ToolResultBlock): never {
   throw new ProviderFormatError(
     "unmatched-tool-result",
     `Tool result for ${JSON.stringify(result.tool_use_id)} matches no tool call of the turn: every result must answer one call (providers reject an unmatched result).`,
@@ -197,7 +197,7 @@ export function unmatched(result: ToolResultBlock): never {
 }
 
 /** A text line standing in for an image, for providers whose tool results carry no images (of its type). */
-export function describeImage(image: ImageContent): string {
+function describeImage(image: ImageContent): string {
   return `[image: ${image.mimeType}, about ${base64ByteLength(image.data)} bytes; this provider cannot show tool images to the model]`;
 }
 

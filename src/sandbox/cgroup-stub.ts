@@ -9,7 +9,7 @@ import { createPidsCgroup, type PidsCgroup } from "./pids-cgroup.js";
  * fd 5 (NUL-terminated) a count and that many `NAME=value` pairs, a count and that many arguments, then
  * `exec env -i PAIRS... ARGUMENTS...`. When fd 5 ends first (toolwire went away) it exits 98.
  */
-export const CGROUP_STUB_SCRIPT = [
+const CGROUP_STUB_SCRIPT = [
   `echo $$ > "$1" || exit 97`,
   `envs=(); args=()`,
   `IFS= read -r -d '' -u 5 count || exit 98`,

@@ -34,7 +34,7 @@ export type SandboxSupport =
 export const BWRAP_VARIABLE = "TOOLWIRE_BWRAP";
 
 /** Whether bubblewrap can start a sandbox here, without the details `detectSandbox` also finds. */
-export type SandboxUsability = { readonly usable: true } | { readonly usable: false; readonly reason: string };
+type SandboxUsability = { readonly usable: true } | { readonly usable: false; readonly reason: string };
 
 const detected = new Map<string, Promise<SandboxSupport>>();
 /** The answers known now, by bwrap path: `detectSandbox`'s once settled, and `checkSandboxNow`'s. */

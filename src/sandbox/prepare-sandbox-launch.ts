@@ -150,7 +150,7 @@ export async function prepareSandboxLaunch(
  * inside the sandbox: applies `ulimit -u RLIMIT` (when not empty), starts the bridge and waits for its
  * `ready` (exit 125 with a message on stderr when it never comes), then becomes the command (`exec`).
  */
-export const SANDBOXED_EXEC_SCRIPT = [
+const SANDBOXED_EXEC_SCRIPT = [
   `[ -z "$1" ] || ulimit -u "$1" 2>/dev/null`,
   `count=$2; shift 2`,
   `if [ "$count" -gt 0 ]; then`,

@@ -10,13 +10,6 @@ import { ToolwireError } from "../core/errors.js";
 export type SandboxErrorCode = "invalid-sandbox-option" | "sandbox-unavailable" | "sandbox-failed";
 
 /** A sandbox that could not be set up or started; the message says what happened and what to change. */
-export class SandboxError extends ToolwireError {
+export class SandboxError extends ToolwireError<SandboxErrorCode> {
   override readonly name = "SandboxError";
-  constructor(
-    readonly code: SandboxErrorCode,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-  }
 }

@@ -25,7 +25,7 @@ export interface OtelApi {
   readonly ROOT_CONTEXT: unknown;
 }
 
-export const OTEL_API_PACKAGE = "@opentelemetry/api";
+const OTEL_API_PACKAGE = "@opentelemetry/api";
 
 let loaded: OtelApi | undefined;
 

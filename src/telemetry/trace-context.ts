@@ -2,7 +2,7 @@
 import type { TraceContext } from "../core/types.js";
 
 /** A span's identity, as OpenTelemetry's `SpanContext` holds it. */
-export interface SpanIdentity {
+interface SpanIdentity {
   readonly traceId: string;
   readonly spanId: string;
   readonly traceFlags: number;

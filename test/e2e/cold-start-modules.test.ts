@@ -48,7 +48,8 @@ describe("importing toolwire", () => {
       const result = await session.dispatch({ id: "t1", name: "add", input: { a: 2, b: "3" } });
       seen.dispatched = packages();
       seen.refusal = result.content[0].text;
-      const skills = await toolwire.loadSkills([${JSON.stringify(join(folder.path, "skills"))}]);
+      const { loadSkills } = await import(${JSON.stringify(pathToFileURL(join(ROOT, "..", "skills", "index.js")).href)});
+      const skills = await loadSkills([${JSON.stringify(join(folder.path, "skills"))}]);
       seen.skills = skills.skills.map((skill) => skill.name);
       seen.skillsRead = packages();
       console.log(JSON.stringify(seen));`;

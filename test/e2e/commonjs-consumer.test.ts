@@ -4,6 +4,7 @@ import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promis
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { builtScript } from "./helpers/build.js";
@@ -49,6 +50,14 @@ main().catch((error) => {
   console.error(error);
   process.exitCode = 1;
 });
+`;
+
+// The entry points with no optional peers beside the root and builtins: each require()s, and prints its names.
+const SUBPATHS = ["providers", "telemetry", "plugins", "skills", "config"];
+const subpathsScript = `"use strict";
+const names = {};
+for (const subpath of ${JSON.stringify(SUBPATHS)}) names[subpath] = Object.keys(require("toolwire/" + subpath)).sort();
+console.log(JSON.stringify(names));
 `;
 
 // Compiled with --noEmit: the imports resolve through the "types" conditions, and the types are real (not any).
@@ -156,6 +165,19 @@ describe("a CommonJS consumer", { timeout: 120_000 }, () => {
     });
   });
 
+  it("require()s toolwire/providers, /telemetry, /plugins, /skills and /config: the same names as import()", async () => {
+    const script = join(consumer, "subpaths.cjs");
+    await writeFile(script, subpathsScript);
+    const { stdout, stderr } = await run(process.execPath, [script], { cwd: consumer });
+    expect(stderr).toBe("");
+    const imported: Record<string, string[]> = {};
+    for (const subpath of SUBPATHS) {
+      imported[subpath] = Object.keys(await import(pathToFileURL(builtScript(`dist/${subpath}/index.js`)).href)).sort();
+      expect(imported[subpath].length).toBeGreaterThan(0);
+    }
+    expect(JSON.parse(stdout)).toEqual(imported);
+  });
+
   it("require()s toolwire/ai-sdk and toolwire/openai-agents and runs a call through each framework's tool", async () => {
     const script = join(consumer, "frameworks.cjs");
     await writeFile(script, frameworksScript);
@@ -209,7 +231,7 @@ describe("a CommonJS consumer", { timeout: 120_000 }, () => {
   it("the package declares the Node versions that can require() it", async () => {
     const manifest = JSON.parse(await readFile(join(root, "package.json"), "utf8"));
     expect(manifest.engines.node).toBe("^20.19 || >=22.12");
-    for (const entry of [".", "./builtins", "./mcp", "./ai-sdk", "./openai-agents"]) {
+    for (const entry of [".", "./builtins", "./mcp", "./ai-sdk", "./openai-agents", ...SUBPATHS.map((s) => `./${s}`)]) {
       expect(Object.keys(manifest.exports[entry])).toEqual(["types", "import", "require", "default"]);
     }
   });

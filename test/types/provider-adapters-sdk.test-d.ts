@@ -25,7 +25,7 @@ import {
   openaiChat,
   openaiResponses,
   type ProviderAdapter,
-} from "../../src/index.js";
+} from "../../src/providers/index.js";
 
 /** Compiles only when `value` is assignable to `T`. */
 declare function accepts<T>(value: T): void;

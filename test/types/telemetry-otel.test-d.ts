@@ -2,7 +2,7 @@
 // options with no cast, though toolwire's declarations never import `@opentelemetry/api` (an optional peer).
 import { type Meter, metrics, type Tracer, trace } from "@opentelemetry/api";
 import { BasicTracerProvider } from "@opentelemetry/sdk-trace-base";
-import type { SessionTelemetryOptions, TelemetryMeter, TelemetryTracer } from "../../src/index.js";
+import type { SessionTelemetryOptions, TelemetryMeter, TelemetryTracer } from "../../src/telemetry/index.js";
 
 /** Compiles only when `value` is assignable to `T`. */
 function accepts<T>(value: T): T {

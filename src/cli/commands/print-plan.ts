@@ -17,7 +17,7 @@ function firstLine(text: string, max = 70): string {
  * What each principal of `serve.auth.tokens` may call over `toolwire serve --http`: the visible tools narrowed by
  * its token's policy layers. Other principals (OAuth, TOOLWIRE_SERVE_TOKEN) see every visible tool.
  */
-export function principalTools(runtime: Runtime): { principal: string; tools: string[]; removed: string[] }[] {
+function principalTools(runtime: Runtime): { principal: string; tools: string[]; removed: string[] }[] {
   const visible = [...runtime.registry.tools.values()].map((tool) => tool.descriptor);
   return (runtime.loaded.config.serve?.auth?.tokens ?? []).map((entry) => {
     const { kept, removed } = applyToolPolicy(visible, entry.policy ?? []);
@@ -52,7 +52,7 @@ export function toolTokens(runtime: Runtime): { upFront: number; deferred: numbe
 }
 
 /** Each remote executor of the config (docs/workers.md): its id, where it runs, and the visible tools it runs. */
-export function executorTools(runtime: Runtime): { id: string; where: string | null; tools: string[] }[] {
+function executorTools(runtime: Runtime): { id: string; where: string | null; tools: string[] }[] {
   const tools = [...runtime.registry.tools.values()];
   return runtime.executors.map((executor) => ({
     id: executor.id,

@@ -90,7 +90,7 @@ function errorAsJson(error: Error): Record<string, unknown> {
 }
 
 /** One event as a JSON line: the transcript left out of `done` (it repeats the run), errors with their message. */
-export function eventAsJson(event: AgentEvent): unknown {
+function eventAsJson(event: AgentEvent): unknown {
   if (event.type === "error") return { ...event, error: errorAsJson(event.error) };
   if (event.type === "tool_result" && event.durationMs !== undefined)
     return { ...event, durationMs: roundMs(event.durationMs) };

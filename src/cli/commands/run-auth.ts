@@ -6,7 +6,7 @@ import type { Output } from "../output.js";
 import type { Runtime } from "../runtime.js";
 
 /** What `runAuth` takes. `show` displays the login URL (the CLI's way: stderr, and a browser on a terminal). */
-export interface RunAuthOptions {
+interface RunAuthOptions {
   readonly serverId: string;
   readonly logout: boolean;
   readonly show: (serverId: string, url: URL) => void | Promise<void>;

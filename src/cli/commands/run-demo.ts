@@ -10,8 +10,8 @@ import { printPlan } from "./print-plan.js";
 import { runAgentInTerminal } from "./run-agent-in-terminal.js";
 
 /** The sample workspace and the canned turns, shipped in the package's examples folder. */
-export const DEMO_WORKSPACE = fileURLToPath(new URL("../../../examples/demo-workspace", import.meta.url));
-export const DEMO_SCRIPT = fileURLToPath(new URL("../../../examples/demo-script.json", import.meta.url));
+const DEMO_WORKSPACE = fileURLToPath(new URL("../../../examples/demo-workspace", import.meta.url));
+const DEMO_SCRIPT = fileURLToPath(new URL("../../../examples/demo-script.json", import.meta.url));
 export const DEMO_PROMPT =
   "The tests of this shop fail (`node test.js`). Find the bug, fix it, and show that the tests pass.";
 

@@ -5,13 +5,13 @@ import type { Output } from "../output.js";
 import type { Runtime } from "../runtime.js";
 
 /** Where a tool stands: in the model's tools, hidden by availability, removed by the gates or policy, or unknown. */
-export type ToolStatus = "visible" | "hidden" | "removed" | "unknown";
+type ToolStatus = "visible" | "hidden" | "removed" | "unknown";
 
 /**
  * The explanation as data, for `--json`: the status, the registry's sentence, and the facts behind it (`deferred`:
  * why the model finds the tool through tool_search, for a deferred one; `runsOn`: the remote executor that runs it).
  */
-export function explainAsJson(runtime: Runtime, tool: string) {
+function explainAsJson(runtime: Runtime, tool: string) {
   const { registry } = runtime;
   const visible = registry.tools.get(tool);
   const hidden = registry.hidden.find((entry) => entry.descriptor.name === tool);

@@ -15,9 +15,9 @@ import type { Output } from "../output.js";
 import type { Runtime } from "../runtime.js";
 
 /** The environment variable with a token every client may present (principal `default`). */
-export const SERVE_TOKEN_ENV = "TOOLWIRE_SERVE_TOKEN";
+const SERVE_TOKEN_ENV = "TOOLWIRE_SERVE_TOKEN";
 
-export interface ServeCommandOptions {
+interface ServeCommandOptions {
   /** Serve Streamable HTTP on this port; stdio when absent. */
   readonly http?: number;
   readonly host?: string;

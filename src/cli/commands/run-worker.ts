@@ -5,7 +5,7 @@ import { type Output, paint } from "../output.js";
 import type { Runtime } from "../runtime.js";
 
 /** What `toolwire worker` was asked. */
-export interface WorkerCommandOptions {
+interface WorkerCommandOptions {
   readonly executor: string;
   readonly concurrency?: number;
   readonly json: boolean;

@@ -2,7 +2,7 @@
 import { type Output, paint } from "../output.js";
 
 /** What `run` prints a streamed text with. */
-export interface StreamedTextPrinter {
+interface StreamedTextPrinter {
   /** Prints one more piece of the text. */
   write(text: string): void;
   /** Ends the text's line; true when any text was printed since the last `end`. */

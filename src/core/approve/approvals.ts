@@ -32,7 +32,7 @@ export interface Approvals {
 }
 
 /** The call an approval is asked for: its id, its tool, and the exact input that would run. */
-export interface ApprovalSubject {
+interface ApprovalSubject {
   readonly toolCallId: string;
   readonly toolName: string;
   readonly input: JsonObject;
@@ -43,12 +43,12 @@ export interface ApprovalSubject {
  * What the approval phase decided: run the call with `input` (a fresh copy of the input that was digested and asked
  * about, sharing nothing with what anyone was shown), or end it with this code and message.
  */
-export type ApprovalVerdict =
+type ApprovalVerdict =
   | { readonly approved: true; readonly input: JsonObject }
   | { readonly approved: false; readonly code: ToolCallErrorCode; readonly message: string };
 
 /** What the phase announces: the request, and how it was resolved. */
-export interface ApprovalAnnouncer {
+interface ApprovalAnnouncer {
   requested(request: ApprovalRequest): void;
   resolved(event: ApprovalResolvedEvent): void;
 }

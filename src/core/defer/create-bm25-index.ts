@@ -11,7 +11,7 @@ export interface Bm25Field {
 }
 
 /** The index's parameters: the fields every document has, in order, and term-frequency saturation `k1`. */
-export interface Bm25Options {
+interface Bm25Options {
   readonly fields: readonly Bm25Field[];
   /** Default 1.2. */
   readonly k1?: number;
@@ -21,13 +21,13 @@ export interface Bm25Options {
 export type Bm25Document = readonly (readonly string[])[];
 
 /** A scored document: its place in the indexed list, and its score (above 0). */
-export interface Bm25Hit {
+interface Bm25Hit {
   readonly index: number;
   readonly score: number;
 }
 
 /** A built index. */
-export interface Bm25Index {
+interface Bm25Index {
   readonly size: number;
   /** The inverse document frequency of a term: `ln(1 + (N - n + 0.5) / (n + 0.5))`, 0 for a term in no document. */
   idf(term: string): number;

@@ -5,7 +5,7 @@ import { type Bm25Field, createBm25Index } from "./create-bm25-index.js";
 import { tokenizeSearchText } from "./tokenize-search-text.js";
 
 /** One field of a tool's search document: its BM25F weight and typical length, and how much of it is read. */
-export interface ToolSearchField extends Bm25Field {
+interface ToolSearchField extends Bm25Field {
   readonly name: string;
   /** Only the field's first `maxTerms` terms are read, from at most 16 × `maxTerms` characters of its text. */
   readonly maxTerms: number;

@@ -6,7 +6,7 @@ import type { AgentTool, JsonObject, ToolDescriptor, ToolProtocolDescriptor } fr
 /** The search tool's name (docs/deferred-tools.md). */
 export const TOOL_SEARCH_NAME = "tool_search";
 /** How many tools one search lists when the model gives no `limit`. */
-export const DEFAULT_TOOL_SEARCH_LIMIT = 5;
+const DEFAULT_TOOL_SEARCH_LIMIT = 5;
 /** The most tools one search lists; a larger `limit` is cut to it. */
 export const MAX_TOOL_SEARCH_LIMIT = 20;
 
@@ -41,7 +41,7 @@ export const TOOL_SEARCH_DEFINITION: ToolProtocolDescriptor = Object.freeze({
 });
 
 /** What the search tool works on: the session's deferred tools now, and where the tools it finds go. */
-export interface ToolSearchHost {
+interface ToolSearchHost {
   /** Searches the deferred active tools; best first, at most `limit`. */
   search(query: string, limit: number): readonly ToolDescriptor[];
   /** How many active tools are deferred now (for the answer when nothing matched). */

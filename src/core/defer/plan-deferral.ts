@@ -5,7 +5,7 @@ import { TOOL_SEARCH_DEFINITION } from "./create-tool-search-tool.js";
 import { estimateToolTokens } from "./estimate-tool-tokens.js";
 
 /** What `planDeferral` decides. */
-export interface DeferralPlan {
+interface DeferralPlan {
   /** The deferred tools by name, in the tools' order. */
   readonly deferred: ReadonlyMap<string, ToolDeferral>;
   /** Defer patterns that matched none of the tools, as written. */

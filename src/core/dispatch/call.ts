@@ -193,11 +193,7 @@ export async function runCallBeforeHooks(runtime: CallRuntime, call: Call): Prom
  * and the executor, for a call the session's approvals require. Paused when nobody here can answer and the caller
  * can wait (`pauseForApproval`). The wait holds no lock; the request is for exactly the input that runs.
  */
-export async function approveCall(
-  runtime: CallRuntime,
-  call: Call,
-  options: DispatchOptions | undefined,
-): Promise<void> {
+async function approveCall(runtime: CallRuntime, call: Call, options: DispatchOptions | undefined): Promise<void> {
   const { approvals, emitter } = runtime;
   const { state, tool } = call;
   if (approvals === undefined || state.kind !== "ready" || state.approved === true || tool === undefined) return;
@@ -285,7 +281,7 @@ export function resumeCall(
  * over the session's), counted from now, and the caller's signal. On either, the executor's signal is aborted
  * and the call goes on at once with an error result, whether or not the executor stops.
  */
-export function executeCall(runtime: CallRuntime, call: Call, options: DispatchOptions | undefined): Promise<void> {
+function executeCall(runtime: CallRuntime, call: Call, options: DispatchOptions | undefined): Promise<void> {
   const { state, tool, watch } = call;
   if (state.kind !== "ready" || tool === undefined) return Promise.resolve();
   const { toolName, input } = state;
@@ -347,7 +343,7 @@ function stopped(code: ToolCallErrorCode, message: string): ToolOutcome {
 }
 
 /** executed → executed: the after hooks, inside the lock, patch the result. */
-export async function runCallAfterHooks(runtime: CallRuntime, call: Call): Promise<void> {
+async function runCallAfterHooks(runtime: CallRuntime, call: Call): Promise<void> {
   const { state } = call;
   if (state.kind !== "executed") return;
   const { id, toolName } = state;

@@ -11,7 +11,7 @@ import { buildSystemPrompt } from "./system-prompt.js";
 import type { InputValidator } from "./validate.js";
 
 /** A session's view of its registry; the session's getters of the same names read it (see `AgentSession`). */
-export interface ModelView {
+interface ModelView {
   readonly activeTools: ReadonlyMap<string, AgentTool>;
   readonly activeToolNames: readonly string[];
   readonly modelTools: readonly AgentTool[];

@@ -1,14 +1,14 @@
 // What the model sees of a result too large to send: its head and tail (whole JSON items where the text is JSON).
 
 /** The most characters of a large result's head, and of its tail, that a preview shows. */
-export const PREVIEW_HEAD_CHARS = 2_000;
-export const PREVIEW_TAIL_CHARS = 1_000;
+const PREVIEW_HEAD_CHARS = 2_000;
+const PREVIEW_TAIL_CHARS = 1_000;
 
 /** Texts above this size are previewed as plain text even when they are JSON: parsing them would copy them. */
 const MAX_JSON_PREVIEW_CHARS = 8_000_000;
 
 /** A preview: the text shown, and the 1-based lines of the saved file where its head ends and its tail starts. */
-export interface ResultPreview {
+interface ResultPreview {
   /** What the preview says about the text's shape (JSON), or `""`. */
   readonly shape: string;
   /** The head and tail are whole JSON items of an array (not lines of the file). */

@@ -83,7 +83,7 @@ export interface AgentSessionOptions {
 }
 
 /** The core session's options: the public ones, and how `telemetry` is made (the root export supplies OpenTelemetry). */
-export interface CoreSessionOptions extends AgentSessionOptions {
+interface CoreSessionOptions extends AgentSessionOptions {
   readonly createTelemetry?: (options: SessionTelemetryOptions) => CallTelemetry;
 }
 

@@ -10,7 +10,7 @@ import type {
 } from "../types.js";
 
 /** Groups nested deeper than this make an expression malformed. */
-export const MAX_AVAILABILITY_DEPTH = 64;
+const MAX_AVAILABILITY_DEPTH = 64;
 /** An expression that reuses sub-expressions could otherwise produce exponentially many diagnostics. */
 const MAX_DIAGNOSTICS = 256;
 

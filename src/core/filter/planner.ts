@@ -12,7 +12,7 @@ import { evaluateToolAvailability } from "./availability.js";
 import { describeDescriptorProblem } from "./descriptor.js";
 
 /** Orders by `sortKey ?? name`, ties by `name`, comparing UTF-16 code units (the same on every machine and locale). */
-export function compareDescriptors(a: ToolDescriptor, b: ToolDescriptor): number {
+function compareDescriptors(a: ToolDescriptor, b: ToolDescriptor): number {
   const keyA = a.sortKey ?? a.name;
   const keyB = b.sortKey ?? b.name;
   if (keyA !== keyB) return keyA < keyB ? -1 : 1;

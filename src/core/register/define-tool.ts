@@ -53,7 +53,7 @@ export function isResultLimit(value: unknown): value is number {
 }
 
 /** The executor ref a tool gets when its definition names none. */
-export function defaultExecutorRef(owner: ToolOwnerRef, name: string): ToolExecutorRef {
+function defaultExecutorRef(owner: ToolOwnerRef, name: string): ToolExecutorRef {
   switch (owner.kind) {
     case "core":
       return { kind: "core", executorId: name };

@@ -36,7 +36,7 @@ function describeOwner(owner: ToolOwnerRef): string {
 }
 
 /** Why a tool is deferred, and what that means for the model, in one sentence. */
-export function describeDeferral(name: string, deferral: ToolDeferral): string {
+function describeDeferral(name: string, deferral: ToolDeferral): string {
   const why =
     deferral.reason === "marked"
       ? "its definition says defer: true"

@@ -21,14 +21,6 @@ export interface StandardSchemaIssue {
   readonly message: string;
   readonly path?: readonly (PropertyKey | { readonly key: PropertyKey })[] | undefined;
 }
-/** Standard JSON Schema (the `~standard.jsonSchema` converter zod 4 and others carry). */
-export interface StandardJsonSchemaConverter {
-  readonly "~standard": {
-    readonly jsonSchema: {
-      readonly input: (options: { readonly target: string }) => Record<string, unknown>;
-    };
-  };
-}
 
 /** Anything `defineTool` takes as `inputSchema`. */
 export type ToolSchemaInput = JsonObject | StandardSchemaV1 | object;
@@ -65,7 +57,7 @@ type InferObject<S, P> = Simplify<
 >;
 
 /** The TypeScript type of a value matching a JSON Schema known at compile time; `unknown` where it cannot tell. */
-export type InferJsonSchema<S> = S extends { readonly const: infer C }
+type InferJsonSchema<S> = S extends { readonly const: infer C }
   ? C
   : S extends { readonly enum: readonly (infer E)[] }
     ? E

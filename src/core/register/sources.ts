@@ -3,7 +3,7 @@ import { isRecord } from "../json.js";
 import type { AgentTool, LiveToolSource, ToolSource, ToolSourceInput } from "../types.js";
 
 /** Whether an entry of a source list is a live source rather than a tool. */
-export function isLiveToolSource(entry: AgentTool | LiveToolSource): entry is LiveToolSource {
+function isLiveToolSource(entry: AgentTool | LiveToolSource): entry is LiveToolSource {
   return isRecord(entry) && !("descriptor" in entry) && "tools" in entry;
 }
 

@@ -43,7 +43,7 @@ export interface ToolAvailabilityContext {
 }
 
 /** Why availability hid a tool: the kind of signal that failed (each diagnostic carries one). */
-export type ToolUnavailableReason =
+type ToolUnavailableReason =
   | "auth-missing"
   | "capability-missing"
   | "config-missing"

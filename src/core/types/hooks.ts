@@ -11,7 +11,7 @@ export interface BeforeToolCallEvent {
   readonly descriptor: ToolDescriptor;
 }
 /** A before hook's answer: allow (`undefined`), run with another input, or block with a reason for the model. */
-export type BeforeToolCallDecision = undefined | { input: JsonObject } | { block: true; reason?: string };
+type BeforeToolCallDecision = undefined | { input: JsonObject } | { block: true; reason?: string };
 /** Runs before the executor: allow (`undefined`), rewrite (`{ input }`, validated again) or block (`{ block: true }` or a throw). */
 export type BeforeToolCall = (
   event: BeforeToolCallEvent,
@@ -27,7 +27,7 @@ export interface AfterToolCallEvent {
   readonly durationMs: number;
 }
 /** An after hook's answer: the fields of the result to replace, or `undefined` to keep it as it is. */
-export type AfterToolCallPatch = undefined | { content?: ContentBlock[]; details?: unknown; isError?: boolean };
+type AfterToolCallPatch = undefined | { content?: ContentBlock[]; details?: unknown; isError?: boolean };
 /** Runs after the executor: each returned field replaces the result's. A throw leaves the result as it was. */
 export type AfterToolCall = (
   event: AfterToolCallEvent,

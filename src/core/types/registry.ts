@@ -58,7 +58,7 @@ export type ToolDeferral =
   | { readonly reason: "budget"; readonly tokens: number; readonly budgetTokens: number; readonly sentTokens: number };
 
 /** Why a refresh left a tool out of the Map: built-ins turned off, not in `allowedToolNames`, or a policy layer. */
-export type ExclusionReason = "builtins-disabled" | "not-in-allowlist" | "policy";
+type ExclusionReason = "builtins-disabled" | "not-in-allowlist" | "policy";
 
 /** What one refresh did; nothing is dropped without a line here. */
 export interface RegistryReport {

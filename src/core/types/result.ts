@@ -5,19 +5,19 @@ import type { JsonObject, JsonValue } from "./json.js";
  * What MCP lets any block carry besides its content, kept as sent: `annotations` (MCP's `audience`, `priority`,
  * `lastModified`, and whatever else the object holds) and `_meta`.
  */
-export interface ContentExtras {
+interface ContentExtras {
   readonly annotations?: ContentAnnotations;
   readonly _meta?: JsonObject;
 }
 /** MCP's hints about a block: who it is for, how much it matters (0 to 1), when it last changed (ISO 8601). */
-export interface ContentAnnotations {
+interface ContentAnnotations {
   readonly audience?: readonly ("user" | "assistant")[];
   readonly priority?: number;
   readonly lastModified?: string;
   readonly [key: string]: JsonValue | undefined;
 }
 /** Text for the model. */
-export interface TextContent extends ContentExtras {
+interface TextContent extends ContentExtras {
   readonly type: "text";
   readonly text: string;
 }
@@ -29,7 +29,7 @@ export interface ImageContent extends ContentExtras {
   readonly mimeType: string;
 }
 /** Audio, base64 encoded, with its MIME type. */
-export interface AudioContent extends ContentExtras {
+interface AudioContent extends ContentExtras {
   readonly type: "audio";
   /** Base64, without a `data:` prefix. */
   readonly data: string;
@@ -45,7 +45,7 @@ interface EmbeddedResourceHead {
   readonly _meta?: JsonObject;
 }
 /** A resource embedded in the result. */
-export interface EmbeddedResourceContent extends ContentExtras {
+interface EmbeddedResourceContent extends ContentExtras {
   readonly type: "resource";
   readonly resource: EmbeddedResource;
 }

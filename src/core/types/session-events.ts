@@ -13,7 +13,7 @@ export interface ToolExecutionStartEvent {
   readonly startedAt: number;
 }
 /** `tool_execution_update`: a running call reported progress. */
-export interface ToolExecutionUpdateEvent {
+interface ToolExecutionUpdateEvent {
   readonly toolCallId: string;
   readonly toolName: string;
   readonly partial: ToolResult;

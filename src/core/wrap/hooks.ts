@@ -7,14 +7,14 @@ import { isContentArray } from "../tool-result.js";
 import type { AfterToolCall, BeforeToolCall, JsonObject, ToolDescriptor, ToolResult } from "../types.js";
 
 /** What the before chain decided. */
-export type BeforeChainOutcome =
+type BeforeChainOutcome =
   | { readonly kind: "allow"; readonly input: JsonObject }
   | { readonly kind: "block"; readonly reason: string }
   /** A hook replaced the input with something that is not an object (`problem` absent) or fails the schema (`problem`: what `validate` said). */
   | { readonly kind: "invalid-rewrite"; readonly value: unknown; readonly problem?: unknown };
 
 /** Checks a rewritten input: the input as it will run, or the problem with it. */
-export type RewriteCheck = (input: JsonObject) => { readonly input: JsonObject } | { readonly problem: unknown };
+type RewriteCheck = (input: JsonObject) => { readonly input: JsonObject } | { readonly problem: unknown };
 
 const DEFAULT_BLOCK_REASON = "blocked by a beforeToolCall hook";
 

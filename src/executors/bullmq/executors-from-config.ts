@@ -8,7 +8,7 @@ import { type BullmqExecutor, createBullmqExecutor } from "./create-bullmq-execu
 import type { BullmqWorkerOptions } from "./start-bullmq-worker.js";
 
 /** The session side of the config's executors: routes for the registry, and `close` for their connections. */
-export interface ConfiguredExecutors {
+interface ConfiguredExecutors {
   readonly routes: readonly ToolExecutorRoute[];
   readonly executors: readonly BullmqExecutor[];
   close(): Promise<void>;

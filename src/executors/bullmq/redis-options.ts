@@ -4,7 +4,7 @@ import { redisAddressOptions } from "../../redis/read-redis-address.js";
 import type { RedisAddress } from "./parse-redis-address.js";
 
 /** How often a connection that lost Redis tries again. */
-export const RECONNECT_DELAY_MS = 500;
+const RECONNECT_DELAY_MS = 500;
 
 /**
  * Options for one connection to `address`. A `blocking` one (BullMQ's events stream, a worker) waits out a

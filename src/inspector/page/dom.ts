@@ -1,10 +1,10 @@
 // Building the page's elements: text always goes in as text (never as HTML), and numbers are written for people.
 
 /** What an element may hold: nodes, or text (numbers too); nothing for null, undefined and false. */
-export type Child = Node | string | number | null | undefined | false;
+type Child = Node | string | number | null | undefined | false;
 
 /** An element's properties: its class, attributes, data attributes and click handler. */
-export interface ElementProps {
+interface ElementProps {
   readonly class?: string;
   readonly attrs?: Readonly<Record<string, string>>;
   readonly data?: Readonly<Record<string, string>>;

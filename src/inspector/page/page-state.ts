@@ -5,7 +5,7 @@ import type { CallSummary, InspectorMessage, PendingApprovalView, SessionView, T
 export type Area = "sessions" | "calls" | "turns" | "approvals" | "plan" | "title";
 
 /** Everything the page shows, as the stream last told it. */
-export interface PageState {
+interface PageState {
   title: string;
   canCall: boolean;
   readonly sessions: Map<string, SessionView>;

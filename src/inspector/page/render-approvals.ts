@@ -3,7 +3,7 @@ import type { PendingApprovalView, SessionView } from "../types.js";
 import { el, formatBytes } from "./dom.js";
 
 /** Sends the page's answer; resolves to an error message, or undefined when it was taken. */
-export async function postAnswer(approvalId: string, approve: boolean, reason: string): Promise<string | undefined> {
+async function postAnswer(approvalId: string, approve: boolean, reason: string): Promise<string | undefined> {
   try {
     const response = await fetch(`./approvals/${encodeURIComponent(approvalId)}`, {
       method: "POST",

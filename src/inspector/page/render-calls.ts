@@ -4,7 +4,7 @@ import type { CallDetail, CallPhaseView, CallSummary, CutText } from "../types.j
 import { el, formatBytes, formatClock, formatCount, formatMs, replaceChildren } from "./dom.js";
 
 /** The phases the session reports, in the order of a call's life, with their names on the page. */
-export const PHASES: readonly (readonly [string, string])[] = [
+const PHASES: readonly (readonly [string, string])[] = [
   ["validate", "validate"],
   ["queued", "queued"],
   ["before_hooks", "before hooks"],

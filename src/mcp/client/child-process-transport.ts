@@ -7,7 +7,7 @@ import type { ResolvedSandbox } from "../../sandbox/sandbox-options.js";
 import { McpConnectionError } from "./errors.js";
 
 /** How to start a stdio MCP server. */
-export interface ChildProcessTransportOptions {
+interface ChildProcessTransportOptions {
   readonly serverId: string;
   readonly command: string;
   readonly args?: readonly string[];

@@ -24,14 +24,14 @@ export type McpErrorCode =
   | "mcp-unauthorized";
 
 /** A fault of one MCP server; the message names the server id and what happened. */
-export class McpConnectionError extends ToolwireError {
+export class McpConnectionError extends ToolwireError<McpErrorCode> {
   override readonly name = "McpConnectionError";
   constructor(
-    readonly code: McpErrorCode,
+    code: McpErrorCode,
     readonly serverId: string,
     message: string,
     options?: { cause?: unknown },
   ) {
-    super(message, options);
+    super(code, message, options);
   }
 }

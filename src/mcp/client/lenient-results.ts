@@ -19,7 +19,7 @@ function objectWithArray<T>(field: string, what: string): StandardSchemaV1<unkno
 }
 
 /** A `tools/list` page as sent: tools are checked one by one, so a broken one is skipped, not the page. */
-export interface ToolListPage {
+interface ToolListPage {
   readonly tools?: readonly unknown[];
   readonly nextCursor?: unknown;
 }

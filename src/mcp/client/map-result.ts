@@ -3,7 +3,7 @@ import { describeContentProblem } from "../../core/tool-result.js";
 import type { ContentBlock, ToolResult } from "../../core/types.js";
 
 /** The part of an MCP `CallToolResult` the bridge reads; every field is untrusted. */
-export interface McpCallToolResultLike {
+interface McpCallToolResultLike {
   readonly content?: unknown;
   readonly structuredContent?: unknown;
   readonly isError?: unknown;
@@ -60,7 +60,7 @@ export function mapCallToolResult(
  * One MCP content block as a toolwire content block: a valid block of the five types is the block itself,
  * unchanged; anything else is a text block saying what it was and what is wrong with it.
  */
-export function mapContentBlock(block: unknown): ContentBlock {
+function mapContentBlock(block: unknown): ContentBlock {
   const problem = describeContentProblem(block);
   if (problem === undefined) return block as ContentBlock;
   if (!isRecord(block)) return { type: "text", text: `[malformed content block: ${preview(block)}]` };

@@ -10,7 +10,7 @@ export type { McpHttpServerConfig, McpServerConfig, McpStdioServerConfig } from 
 const MAX_TIMER_MS = 2_147_483_647;
 
 /** What `checkMcpServerConfig` checks besides the config: the connect options it validates too. */
-export interface McpConfigCheckOptions {
+interface McpConfigCheckOptions {
   readonly include?: readonly string[];
   readonly exclude?: readonly string[];
   readonly timeoutMs?: number;

@@ -7,7 +7,7 @@ import { type ReconnectBackoff, reconnectDelayMs } from "./reconnect.js";
  * (on the `performance.now()` clock). Connected states keep the count: a server that dies on every
  * call backs off further each time.
  */
-export interface McpFailureCount {
+interface McpFailureCount {
   readonly failures: number;
   readonly lastFailureAt: number;
 }

@@ -43,7 +43,7 @@ export interface OpenMcpClient {
 }
 
 /** A server's log message (`notifications/message`). */
-export interface McpLogMessage {
+interface McpLogMessage {
   readonly level: ToolLogLevel;
   readonly data: JsonValue;
   readonly logger?: string;

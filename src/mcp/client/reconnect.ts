@@ -1,7 +1,7 @@
 // The reconnect backoff: how long to wait before starting a new connection after consecutive failures.
 
 /** The first delay after a failure: at most 1 s, as docs/mcp.md promises. */
-export const RECONNECT_INITIAL_DELAY_MS = 500;
+const RECONNECT_INITIAL_DELAY_MS = 500;
 /** The delay never grows past this. */
 export const RECONNECT_MAX_DELAY_MS = 30_000;
 

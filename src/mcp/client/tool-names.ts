@@ -2,7 +2,7 @@
 import { createHash } from "node:crypto";
 
 /** The longest name a model provider accepts. */
-export const MAX_TOOL_NAME_LENGTH = 64;
+const MAX_TOOL_NAME_LENGTH = 64;
 const SEPARATOR = "__";
 
 /** Replaces every character outside `[A-Za-z0-9_-]` with `-` (per UTF-16 code point). */

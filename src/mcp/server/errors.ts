@@ -9,13 +9,6 @@ import { ToolwireError } from "../../core/errors.js";
 export type McpServeErrorCode = "invalid-serve-options" | "serve-failed";
 
 /** `serveMcp` could not start; the message says what to change. */
-export class McpServeError extends ToolwireError {
+export class McpServeError extends ToolwireError<McpServeErrorCode> {
   override readonly name = "McpServeError";
-  constructor(
-    readonly code: McpServeErrorCode,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-  }
 }

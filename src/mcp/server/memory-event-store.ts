@@ -2,7 +2,7 @@
 import type { EventStore, JSONRPCMessage } from "@modelcontextprotocol/server";
 
 /** The most events one session keeps; older ones are dropped (a resume from before them replays nothing). */
-export const MAX_KEPT_EVENTS = 1_000;
+const MAX_KEPT_EVENTS = 1_000;
 
 /**
  * An event store in memory, for one session: event ids are `<stream>:<n>`, and at most `maxEvents` are

@@ -6,7 +6,7 @@ import type { TranscriptMessage } from "./types.js";
 type AssistantMessage = Extract<TranscriptMessage, { role: "assistant" }>;
 
 /** How one provider writes each kind of transcript message; each returns the items it adds. */
-export interface TranscriptMapping {
+interface TranscriptMapping {
   /** Default: `{ role: "user", content: text }`. */
   user?(text: string): readonly unknown[];
   assistant(message: AssistantMessage): readonly unknown[];

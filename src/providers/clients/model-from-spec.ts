@@ -19,7 +19,7 @@ export interface ModelSpecOptions {
 }
 
 /** The spec forms `createModelFromSpec` understands. */
-export const MODEL_SPEC_FORMS = [
+const MODEL_SPEC_FORMS = [
   "scripted:FILE",
   "anthropic:MODEL",
   "openai:MODEL",

@@ -5,7 +5,7 @@ import { ModelError } from "../errors.js";
 import { waitUnlessAborted } from "./wait-unless-aborted.js";
 
 /** A request to a model API and how to send it. */
-export interface ModelApiRequest {
+interface ModelApiRequest {
   /** The client's name, for errors (`gemini:gemini-2.5-flash`). */
   readonly model: string;
   readonly url: string;
@@ -112,7 +112,7 @@ function connectionError(error: unknown, model: string, url: string): ModelError
 }
 
 /** The message of an API's error body (`{ error: { message } }`, as Google, OpenAI and Anthropic send it), or its text. */
-export function apiErrorMessage(text: string, fallback: string): string {
+function apiErrorMessage(text: string, fallback: string): string {
   try {
     const body: unknown = JSON.parse(text);
     const error = isRecord(body) ? body.error : undefined;

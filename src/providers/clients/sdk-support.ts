@@ -69,7 +69,7 @@ function causes(error: unknown): unknown[] {
 }
 
 /** Whether a failure came from the connection (refused, reset, cut off mid-body), not from what the server sent. */
-export function isConnectionFault(error: unknown): boolean {
+function isConnectionFault(error: unknown): boolean {
   return causes(error).some((cause) => {
     if (!isRecord(cause) && !(cause instanceof Error)) return false;
     const { code, name, message } = cause as { code?: unknown; name?: unknown; message?: unknown };

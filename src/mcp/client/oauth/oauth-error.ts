@@ -19,13 +19,6 @@ export type McpOAuthErrorCode =
   | "authorization-failed";
 
 /** An OAuth fault; the message says what happened and what to do. */
-export class McpOAuthError extends ToolwireError {
+export class McpOAuthError extends ToolwireError<McpOAuthErrorCode> {
   override readonly name = "McpOAuthError";
-  constructor(
-    readonly code: McpOAuthErrorCode,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-  }
 }

@@ -33,11 +33,11 @@ export interface AuditLogOptions {
 }
 
 /** How many entries the queue holds by default before it is full. */
-export const DEFAULT_AUDIT_MAX_QUEUE_ENTRIES = 10_000;
+const DEFAULT_AUDIT_MAX_QUEUE_ENTRIES = 10_000;
 /** How many bytes the queue holds by default before it is full: 8 MiB. */
-export const DEFAULT_AUDIT_MAX_QUEUE_BYTES = 8 * 1024 * 1024;
+const DEFAULT_AUDIT_MAX_QUEUE_BYTES = 8 * 1024 * 1024;
 /** How long closing waits by default for the queue to be written. */
-export const DEFAULT_AUDIT_CLOSE_TIMEOUT_MS = 5_000;
+const DEFAULT_AUDIT_CLOSE_TIMEOUT_MS = 5_000;
 
 /** The options' limits, checked and with their defaults filled in. */
 export interface AuditLimits {

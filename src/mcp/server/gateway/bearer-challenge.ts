@@ -1,7 +1,7 @@
 // The WWW-Authenticate value of a refused request (RFC 6750 §3, RFC 9728 §5.1).
 
 /** The parameters of one Bearer challenge; `error` is left out when the request carried no credential. */
-export interface BearerChallenge {
+interface BearerChallenge {
   readonly error?: "invalid_request" | "invalid_token" | "insufficient_scope";
   readonly description?: string;
   /** Space-separated scope tokens the resource needs. */

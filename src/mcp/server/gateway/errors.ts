@@ -13,13 +13,6 @@ import { ToolwireError } from "../../../core/errors.js";
 export type GatewayErrorCode = "invalid-serve-auth" | "serve-token-unset" | "invalid-serve-options";
 
 /** The gateway cannot start with these options; the message says what to change and never holds a credential. */
-export class GatewayError extends ToolwireError {
+export class GatewayError extends ToolwireError<GatewayErrorCode> {
   override readonly name = "GatewayError";
-  constructor(
-    readonly code: GatewayErrorCode,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-  }
 }

@@ -4,7 +4,7 @@ import { GatewayError } from "./errors.js";
 const WELL_KNOWN = "/.well-known/oauth-protected-resource";
 
 /** Where to serve the metadata of one resource. */
-export interface ResourceMetadataLocation {
+interface ResourceMetadataLocation {
   /** The URL named in `WWW-Authenticate`: the well-known path inserted between the origin and the resource's path. */
   readonly metadataUrl: string;
   /**

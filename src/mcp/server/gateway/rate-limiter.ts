@@ -2,7 +2,7 @@
 import { McpServeError } from "../errors.js";
 
 /** What one call's `take` decided: go ahead, or wait `retryAfterSeconds` (a whole number, at least 1). */
-export type RateLimitDecision = { readonly ok: true } | { readonly ok: false; readonly retryAfterSeconds: number };
+type RateLimitDecision = { readonly ok: true } | { readonly ok: false; readonly retryAfterSeconds: number };
 
 /** Per-principal call budgets. */
 export interface RateLimiter {

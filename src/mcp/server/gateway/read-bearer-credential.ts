@@ -1,7 +1,7 @@
 // Reads the Bearer credential out of an Authorization header, which is untrusted input: never throws, whatever it holds.
 
 /** The longest Authorization header read; a longer one is refused before any parsing. */
-export const MAX_AUTHORIZATION_LENGTH = 8192;
+const MAX_AUTHORIZATION_LENGTH = 8192;
 
 /**
  * What an Authorization header carries:
@@ -10,7 +10,7 @@ export const MAX_AUTHORIZATION_LENGTH = 8192;
  *   characters, longer than `MAX_AUTHORIZATION_LENGTH`); `description` says which, without echoing the header.
  * - `bearer`: one token, without the scheme and surrounding whitespace.
  */
-export type BearerCredential =
+type BearerCredential =
   | { readonly kind: "none"; readonly reason: "absent" | "other-scheme" }
   | { readonly kind: "malformed"; readonly description: string }
   | { readonly kind: "bearer"; readonly credential: string };

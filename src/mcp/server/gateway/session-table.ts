@@ -16,12 +16,12 @@ export interface SessionTableOptions<T> {
 }
 
 /** Whether a principal may open a session now; if not, which cap it hit and when to try again (whole seconds, at least 1). */
-export type SessionOpen =
+type SessionOpen =
   | { readonly ok: true }
   | { readonly ok: false; readonly limit: "principal" | "all"; readonly retryAfterSeconds: number };
 
 /** What `get` found under an id: the value, nothing, or a session another principal owns. */
-export type SessionLookup<T> =
+type SessionLookup<T> =
   | { readonly kind: "found"; readonly value: T }
   | { readonly kind: "not-found" }
   | { readonly kind: "forbidden" };
@@ -59,7 +59,7 @@ export interface SessionTable<T> {
 }
 
 /** The default idle timeout: 30 minutes (docs/serve.md). */
-export const DEFAULT_IDLE_TIMEOUT_MS = 1_800_000;
+const DEFAULT_IDLE_TIMEOUT_MS = 1_800_000;
 /** The gateway's cap on one principal's open sessions when its options name none. */
 export const DEFAULT_MAX_SESSIONS_PER_PRINCIPAL = 100;
 /** The gateway's cap on open sessions in all when its options name none. */

@@ -26,15 +26,15 @@ export type AccessTokenCheck =
   | { readonly kind: "keys-unavailable"; readonly description: string };
 
 /** Checks one access token. Never rejects. */
-export type AccessTokenVerifier = (token: string) => Promise<AccessTokenCheck>;
+type AccessTokenVerifier = (token: string) => Promise<AccessTokenCheck>;
 
 /** How long a JWKS fetch may take before the token is refused (jose's `timeoutDuration`). */
-export const DEFAULT_JWKS_TIMEOUT_MS = 5_000;
+const DEFAULT_JWKS_TIMEOUT_MS = 5_000;
 
 /** The most bytes of a key set read from `jwksUri`: past it the download stops and the keys count as unavailable. */
-export const MAX_JWKS_BYTES = 1024 * 1024;
+const MAX_JWKS_BYTES = 1024 * 1024;
 /** The most keys a key set from `jwksUri` may hold; one with more counts as unavailable, none of its keys used. */
-export const MAX_JWKS_KEYS = 100;
+const MAX_JWKS_KEYS = 100;
 
 /** The `typ` an access token must have by default (RFC 9068), compared as `normalizeTyp` does. */
 const DEFAULT_TYPES: readonly string[] = ["at+jwt"];
@@ -61,7 +61,7 @@ const ALGORITHMS = [
 ];
 
 /** Whether `token` has the shape of a JWS compact serialization (three base64url parts, the last maybe empty). */
-export function looksLikeJwt(token: string): boolean {
+function looksLikeJwt(token: string): boolean {
   return /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/.test(token);
 }
 
