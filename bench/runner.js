@@ -6,14 +6,14 @@ import { MCP_BRIDGE_PROCESS, PROCESSES } from "./lib/processes.js";
 
 async function main() {
   const [name, out, ...flags] = process.argv.slice(2);
-  const modules = PROCESSES[name] ?? MCP_BRIDGE_PROCESS[name];
+  const modules = (PROCESSES[name] ?? MCP_BRIDGE_PROCESS[name])?.modules;
   if (modules === undefined || out === undefined) {
     throw new Error(`usage: runner.js <${Object.keys(PROCESSES).join("|")}|mcp-bridge> <out.json>`);
   }
   const countsFlag = flags.indexOf("--tool-counts");
   const toolCounts = countsFlag === -1 ? undefined : flags[countsFlag + 1].split(",").map(Number);
   const started = Date.now();
-  const report = { process: name, libraries: [], rows: [], facts: {} };
+  const report = { process: name, node: process.version, libraries: [], rows: [], facts: {} };
   const loaded = [];
   try {
     for (const module of modules) loaded.push(await import(`./peers/${module}.js`));
@@ -26,7 +26,8 @@ async function main() {
       const last = index === loaded.length - 1;
       if (name !== "toolwire-with-peers" || last) measured = cases;
     }
-    if (!flags.includes("--verify-only")) report.rows = await measureCases(measured);
+    const options = loaded.at(-1)?.measureOptions;
+    if (!flags.includes("--verify-only")) report.rows = await measureCases(measured, options);
   } catch (error) {
     report.error = error instanceof Error ? (error.stack ?? error.message) : String(error);
   } finally {

@@ -55,22 +55,27 @@ export function quantile(sorted, q) {
   return sorted[low] + (sorted[high] - sorted[low]) * (position - low);
 }
 
+/** How many passes `measureCases` makes over the cases when a process does not say. */
+export const DEFAULT_PASSES = 5;
+
 /**
- * Measures every case with mitata's `measure`. First every case runs for a while, so the JIT has
- * settled before any case is timed. Then each case is timed in `passes` passes spread over the run
- * (so a slow phase of the machine hits every case alike); a sample runs the case back to back for
- * about 1 ms (one run when a run takes longer), so its mean includes the garbage collection the case
- * causes, the same way for every case and library. Returns one row per case: the median and
- * quartiles over all samples, in nanoseconds per run.
+ * Measures every case with mitata's `measure`. First every case runs for a while, so the JIT has settled before
+ * any case is timed. Then the cases are timed in `passes` passes, each pass timing every case in turn (so a slow
+ * phase of the machine hits every case alike, and figures taken within one pass can be compared); a sample runs the
+ * case back to back for about 1 ms (one run when a run takes longer), so its mean includes the garbage collection
+ * the case causes, the same way for every case and library. Returns one row per case, in nanoseconds per run: the
+ * median of each pass's samples (`passesNs`, in pass order), their median, lowest and highest, and the quartiles
+ * over all samples.
  */
 export async function measureCases(cases, options = {}) {
-  const passes = options.passes ?? 2;
+  const passes = options.passes ?? DEFAULT_PASSES;
   const batches = [];
   for (const benchCase of cases) {
     const fastest = await warmUp(benchCase.run, 20, options.warmUpNs ?? 100_000_000);
     batches.push(Math.max(1, Math.min(4096, Math.round(SAMPLE_NS / Math.max(1000, fastest)))));
   }
   const samples = cases.map(() => []);
+  const passMedians = cases.map(() => []);
   for (let pass = 0; pass < passes; pass++) {
     for (const [index, benchCase] of cases.entries()) {
       const fn = benchCase.run;
@@ -84,17 +89,28 @@ export async function measureCases(cases, options = {}) {
         now: cpuNow,
       });
       samples[index].push(...stats.samples);
+      passMedians[index].push(
+        quantile(
+          [...stats.samples].sort((a, b) => a - b),
+          0.5,
+        ),
+      );
     }
   }
   return cases.map((benchCase, index) => {
     const sorted = samples[index].sort((a, b) => a - b);
+    const byPass = passMedians[index];
+    const sortedPasses = [...byPass].sort((a, b) => a - b);
     return {
       id: caseId(benchCase),
       group: benchCase.group,
       library: benchCase.library,
       variant: benchCase.variant,
       n: benchCase.n,
-      medianNs: quantile(sorted, 0.5),
+      medianNs: quantile(sortedPasses, 0.5),
+      minNs: sortedPasses[0],
+      maxNs: sortedPasses.at(-1),
+      passesNs: byPass,
       p25Ns: quantile(sorted, 0.25),
       p75Ns: quantile(sorted, 0.75),
       samples: sorted.length,

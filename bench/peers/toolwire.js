@@ -1,9 +1,7 @@
-// toolwire's side of the benchmark: turns of N calls through a session, one call with hooks, registries of N tools,
-// and a whole run of the agent loop over the Anthropic model client's wire format.
+// toolwire's side of the benchmark: turns of N calls through a session, one call with hooks, registries of N tools
+// (its whole run of the agent loop is in bench/peers/loop.js).
 
-import { do_not_optimize } from "mitata";
 import * as toolwire from "../../dist/index.js";
-import { anthropicRequestBody, readAnthropicMessage } from "../../dist/providers/clients/anthropic-model.js";
 import { anthropic } from "../../dist/providers/index.js";
 import { checkResults } from "../lib/checks.js";
 import { floorCases } from "../lib/floor.js";
@@ -19,7 +17,7 @@ import {
   validInput,
 } from "../lib/workload.js";
 
-const { buildToolPlan, createAgentSession, createToolRegistry, defineTool, runAgent } = toolwire;
+const { buildToolPlan, createAgentSession, createToolRegistry, defineTool } = toolwire;
 
 /**
  * How a turn's calls are read and its tools payload built: with the Anthropic adapter when this
@@ -122,88 +120,6 @@ export function dispatchCases() {
   return cases;
 }
 
-/** A Messages API response body as the HTTP answer would give it: `content`, `stop_reason` and `usage`. */
-function anthropicAnswer(content, stopReason) {
-  return {
-    id: "msg_scripted",
-    type: "message",
-    role: "assistant",
-    model: "scripted",
-    content,
-    stop_reason: stopReason,
-    stop_sequence: null,
-    usage: { input_tokens: 100, output_tokens: 20 },
-  };
-}
-
-/**
- * The Anthropic model client with the network taken out: each turn builds the request body as
- * `createAnthropicModel` does (tools payload, transcript as Anthropic messages) and reads a prebuilt response
- * body as it does (`readAnthropicMessage`); only the SDK's HTTP round trip is replaced. It asks for `calls`
- * first, then, once the last transcript message holds their results, ends the run with text.
- */
-export function anthropicWireModel(calls) {
-  const options = { model: "scripted" };
-  const name = "anthropic:scripted";
-  const uses = calls.map((call) => ({ type: "tool_use", id: call.id, name: call.name, input: call.input }));
-  const callTurn = anthropicAnswer([{ type: "text", text: "Calling tools." }, ...uses], "tool_use");
-  const endTurn = anthropicAnswer([{ type: "text", text: "Done." }], "end_turn");
-  return {
-    name,
-    async complete(request) {
-      do_not_optimize(anthropicRequestBody(options, request));
-      const answered = request.messages.at(-1)?.role === "tool";
-      const turn = readAnthropicMessage(answered ? endTurn : callTurn, name);
-      if (turn.text !== "") request.onTextDelta?.(turn.text);
-      return turn;
-    },
-  };
-}
-
-/** The tool results and stop reason of one run of the loop, as `checkResults` and the loop checks read them. */
-function loopOutcome(done) {
-  const results = (done?.transcript ?? []).flatMap((message) => (message.role === "tool" ? message.results : []));
-  return {
-    reason: done?.reason,
-    turns: done?.turns,
-    results: results.map((block) => ({ text: block.content[0]?.text, isError: block.is_error === true })),
-  };
-}
-
-/** Checks one run: completed in two model turns, one result per call, each the tool's answer. */
-export function checkLoopOutcome(outcome, calls) {
-  if (outcome.reason !== "completed") return `the run ended with ${String(outcome.reason)}, expected completed`;
-  if (outcome.turns !== 2) return `the run took ${String(outcome.turns)} model turns, expected 2`;
-  return checkResults(outcome.results, calls, "valid");
-}
-
-/**
- * The loop case: one whole run of `runAgent` over the Anthropic wire format. The model asks for N calls of the
- * no-op tool; they are dispatched and their results sent back; the model ends the run. Every event is read.
- */
-export function loopCases() {
-  const registry = createToolRegistry({ custom: [noopTool()] });
-  const session = createAgentSession({ registry });
-  const calls = turnCalls(1, "valid");
-  const model = anthropicWireModel(calls);
-  return [
-    {
-      group: "loop",
-      library: "toolwire",
-      variant: "anthropic",
-      n: 1,
-      run: async () => {
-        let done;
-        for await (const event of runAgent({ session, model, prompt: "go" })) {
-          if (event.type === "done") done = event;
-        }
-        return done;
-      },
-      check: (done) => checkLoopOutcome(loopOutcome(done), calls),
-    },
-  ];
-}
-
 /** The registry-size cases: refresh, plan, the tools payload of one turn, and refresh plus payload, per tool count. */
 export function toolSetCases(toolCounts = TOOL_COUNTS) {
   const cases = [];
@@ -254,7 +170,7 @@ export function toolSetCases(toolCounts = TOOL_COUNTS) {
 
 /** Every toolwire case of its own process. */
 export function createCases(options = {}) {
-  return [...floorCases(), ...dispatchCases(), ...loopCases(), ...toolSetCases(options.toolCounts)];
+  return [...floorCases(), ...dispatchCases(), ...toolSetCases(options.toolCounts)];
 }
 
 /** What this library's cases were built with, for the results file. */

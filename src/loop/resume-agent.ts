@@ -3,8 +3,9 @@ import { ApprovalError } from "../core/errors.js";
 import { isRecord } from "../core/json.js";
 import type { ApprovalRequest } from "../core/types.js";
 import type { TranscriptMessage } from "../providers/clients/types.js";
+import { endTurn, type LoopRun, stopAfterTurn, type TurnCalls, takeOutcomes } from "./end-turn.js";
 import { AgentLoopError } from "./errors.js";
-import { endTurn, type LoopRun, stopAfterTurn, type TurnCalls, takeOutcomes, turns } from "./run-agent.js";
+import { turns } from "./run-agent.js";
 import { openRunState } from "./run-state.js";
 import type { AgentEvent, ResumeAgentOptions } from "./types.js";
 

@@ -50,50 +50,14 @@ export function cachedToolEntry<T>(
   return entry;
 }
 
-/** A variant's latest list: its descriptors and, index for index, their entries. */
-interface LatestList {
-  readonly descriptors: readonly ToolDescriptor[];
-  readonly entries: readonly unknown[];
-}
-
-/** Held weakly: a cache of the latest list must not keep a session's tools alive. */
-const latestLists = new Map<string, WeakRef<LatestList>>();
-
-/**
- * `cachedToolEntry` over a list of tools, in their order: what every `formatTools` returns each turn. A turn
- * usually sends the same tools as the one before, so each descriptor is first compared with the one at its index
- * in the variant's latest list (a sequential read) and only looked up in the table when it differs: with 10,000
- * tools a table lookup costs several times what it costs with 100 (scattered memory), the comparison does not.
- */
+/** `cachedToolEntry` over a list of tools, in their order: what every `formatTools` returns each turn. */
 export function cachedToolEntries<T>(
   tools: Iterable<ToolDescriptor | AgentTool>,
   variant: string,
   build: (descriptor: ToolDescriptor) => T,
 ): T[] {
-  const entries = entriesOf(variant) as WeakMap<ToolDescriptor, T>;
-  const latest = latestLists.get(variant)?.deref();
-  const descriptors: ToolDescriptor[] = [];
   const out: T[] = [];
-  let same = latest !== undefined;
-  for (const tool of tools) {
-    const descriptor = descriptorOf(tool);
-    let entry: T | undefined;
-    if (latest !== undefined && latest.descriptors[out.length] === descriptor) {
-      entry = latest.entries[out.length] as T;
-    } else {
-      same = false;
-      entry = entries.get(descriptor);
-      if (entry === undefined) {
-        entry = Object.freeze(build(descriptor));
-        entries.set(descriptor, entry);
-      }
-    }
-    descriptors.push(descriptor);
-    out.push(entry);
-  }
-  if (!same || (latest as LatestList).descriptors.length !== out.length) {
-    latestLists.set(variant, new WeakRef({ descriptors, entries: [...out] }));
-  }
+  for (const tool of tools) out.push(cachedToolEntry(descriptorOf(tool), variant, build));
   return out;
 }
 

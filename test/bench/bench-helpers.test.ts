@@ -1,47 +1,72 @@
 import { describe, expect, it } from "vitest";
 import { checkResults } from "../../bench/lib/checks.js";
+import { figureOf, formatDifference, formatFigureNs, formatRatioFigure, ratioOf } from "../../bench/lib/figures.js";
 import { caseId, verifyCases } from "../../bench/lib/harness.js";
 import {
   evaluateTargets,
-  formatDifference,
   formatNs,
   formatRatio,
   formatReport,
   linearity,
   medianOf,
+  perCallFigure,
   perCallNs,
-  ratio,
   summarize,
 } from "../../bench/lib/report.js";
 import { buildToolSpecs, loadFixtureTools } from "../../bench/lib/tool-sets.js";
 import { turnCalls } from "../../bench/lib/workload.js";
 import { TOOL_NAME_PATTERN } from "../../src/index.js";
 
-type Row = { group: string; library: string; variant: string; n: number; medianNs: number };
-type ByPeer = Record<string, number | undefined>;
+type Row = { group: string; library: string; variant: string; n: number; medianNs: number; passesNs?: number[] };
+type Figure = { median: number; min: number; max: number; passes: number[] };
+type ByPeer = Record<string, Figure | undefined>;
 /** The parts of the summary these tests read (the report code is plain JavaScript). */
 interface Summary {
   skipped: { process: string; reason: string }[];
+  peers: { key: string; label: string; toolwireProcess: string }[];
   comparison: {
     valid: {
+      process: string;
+      node: string;
       n: number;
+      toolwire?: Figure;
       toolwireOverPeer: ByPeer;
       fastestPeer?: string;
-      timesLowerThanFastestPeer?: number;
-      toolwireOverFloor?: number;
+      timesLowerThanFastestPeer?: Figure;
+      toolwireOverFloor?: Figure;
     }[];
   };
-  tools: { n: number; peersPerTurnNs: ByPeer; payloadOverPeer: ByPeer }[];
-  loop: { toolwireNs?: number; piNs?: number; piOverToolwire?: number };
-  targets: { name: string; measured: unknown; met?: boolean }[];
+  tools: { n: number; peersPerTurn: ByPeer; payloadOverPeer: ByPeer }[];
+  loop: {
+    node: string;
+    hand?: Figure;
+    toolwire?: Figure;
+    toolwireOverHand?: Figure;
+    pis: { release?: string; piOverToolwire?: Figure }[];
+  }[];
+  targets: { name: string; measured?: Figure | boolean; met?: boolean }[];
 }
 
-function turnRows(library: string, variant: string, base: number, perCall: number): Row[] {
-  return [0, 1, 10, 100].map((n) => ({ group: "turn", library, variant, n, medianNs: base + n * perCall }));
+/** Rows of turns with 0, 1, 10 and 100 calls, over three passes: pass `p` costs `base + n * perCall + p * drift`. */
+function turnRows(library: string, variant: string, base: number, perCall: number, drift = 0): Row[] {
+  return [0, 1, 10, 100].map((n) => {
+    const passesNs = [0, 1, 2].map((pass) => base + n * perCall + pass * drift * n);
+    return { group: "turn", library, variant, n, medianNs: passesNs[1] as number, passesNs };
+  });
 }
 
-function processReport(name: string, rows: Row[], extra: Record<string, unknown> = {}) {
-  return { process: name, libraries: [], rows, facts: {}, ...extra };
+function row(group: string, library: string, variant: string, n: number, passesNs: number[]): Row {
+  const sorted = [...passesNs].sort((a, b) => a - b);
+  return { group, library, variant, n, medianNs: sorted[sorted.length >> 1] as number, passesNs };
+}
+
+function processReport(
+  name: string,
+  node: string,
+  rows: Row[],
+  libraries: { library: string; version: string }[] = [],
+) {
+  return { process: name, node, libraries, rows, facts: {} };
 }
 
 describe("buildToolSpecs", () => {
@@ -114,18 +139,55 @@ describe("verifyCases", () => {
     expect(cases.length).toBeGreaterThan(30);
     await expect(verifyCases(cases)).resolves.toBeUndefined();
     expect(toolwire.facts().schemaObjectsReusedAcrossTurns).toBe(true);
-    expect(cases.filter((each) => each.group === "loop").map(caseId)).toEqual(["loop/toolwire/anthropic/1"]);
   });
 
-  it("passes pi's cases, its whole run of the loop included", async () => {
+  it("passes pi's cases", async () => {
     const pi = await import("../../bench/peers/pi.js");
-    const cases = pi.createCases({ toolCounts: [10] });
-    expect(cases.filter((each) => each.group === "loop").map(caseId)).toEqual(["loop/pi/anthropic/1"]);
+    await expect(verifyCases(pi.createCases({ toolCounts: [10] }))).resolves.toBeUndefined();
+  });
+
+  it("passes the whole runs of the loop: by hand, through runAgent and through pi's loop", async () => {
+    const loop = await import("../../bench/peers/loop.js");
+    const cases = loop.createCases();
+    expect(cases.map(caseId).slice(0, 3)).toEqual([
+      "loop/hand/anthropic/1",
+      "loop/toolwire/anthropic/1",
+      "loop/pi/@mariozechner/pi-agent-core@0.73.1/1",
+    ]);
     await expect(verifyCases(cases)).resolves.toBeUndefined();
   });
 
+  it("writes the loop by hand so that it yields the events runAgent yields, in the same order", async () => {
+    const { createHandLoop } = await import("../../bench/lib/hand-loop.js");
+    const { anthropicWireModel } = await import("../../bench/lib/toolwire-loop.js");
+    const api = await import("../../dist/index.js");
+    const client = await import("../../dist/providers/clients/anthropic-model.js");
+    const { NOOP_DESCRIPTION, NOOP_NAME, NOOP_SCHEMA, noop } = await import("../../bench/lib/workload.js");
+    const calls = turnCalls(1, "valid");
+    const byHand: unknown[] = [];
+    for await (const event of createHandLoop(calls)("go")) byHand.push(event);
+    const tool = api.defineTool({
+      name: NOOP_NAME,
+      description: NOOP_DESCRIPTION,
+      inputSchema: NOOP_SCHEMA,
+      execute: noop,
+    });
+    const session = api.createAgentSession({ registry: api.createToolRegistry({ custom: [tool] }) });
+    const through: unknown[] = [];
+    for await (const event of api.runAgent({ session, model: anthropicWireModel(client, calls), prompt: "go" })) {
+      through.push(event);
+    }
+    const shape = (events: unknown[]) =>
+      events.map((event) => {
+        const { type, turn, text, call, result, stopReason, reason } = event as Record<string, unknown>;
+        return { type, turn, text, call, content: (result as { content?: unknown })?.content, stopReason, reason };
+      });
+    expect(shape(byHand)).toEqual(shape(through));
+    expect(byHand).toHaveLength(13);
+  });
+
   it("refuses a run of the loop that did not end with the model's end turn or lost a result", async () => {
-    const { checkLoopOutcome } = await import("../../bench/peers/toolwire.js");
+    const { checkLoopOutcome } = await import("../../bench/peers/loop.js");
     const calls = turnCalls(1, "valid");
     const ok = [{ text: "ok", isError: false }];
     expect(checkLoopOutcome({ reason: "completed", turns: 2, results: ok }, calls)).toBeUndefined();
@@ -135,158 +197,28 @@ describe("verifyCases", () => {
   });
 });
 
-describe("the report", () => {
-  const processes = [
-    processReport("toolwire", [
-      ...turnRows("toolwire", "valid", 500, 1000),
-      ...turnRows("floor", "valid", 300, 50),
-      { group: "single", library: "toolwire", variant: "plain", n: 1, medianNs: 900 },
-      { group: "single", library: "floor", variant: "direct", n: 1, medianNs: 100 },
-      { group: "loop", library: "toolwire", variant: "anthropic", n: 1, medianNs: 4000 },
-      ...[10, 100, 1000, 10000].map((n) => ({
-        group: "tools",
-        library: "toolwire",
-        variant: "refresh+payload",
-        n,
-        medianNs: n * 1000,
-      })),
-      ...[10, 100, 1000, 10000].map((n) => ({
-        group: "tools",
-        library: "toolwire",
-        variant: "payload",
-        n,
-        medianNs: n,
-      })),
-    ]),
-    processReport("pi", [
-      ...turnRows("pi", "valid", 2000, 8000),
-      ...turnRows("floor", "valid", 300, 60),
-      { group: "loop", library: "pi", variant: "anthropic", n: 1, medianNs: 24_000 },
-      ...[0, 10, 100, 1000, 10000].map((n) => ({
-        group: "tools",
-        library: "pi",
-        variant: "turn",
-        n,
-        medianNs: 50 + n * 4,
-      })),
-    ]),
-    processReport("ai-sdk", [...turnRows("ai-sdk", "valid", 2000, 50000)]),
-    { process: "langchain", error: "Error: cannot load\n    at stack" },
-  ];
-  const summary = summarize(processes) as unknown as Summary;
-
-  it("computes the per-call cost as (turn with N calls − turn with none) / N", () => {
-    const own = processes[0];
-    expect(medianOf(own, "turn", "toolwire", "valid", 10)).toBe(10_500);
-    expect(perCallNs(own, "toolwire", "valid", 10)).toBe(1000);
-    expect(perCallNs(own, "toolwire", "valid", 0)).toBeUndefined();
-    expect(perCallNs(own, "toolwire", "invalid", 10)).toBeUndefined();
+describe("figures", () => {
+  it("gives the median of the passes with the lowest and the highest", () => {
+    expect(figureOf([3, 1, 2, 10], "p")).toMatchObject({ median: 2.5, min: 1, max: 10, passes: [3, 1, 2, 10] });
+    expect(figureOf([], "p")).toBeUndefined();
   });
 
-  it("compares toolwire with each peer and names the fastest peer", () => {
-    const at100 = summary.comparison.valid.find((row) => row.n === 100)!;
-    expect(at100.toolwireOverPeer.pi).toBeCloseTo(1000 / 8000);
-    expect(at100.toolwireOverPeer["ai-sdk"]).toBeCloseTo(1000 / 50000);
-    expect(at100.toolwireOverPeer.langchain).toBeUndefined();
-    expect(at100.fastestPeer).toBe("pi");
-    expect(at100.timesLowerThanFastestPeer).toBeCloseTo(8);
-    expect(at100.toolwireOverFloor).toBeCloseTo(20);
+  it("takes a ratio pass by pass within one process, and with the widest range across processes", () => {
+    const a = figureOf([10, 20, 30], "p");
+    const b = figureOf([5, 5, 10], "p");
+    expect(ratioOf(a, b)).toMatchObject({ median: 3, min: 2, max: 4 });
+    const c = figureOf([5, 5, 10], "q");
+    expect(ratioOf(a, c)).toMatchObject({ median: 4, min: 1, max: 6 });
+    expect(ratioOf(a, undefined)).toBeUndefined();
   });
 
-  it("does not name as fastest a peer whose figure is within its noise (printed ≈0)", () => {
-    const noisy = (n: number, medianNs: number, spread: number) => ({
-      group: "turn",
-      library: "ai-sdk",
-      variant: "valid",
-      n,
-      medianNs,
-      p25Ns: medianNs - spread,
-      p75Ns: medianNs + spread,
-      samples: 4,
-    });
-    const withNoise = summarize([
-      processes[0],
-      processes[1],
-      processReport("ai-sdk", [noisy(0, 100_000, 50_000), ...[1, 10, 100].map((n) => noisy(n, 100_010, 50_000))]),
-    ]) as unknown as Summary;
-    const at10 = withNoise.comparison.valid.find((row) => row.n === 10)!;
-    expect(at10.fastestPeer).toBe("pi");
-    expect(at10.timesLowerThanFastestPeer).toBeCloseTo(8);
-  });
-
-  it("reports a failed process as skipped with the first line of its reason", () => {
-    expect(summary.skipped).toEqual([{ process: "langchain", reason: "Error: cannot load" }]);
-  });
-
-  it("computes the peers' per-turn tool cost against their turn with no tools", () => {
-    const thousand = summary.tools.find((row) => row.n === 1000)!;
-    expect(thousand.peersPerTurnNs.pi).toBe(4000);
-    expect(thousand.payloadOverPeer.pi).toBeCloseTo(1000 / 4000);
-    expect(linearity(summary.tools as never)).toBeCloseTo(1);
-  });
-
-  it("compares a whole run of the loop, pi against toolwire", () => {
-    expect(summary.loop).toEqual({ toolwireNs: 4000, piNs: 24_000, piOverToolwire: 6 });
-  });
-
-  it("judges the targets from the measured figures", () => {
-    const byName = new Map(summary.targets.map((target) => [target.name, target]));
-    expect(byName.get("per-call overhead under 2 µs (N=100)")).toMatchObject({ measured: 1000, met: true });
-    expect(
-      byName.get("whole turn through the loop with the Anthropic wire format (N=1): pi / toolwire at least 5x"),
-    ).toMatchObject({ measured: 6, met: true });
-    expect(byName.get("1,000-tool refresh plus payload under 5 ms")).toMatchObject({ measured: 1e6, met: true });
-    const slow = evaluateTargets({
-      comparison: { valid: [{ n: 1, toolwireNs: 2500, timesLowerThanFastestPeer: 3, fastestPeer: "pi" }] },
-      tools: [
-        { n: 100, refreshPlusPayloadNs: 1e5, refreshPlusPayloadPerToolNs: 1000 },
-        { n: 1000, refreshPlusPayloadNs: 6e6, refreshPlusPayloadPerToolNs: 6000 },
-      ],
-      loop: { toolwireNs: 10_000, piNs: 21_000, piOverToolwire: 2.1 },
-      facts: { schemaObjectsReusedAcrossTurns: false },
-    });
-    expect(slow.map((target) => target.met)).toEqual([false, false, false, false, false, false]);
-  });
-
-  it("prints the tables with n/a where a figure is missing and the MCP slot when the bridge is absent", () => {
-    const text = formatReport(summary as never, {
-      cpu: "Test CPU",
-      cores: 2,
-      node: "v20.0.0",
-      os: "Linux",
-      date: "2026-01-01",
-      command: "npm run bench",
-    });
-    expect(text).toContain("Machine: Test CPU, 2 cores, Node v20.0.0");
-    expect(text).toContain("| pi | 0.13x | 0.13x | 0.13x |");
-    expect(text).toContain("| langchain | n/a | n/a | n/a |");
-    expect(text).toContain("| 4.00 µs | 24.00 µs | 6.00x |");
-    expect(text).toContain("no `bench/peers/mcp-bridge.js` in this build");
-    expect(text).toContain("- langchain: Error: cannot load");
-  });
-
-  it("sets the bridge against both clients' client.callTool direct, the 1.x SDK's and the v2 one's", () => {
-    const row = (library: string, variant: string, medianNs: number) => ({
-      group: "mcp",
-      library,
-      variant,
-      n: 1,
-      medianNs,
-    });
-    const variant = "echo, session.dispatch";
-    const mcp = summarize([
-      {
-        process: "mcp-bridge",
-        rows: [
-          row("toolwire", variant, 150_000),
-          row("mcp-sdk", variant, 100_000),
-          row("mcp-sdk-v2", variant, 125_000),
-        ],
-      },
-    ]).mcp;
-    expect(mcp).toEqual([
-      { variant, n: 1, bridgeNs: 150_000, directNs: 100_000, ratio: 1.5, directV2Ns: 125_000, ratioV2: 1.2 },
-    ]);
+  it("prints a figure with its spread, and a difference whose passes straddle zero as about zero", () => {
+    expect(formatFigureNs(figureOf([1534, 1400, 1700], "p"))).toBe("1.53 µs (1.40-1.70)");
+    expect(formatRatioFigure(figureOf([4.5, 4.2, 5.1], "p"))).toBe("4.50x (4.20-5.10)");
+    expect(formatDifference(figureOf([-50, 20, 100], "p"))).toBe("≈0 (-50 ns to 100 ns)");
+    expect(formatDifference(figureOf([500, 400, 600], "p"))).toBe("500 ns (400-600)");
+    expect(formatDifference(undefined)).toBe("n/a");
+    expect(formatFigureNs(figureOf([512.4], "p"))).toBe("512 ns");
   });
 
   it("formats durations and ratios for people", () => {
@@ -297,25 +229,181 @@ describe("the report", () => {
     expect(formatRatio(4.567)).toBe("4.57x");
     expect(formatRatio(45.67)).toBe("45.7x");
     expect(formatRatio(456.7)).toBe("457x");
-    expect(ratio(1, 0)).toBeUndefined();
-  });
-
-  it("shows a difference that noise could account for as about zero", () => {
-    expect(formatDifference(-50, 100)).toBe("≈0 (±100 ns)");
-    expect(formatDifference(500, 100)).toBe("500 ns");
-    expect(formatDifference(undefined, 100)).toBe("n/a");
   });
 });
 
-describe("noise", () => {
-  it("bounds a difference of medians by two standard errors, per call for turns", async () => {
-    const { noiseNs } = await import("../../bench/lib/report.js");
-    const rows = [
-      { group: "turn", library: "x", variant: "valid", n: 0, medianNs: 100, p25Ns: 90, p75Ns: 110, samples: 100 },
-      { group: "turn", library: "x", variant: "valid", n: 10, medianNs: 1100, p25Ns: 1090, p75Ns: 1110, samples: 100 },
-    ];
-    const error = (0.93 * 20) / 10;
-    expect(noiseNs({ rows }, "turn", "x", "valid", 10)).toBeCloseTo((2 * Math.sqrt(2 * error * error)) / 10);
-    expect(noiseNs({ rows }, "turn", "x", "invalid", 10)).toBe(0);
+describe("the report", () => {
+  const toolRows = (library: string, variant: string, cost: (n: number) => number, counts: number[]) =>
+    counts.map((n) => row("tools", library, variant, n, [cost(n), cost(n), cost(n)]));
+  const processes = [
+    processReport(
+      "toolwire",
+      "v20.20.2",
+      [
+        ...turnRows("toolwire", "valid", 500, 1000, 10),
+        ...turnRows("floor", "valid", 300, 50),
+        row("single", "toolwire", "plain", 1, [900, 800, 1000]),
+        row("single", "floor", "direct", 1, [100, 100, 100]),
+        ...toolRows("toolwire", "refresh+payload", (n) => n * 1000, [10, 100, 1000, 10000]),
+        ...toolRows("toolwire", "payload", (n) => n, [10, 100, 1000, 10000]),
+      ],
+      [{ library: "toolwire", version: "workspace build (dist/)" }],
+    ),
+    processReport(
+      "pi",
+      "v20.20.2",
+      [
+        ...turnRows("pi", "valid", 2000, 8000),
+        ...turnRows("floor", "valid", 300, 60),
+        ...toolRows("pi", "turn", (n) => 50 + n * 4, [0, 10, 100, 1000, 10000]),
+      ],
+      [{ library: "pi", version: "@mariozechner/pi-agent-core@0.73.1" }],
+    ),
+    processReport("ai-sdk", "v20.20.2", turnRows("ai-sdk", "valid", 2000, 50000), [
+      { library: "ai-sdk", version: "ai@6.0.326" },
+    ]),
+    processReport("toolwire-node22", "v22.23.5", [...turnRows("toolwire", "valid", 400, 800)]),
+    processReport(
+      "pi-1-node22",
+      "v22.23.5",
+      [...turnRows("pi", "valid", 3000, 16000)],
+      [{ library: "pi", version: "@earendil-works/pi-agent-core@1.6.0" }],
+    ),
+    processReport("loop", "v20.20.2", [
+      row("loop", "hand", "anthropic", 1, [3000, 3500, 4000]),
+      row("loop", "toolwire", "anthropic", 1, [9000, 10500, 10000]),
+      row("loop", "pi", "@mariozechner/pi-agent-core@0.73.1", 1, [15000, 14000, 20000]),
+    ]),
+    processReport("loop-node22", "v22.23.5", [
+      row("loop", "hand", "anthropic", 1, [2500, 2500, 2500]),
+      row("loop", "toolwire", "anthropic", 1, [7500, 7500, 7500]),
+      row("loop", "pi", "@earendil-works/pi-agent-core@1.6.0", 1, [30000, 30000, 30000]),
+    ]),
+    { process: "langchain", error: "Error: cannot load\n    at stack" },
+    { process: "ai-sdk-7-node22", skipped: "needs Node 22, whose dev dependency binary runs on linux-x64 only" },
+  ];
+  const summary = summarize(processes) as unknown as Summary;
+
+  it("computes the per-call cost as (turn with N calls − turn with none) / N, pass by pass", () => {
+    const own = processes[0];
+    expect(medianOf(own, "turn", "toolwire", "valid", 10)).toBe(10_600);
+    expect(perCallNs(own, "toolwire", "valid", 10)).toBe(1010);
+    expect(perCallFigure(own, "toolwire", "valid", 10)).toMatchObject({ median: 1010, min: 1000, max: 1020 });
+    expect(perCallNs(own, "toolwire", "valid", 0)).toBeUndefined();
+    expect(perCallNs(own, "toolwire", "invalid", 10)).toBeUndefined();
+  });
+
+  it("compares toolwire with each peer on the same Node and names the fastest peer", () => {
+    const node20 = summary.comparison.valid.find((each) => each.process === "toolwire" && each.n === 100)!;
+    expect(node20.node).toBe("Node 20");
+    expect(node20.toolwireOverPeer.pi?.median).toBeCloseTo(1010 / 8000);
+    expect(node20.toolwireOverPeer["ai-sdk"]?.median).toBeCloseTo(1010 / 50000);
+    expect(node20.toolwireOverPeer["pi-1"]).toBeUndefined();
+    expect(node20.fastestPeer).toBe("pi");
+    expect(node20.timesLowerThanFastestPeer?.median).toBeCloseTo(8000 / 1010);
+    expect(node20.toolwireOverFloor?.median).toBeCloseTo(1010 / 50);
+    const node22 = summary.comparison.valid.find((each) => each.process === "toolwire-node22" && each.n === 100)!;
+    expect(node22.fastestPeer).toBe("pi-1");
+    expect(node22.timesLowerThanFastestPeer?.median).toBeCloseTo(20);
+    expect(summary.peers.map((peer) => peer.label)).toEqual([
+      "ai-sdk 6.0.326 (Node 20)",
+      "pi 0.73.1 (Node 20)",
+      "pi 1.6.0 (Node 22)",
+    ]);
+  });
+
+  it("does not name as fastest a peer whose passes straddle zero (printed ≈0)", () => {
+    const noisy = (n: number) => row("turn", "ai-sdk", "valid", n, [100_000, 50_000, 150_000]);
+    const withNoise = summarize([
+      processes[0],
+      processes[1],
+      processReport("ai-sdk", "v20.20.2", [0, 1, 10, 100].map(noisy)),
+    ]) as unknown as Summary;
+    const at10 = withNoise.comparison.valid.find((each) => each.n === 10)!;
+    expect(at10.fastestPeer).toBe("pi");
+  });
+
+  it("reports a failed or skipped process with the first line of its reason", () => {
+    expect(summary.skipped).toEqual([
+      { process: "langchain", reason: "Error: cannot load" },
+      { process: "ai-sdk-7-node22", reason: "needs Node 22, whose dev dependency binary runs on linux-x64 only" },
+    ]);
+  });
+
+  it("computes the peers' per-turn tool cost against their turn with no tools", () => {
+    const thousand = summary.tools.find((each) => each.n === 1000)!;
+    expect(thousand.peersPerTurn.pi?.median).toBe(4000);
+    expect(thousand.payloadOverPeer.pi?.median).toBeCloseTo(1000 / 4000);
+    expect(linearity(summary.tools as never)?.median).toBeCloseTo(1);
+  });
+
+  it("sets a whole run through runAgent against the run by hand and pi's loop, pass by pass, on each Node", () => {
+    const [node20, node22] = summary.loop;
+    expect(node20?.node).toBe("Node 20");
+    expect(node20?.toolwireOverHand).toMatchObject({ median: 3, min: 2.5, max: 3 });
+    expect(node20?.pis[0]).toMatchObject({ release: "0.73.1" });
+    expect(node20?.pis[0]?.piOverToolwire).toMatchObject({ min: 14000 / 10500, max: 2 });
+    expect(node20?.pis[0]?.piOverToolwire?.median).toBeCloseTo(15000 / 9000);
+    expect(node22?.pis[0]?.piOverToolwire?.median).toBe(4);
+  });
+
+  it("judges the targets from the measured medians", () => {
+    const byName = new Map(summary.targets.map((target) => [target.name, target]));
+    expect(byName.get("per-call overhead under 2 µs (N=100)")).toMatchObject({ met: true });
+    expect(byName.get("a whole runAgent run at most 4x the same run by hand (Node 20)")).toMatchObject({ met: true });
+    expect(byName.get("a whole runAgent run at least 3x below pi 0.73.1's loop (Node 20)")).toMatchObject({
+      met: false,
+    });
+    expect(byName.get("a whole runAgent run at least 3x below pi 1.6.0's loop (Node 22)")).toMatchObject({ met: true });
+    expect(byName.get("1,000-tool refresh plus payload under 5 ms")).toMatchObject({ met: true });
+    const figure = (median: number) => ({ median, min: median, max: median, passes: [median] });
+    const slow = evaluateTargets({
+      comparison: {
+        valid: [{ process: "toolwire", n: 1, toolwire: figure(2500), timesLowerThanFastestPeer: figure(3) }],
+      },
+      tools: [
+        { n: 100, refreshPlusPayload: figure(1e5), refreshPlusPayloadPerTool: figure(1000) },
+        { n: 1000, refreshPlusPayload: figure(6e6), refreshPlusPayloadPerTool: figure(6000) },
+      ],
+      loop: [{ node: "Node 20", toolwireOverHand: figure(5), pis: [{ release: "0.73.1", piOverToolwire: figure(2) }] }],
+      facts: { schemaObjectsReusedAcrossTurns: false },
+    });
+    expect(slow.map((target) => target.met)).toEqual([false, false, false, false, false, false, false]);
+  });
+
+  it("prints every figure with its spread, each peer with its release and Node, and what was skipped", () => {
+    const text = formatReport(summary as never, {
+      cpu: "Test CPU",
+      cores: 2,
+      node: "v20.0.0",
+      os: "Linux",
+      date: "2026-01-01",
+      command: "npm run bench",
+    });
+    expect(text).toContain("Machine: Test CPU, 2 cores, Linux");
+    expect(text).toContain("| pi | 0.73.1 (Node 20) |".replace(" | 0.73.1", " 0.73.1"));
+    expect(text).toContain("| toolwire | Node 20 | 1.01 µs (1.00-1.02) |");
+    expect(text).toContain("| toolwire / pi 1.6.0 (Node 22) | 0.05x |"); // no spread: one figure each
+    expect(text).toContain("| Node 20 | 3.50 µs (3.00-4.00) | 10.00 µs (9.00-10.50) | 15.00 µs (14.00-20.00) | n/a |");
+    expect(text).toContain("Not measured in this run: the `mcp-bridge` process did not run");
+    expect(text).toContain(
+      "| no per-turn schema conversion (the payload reuses the descriptors' schema objects) | n/a | n/a |",
+    );
+    expect(text).toContain("- langchain: Error: cannot load");
+  });
+
+  it("sets the bridge against both clients' client.callTool direct, the 1.x SDK's and the v2 one's", () => {
+    const variant = "echo, session.dispatch";
+    const mcp = (
+      summarize([
+        processReport("mcp-bridge", "v20.20.2", [
+          row("mcp", "toolwire", variant, 1, [150_000]),
+          row("mcp", "mcp-sdk", variant, 1, [100_000]),
+          row("mcp", "mcp-sdk-v2", variant, 1, [125_000]),
+        ]),
+      ]) as unknown as { mcp: { variant: string; ratio: Figure; ratioV2: Figure }[] }
+    ).mcp;
+    expect(mcp[0]?.ratio.median).toBe(1.5);
+    expect(mcp[0]?.ratioV2.median).toBe(1.2);
   });
 });
