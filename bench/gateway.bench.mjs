@@ -2,23 +2,39 @@
 // (auth, a session per principal, rate limit and audit log on) against the SDK's bare stateless server over one
 // no-op tool. Run: npm run bench:gateway. Each server is its own process; the clients (raw 2026-07-28 requests
 // over keep-alive HTTP) run here. Rounds alternate between the two, so machine load hits both alike.
+// Flags: --baseline DIR (also the gateway of an older build whose dist/ is in DIR, in the same rotation),
+// --rounds N, --seconds S, --no-fairness (throughput only). Each round also reads the servers' own CPU time
+// (/proc/<pid>/task/*/schedstat, Linux) per call answered.
 import { spawn } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { noopCallBody, noopCallHeaders } from "./gateway/noop-call.mjs";
 
 const SERVER = fileURLToPath(new URL("./gateway/gateway-server.mjs", import.meta.url));
 const FLOOD = fileURLToPath(new URL("./gateway/flood.mjs", import.meta.url));
-const ROUNDS = Number(process.env.ROUNDS ?? 5);
-const SECONDS = Number(process.env.SECONDS ?? 3);
+function flag(name) {
+  const at = process.argv.indexOf(name);
+  return at === -1 ? undefined : process.argv[at + 1];
+}
+const ROUNDS = Number(flag("--rounds") ?? process.env.ROUNDS ?? 5);
+const SECONDS = Number(flag("--seconds") ?? process.env.SECONDS ?? 3);
+const BASELINE = flag("--baseline");
+const FAIRNESS = !process.argv.includes("--no-fairness");
 const CONCURRENCY = [8, 32];
 const TOKEN = "bench-token-0123456789";
 const FLOODER = "flood-token-0123456789";
 
-function start(kind, auditFile, callsPerMinute) {
-  const args = [SERVER, kind, auditFile, ...(callsPerMinute === undefined ? [] : [String(callsPerMinute)])];
+function start(kind, auditFile, callsPerMinute, dist) {
+  const args = [
+    SERVER,
+    kind,
+    auditFile,
+    String(callsPerMinute ?? 1_000_000_000),
+    ...(dist === undefined ? [] : [dist]),
+  ];
   const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] });
   return new Promise((resolve, reject) => {
     let text = "";
@@ -56,7 +72,33 @@ async function load(url, clients, seconds, token = TOKEN, pace = 0) {
     }),
   );
   latencies.sort((a, b) => a - b);
-  return { perSecond: latencies.length / seconds, p99: latencies[Math.floor(latencies.length * 0.99)] ?? Number.NaN };
+  return {
+    calls: latencies.length,
+    perSecond: latencies.length / seconds,
+    p99: latencies[Math.floor(latencies.length * 0.99)] ?? Number.NaN,
+  };
+}
+
+/** Every thread's time on a CPU so far, in ms (the thread group's schedstat, summed; Linux); NaN where there is none. */
+function cpuMsOf(pid) {
+  let ns = 0;
+  try {
+    for (const task of readdirSync(`/proc/${pid}/task`)) {
+      try {
+        ns += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, "utf8").split(" ")[0]);
+      } catch {} // a thread that ended as we read
+    }
+  } catch {
+    return Number.NaN;
+  }
+  return ns / 1e6;
+}
+
+/** `load` on one server, with the server's CPU time per call answered (µs). */
+async function measured(server, clients, seconds) {
+  const before = cpuMsOf(server.child.pid);
+  const result = await load(server.url, clients, seconds);
+  return { ...result, cpuPerCall: ((cpuMsOf(server.child.pid) - before) * 1000) / result.calls };
 }
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
@@ -65,37 +107,50 @@ const folder = await mkdtemp(join(tmpdir(), "toolwire-gateway-bench-"));
 const servers = {
   bare: await start("bare", join(folder, "unused.jsonl")),
   toolwire: await start("toolwire", join(folder, "audit.jsonl")),
+  ...(BASELINE === undefined
+    ? {}
+    : { baseline: await start("toolwire", join(folder, "baseline.jsonl"), undefined, resolve(BASELINE, "dist")) }),
   // For fairness: 1,200 calls a minute per principal; the paced principal (10 a second) stays under it.
-  limited: await start("toolwire", join(folder, "limited.jsonl"), 1_200),
+  ...(FAIRNESS ? { limited: await start("toolwire", join(folder, "limited.jsonl"), 1_200) } : {}),
 };
+const spread = (values) => `${Math.min(...values).toFixed(3)}-${Math.max(...values).toFixed(3)}`;
 try {
-  for (const { url } of [servers.bare, servers.toolwire]) await load(url, 8, 1); // warm-up
-  await load(servers.limited.url, 1, 1, TOKEN, 100); // the paced principal's session, made before it is measured
-  console.log(`tools/call of a no-op tool, ${ROUNDS} alternating rounds of ${SECONDS} s, medians`);
-  console.log("clients | bare calls/s | toolwire calls/s | ratio | bare p99 ms | toolwire p99 ms | p99 ratio");
+  const kinds = BASELINE === undefined ? ["bare", "toolwire"] : ["bare", "toolwire", "baseline"];
+  for (const kind of kinds) await load(servers[kind].url, 8, 1); // warm-up
+  if (FAIRNESS) await load(servers.limited.url, 1, 1, TOKEN, 100); // the paced principal's session, made before it is measured
+  console.log(
+    `tools/call of a no-op tool, ${ROUNDS} rotating rounds of ${SECONDS} s, medians (ratios within each round: median, lowest-highest)`,
+  );
   for (const clients of CONCURRENCY) {
-    const rounds = { bare: [], toolwire: [] };
+    const rounds = Object.fromEntries(kinds.map((kind) => [kind, []]));
     for (let round = 0; round < ROUNDS; round++) {
-      for (const kind of round % 2 === 0 ? ["bare", "toolwire"] : ["toolwire", "bare"]) {
-        rounds[kind].push(await load(servers[kind].url, clients, SECONDS));
+      for (let k = 0; k < kinds.length; k++) {
+        const kind = kinds[(round + k) % kinds.length];
+        rounds[kind].push(await measured(servers[kind], clients, SECONDS));
       }
     }
-    const bare = { perSecond: median(rounds.bare.map((r) => r.perSecond)), p99: median(rounds.bare.map((r) => r.p99)) };
-    const ours = {
-      perSecond: median(rounds.toolwire.map((r) => r.perSecond)),
-      p99: median(rounds.toolwire.map((r) => r.p99)),
-    };
-    console.log(
-      `${clients} | ${bare.perSecond.toFixed(0)} | ${ours.perSecond.toFixed(0)} | ${(ours.perSecond / bare.perSecond).toFixed(3)}x | ${bare.p99.toFixed(2)} | ${ours.p99.toFixed(2)} | ${(ours.p99 / bare.p99).toFixed(3)}x`,
-    );
+    console.log(`\n${clients} clients`);
+    console.log("| server | calls/s | over bare | p99 ms | over bare | server CPU µs per call | over bare |");
+    console.log("|---|---:|---:|---:|---:|---:|---:|");
+    for (const kind of kinds) {
+      const within = (field) => rounds[kind].map((r, index) => r[field] / rounds.bare[index][field]);
+      const cells = ["perSecond", "p99", "cpuPerCall"].map(
+        (field) =>
+          `${median(rounds[kind].map((r) => r[field])).toFixed(field === "p99" ? 2 : 0)} | ${median(within(field)).toFixed(3)}x (${spread(within(field))})`,
+      );
+      console.log(`| ${kind} | ${cells.join(" | ")} |`);
+    }
   }
   // Fairness: one principal making 10 calls a second, alone and while another principal floods the gateway with
   // 32 clients of back-to-back calls from a process of its own: without a rate limit (the worst case), and with one (1,200 a minute) that the
   // flood uses up within about a second, after which it is answered 429.
-  for (const [label, server] of [
-    ["no rate limit", servers.toolwire],
-    ["rate limit", servers.limited],
-  ]) {
+  const fairness = FAIRNESS
+    ? [
+        ["no rate limit", servers.toolwire],
+        ["rate limit", servers.limited],
+      ]
+    : [];
+  for (const [label, server] of fairness) {
     const alone = [];
     const flooded = [];
     for (let round = 0; round < ROUNDS; round++) {

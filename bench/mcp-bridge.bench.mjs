@@ -1,5 +1,7 @@
 // Benchmark: one MCP tool call through the bridge against a direct SDK client.callTool on server-everything (stdio).
 // Run: npm run bench:mcp   (the bridge should add under 5%)
+//      npm run bench:mcp -- --cpu [--baseline DIR]... [--rounds N]   (the client's CPU per call, interleaved: the
+//      v2 client's callTool direct, this build's bridge, and the bridge of each other build whose dist/ is in a DIR)
 // Calls of the paths are interleaved, so machine load hits them alike. Over HTTP all clients share one server
 // process (the toolwire gateway serving server-everything's echo); over stdio each path has its own fresh process
 // per round, and the median over rounds evens out the speed differences between server processes.
@@ -7,16 +9,21 @@ import { spawn } from "node:child_process";
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { basename, dirname, join, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { Client as ClientV2 } from "@modelcontextprotocol/client";
+import { StdioClientTransport as StdioClientTransportV2 } from "@modelcontextprotocol/client/stdio";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { bench, do_not_optimize, run, summary } from "mitata";
-import { createAgentSession, createToolRegistry } from "../dist/index.js";
+import * as current from "../dist/index.js";
 import { mapCallToolResult } from "../dist/mcp/client/map-result.js";
-import { connectMcpServer } from "../dist/mcp/index.js";
+import * as currentMcp from "../dist/mcp/index.js";
+
+const { createAgentSession, createToolRegistry } = current;
+const { connectMcpServer } = currentMcp;
 
 const require = createRequire(import.meta.url);
 const everything = join(
@@ -26,7 +33,11 @@ const everything = join(
 );
 const env = { PATH: process.env.PATH ?? "" };
 const cli = fileURLToPath(new URL("../dist/cli/main.js", import.meta.url));
-const ROUNDS = Number(process.env.ROUNDS ?? 5);
+function flag(name) {
+  const at = process.argv.indexOf(name);
+  return at === -1 ? undefined : process.argv[at + 1];
+}
+const ROUNDS = Number(flag("--rounds") ?? process.env.ROUNDS ?? 5);
 const CALLS = Number(process.env.CALLS ?? 1000);
 const WARMUP = 200;
 const input = { message: "hello" };
@@ -111,6 +122,78 @@ async function start(mode) {
   };
 }
 
+/**
+ * The client's CPU per call (process.cpuUsage: every thread of this process, none of the servers'), over stdio:
+ * the v2 client's `callTool` direct (what the bridge is built on), and per build the bridged tool's `execute` and
+ * `session.dispatch` of it, each path on its own fresh server process every round. A round runs blocks of `BLOCK`
+ * calls per path, the paths' order rotating from block to block; a path's figure in a round is the median of its
+ * blocks, and the ratios are taken within each round.
+ */
+async function cpuRounds(baselineDirs) {
+  const BLOCK = 50;
+  const BLOCKS = Number(flag("--blocks") ?? 40);
+  const builds = [["this build", current, currentMcp]];
+  for (const dir of baselineDirs) {
+    const load = (path) => import(pathToFileURL(resolve(dir, "dist", path)).href);
+    builds.push([`${basename(resolve(dir))} build`, await load("index.js"), await load("mcp/index.js")]);
+  }
+  const stdio = { id: "gw", command: process.execPath, args: [everything, "stdio"], env };
+  const rows = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const open = [];
+    const v2 = new ClientV2({ name: "bench", version: "1.0.0" });
+    await v2.connect(
+      new StdioClientTransportV2({ command: process.execPath, args: [everything, "stdio"], env, stderr: "ignore" }),
+    );
+    open.push(v2);
+    const paths = { "v2 callTool": () => v2.callTool({ name: "echo", arguments: input }) };
+    for (const [name, api, mcp] of builds) {
+      const [forExecute, forDispatch] = await Promise.all([mcp.connectMcpServer(stdio), mcp.connectMcpServer(stdio)]);
+      const tool = forExecute.tools.find((candidate) => candidate.descriptor.name === "gw__echo");
+      const session = api.createAgentSession({ registry: api.createToolRegistry({ extensions: [forDispatch] }) });
+      open.push(session, forExecute, forDispatch);
+      paths[`${name}, execute`] = () => tool.execute(input, freshContext());
+      paths[`${name}, dispatch`] = () => session.dispatch({ id: `b${++id}`, name: "gw__echo", input });
+    }
+    const names = Object.keys(paths);
+    for (let index = 0; index < WARMUP; index++) for (const name of names) await paths[name]();
+    const samples = Object.fromEntries(names.map((name) => [name, []]));
+    for (let block = 0; block < BLOCKS; block++) {
+      for (let k = 0; k < names.length; k++) {
+        const name = names[(block + k) % names.length];
+        const fn = paths[name];
+        const start = process.cpuUsage();
+        for (let call = 0; call < BLOCK; call++) await fn();
+        const used = process.cpuUsage(start);
+        samples[name].push((used.user + used.system) / BLOCK);
+      }
+    }
+    for (const each of open.reverse()) await each.close();
+    rows.push(Object.fromEntries(names.map((name) => [name, median(samples[name])])));
+  }
+  const names = Object.keys(rows[0]);
+  const spread = (values) => `${Math.min(...values).toFixed(2)}-${Math.max(...values).toFixed(2)}`;
+  const cell = (values) => `${median(values).toFixed(2)}x (${spread(values)})`;
+  console.log(`\nclient CPU per call over stdio, ${ROUNDS} rounds x ${BLOCKS} blocks of ${BLOCK} calls per path`);
+  console.log("ratios taken within each round: median (lowest-highest)\n");
+  console.log("| path | µs per call | over v2 callTool | this build over it |");
+  console.log("|---|---:|---:|---:|");
+  for (const name of names) {
+    const per = rows.map((row) => row[name]);
+    const overV2 = cell(rows.map((row) => row[name] / row["v2 callTool"]));
+    const ours = name.replace(/^.* build, /, "this build, ");
+    const overThis = ours === name || !(ours in rows[0]) ? "" : cell(rows.map((row) => row[ours] / row[name]));
+    console.log(`| ${name} | ${median(per).toFixed(1)} (${spread(per)}) | ${overV2} | ${overThis} |`);
+  }
+}
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+if (process.argv.includes("--cpu")) {
+  await cpuRounds(process.argv.flatMap((arg, at) => (process.argv[at - 1] === "--baseline" ? [arg] : [])));
+  process.exit(0);
+}
+
 // 1. mitata, one round over stdio, for the distribution of each path.
 {
   const { paths, client, stop } = await start("stdio");
@@ -127,7 +210,6 @@ async function start(mode) {
 }
 
 // 2. Interleaved rounds on fresh processes.
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const pct = (value) => `${value >= 0 ? "+" : ""}${(value * 100).toFixed(1)}%`;
 
 async function rounds(mode) {

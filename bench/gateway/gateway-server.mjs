@@ -1,14 +1,19 @@
-// One server process of the gateway benchmark: argv <bare | toolwire> <audit file> [calls per minute per principal].
+// One server process of the gateway benchmark: argv <bare | toolwire> <audit file> [calls per minute per principal]
+// [dist folder of the build to serve, default this one's].
 // Prints its URL on stdout.
 // bare: the SDK's own stateless 2026-07-28 handler over one no-op tool, no auth. toolwire: serveMcp with auth,
 // a session per principal, a rate limit and the audit log on, over the same no-op tool.
 import { createServer } from "node:http";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { toNodeHandler } from "@modelcontextprotocol/node";
 import { createMcpHandler, McpServer } from "@modelcontextprotocol/server";
-import { createAgentSession, createToolRegistry, defineTool } from "../../dist/index.js";
-import { serveMcp } from "../../dist/mcp/index.js";
 
-const [kind, auditFile, callsPerMinute = "1000000000"] = process.argv.slice(2);
+const [kind, auditFile, callsPerMinute = "1000000000", dist] = process.argv.slice(2);
+const from = (path) =>
+  dist === undefined ? new URL(`../../dist/${path}`, import.meta.url) : pathToFileURL(join(dist, path));
+const { createAgentSession, createToolRegistry, defineTool } = await import(from("index.js"));
+const { serveMcp } = await import(from("mcp/index.js"));
 const NO_INPUT = { type: "object", properties: {} };
 
 if (kind === "bare") {

@@ -1,22 +1,13 @@
 // connectMcpServer: an MCP server (stdio or Streamable HTTP) as a live tool source whose tools are AgentTools.
-import type { AuthProvider, Client, Tool as McpTool, OAuthClientProvider } from "@modelcontextprotocol/client";
-import { ToolCallError } from "../../core/errors.js";
-import type {
-  AgentTool,
-  JsonObject,
-  JsonValue,
-  LiveToolSource,
-  ToolCallContext,
-  ToolLogLevel,
-  ToolResult,
-} from "../../core/types.js";
-import { type BridgedTool, bridgedResult, bridgeMcpTool, progressUpdate } from "./bridge-mcp-tool.js";
-import { createCallSignalPool } from "./call-signal-pool.js";
-import { classifyCallError, messageOf } from "./classify-call-error.js";
+import type { Client, Tool as McpTool } from "@modelcontextprotocol/client";
+import type { AgentTool, ToolCallContext } from "../../core/types.js";
+import { bridgeMcpTool } from "./bridge-mcp-tool.js";
+import { callMcpTool, type McpCallHost } from "./call-mcp-tool.js";
+import { messageOf } from "./classify-call-error.js";
 import { McpConnectionError } from "./errors.js";
-import { CALL_RESULT_AS_SENT, type CallResultAsSent } from "./lenient-results.js";
 import { listAllTools } from "./list-all-tools.js";
 import { checkMcpServerConfig, compileToolNameFilter, type McpServerConfig } from "./mcp-config.js";
+import type { McpConnection, McpConnectOptions } from "./mcp-connection.js";
 import {
   type McpConnectionEvent,
   type McpConnectionState,
@@ -28,91 +19,19 @@ import {
   closeMcpClient,
   type McpClientEvents,
   type McpEndpoint,
-  type McpProtocolChoice,
   type OpenMcpClient,
   type OpenMcpClientOptions,
   openMcpClient,
   pidOf,
 } from "./open-mcp-client.js";
 import { type BridgedToolCache, readToolListing, type SkippedMcpTool } from "./read-tool-listing.js";
-import type { ReconnectBackoff } from "./reconnect.js";
 import { nextRelistState, type RelistState } from "./relist-state.js";
 
+export type { McpConnection, McpConnectOptions } from "./mcp-connection.js";
 export type { McpProtocolChoice } from "./open-mcp-client.js";
-
-/** How a connection behaves. Every field is optional. */
-export interface McpConnectOptions {
-  /** Server tool names (exact, or globs where `*` matches anything; case ignored) to bridge. Default: all. */
-  readonly include?: readonly string[];
-  /** Server tool names (same syntax) to leave out; wins over `include`. */
-  readonly exclude?: readonly string[];
-  /** Per request (each call, each re-list), reset by every progress notification. Default 60 000 ms. */
-  readonly timeoutMs?: number;
-  /** For starting the server and the handshake. Default 30 000 ms. */
-  readonly connectTimeoutMs?: number;
-  /**
-   * Which protocol era to speak. `auto` (the default) asks the server with `server/discover` and speaks
-   * 2026-07-28 when it offers it, else falls back to the 2025 `initialize` handshake; `2025` only does
-   * the handshake; `2026-07-28` accepts nothing else and fails the connect against an older server.
-   */
-  readonly protocol?: McpProtocolChoice;
-  /** Spacing of reconnect attempts after failures. Default: 500 ms, doubling, capped at 30 s. */
-  readonly backoff?: ReconnectBackoff;
-  /** The client's name and version in the handshake. Default `toolwire`. */
-  readonly clientInfo?: { readonly name: string; readonly version: string };
-  /** Receives a stdio server's stderr. By default it is kept (the last 4 KB) for error messages only. */
-  readonly onStderr?: (text: string) => void;
-  /**
-   * The server's log messages (`notifications/message`) that arrive while no call runs; during calls they
-   * go to the calls' `context.log` (and so to `tool_log` listeners and `serve`'s clients).
-   */
-  readonly onLog?: (message: {
-    readonly level: ToolLogLevel;
-    readonly data: JsonValue;
-    readonly logger?: string;
-  }) => void;
-  /**
-   * Authorizes with an HTTP server: `createMcpOAuthProvider` (a login), `createMcpClientCredentialsProvider`, any SDK
-   * `OAuthClientProvider` or `{ token }`. Default: the one the config's `auth` describes, else none.
-   */
-  readonly authProvider?: AuthProvider | OAuthClientProvider;
-  /** Trouble that did not fail a call: a lost connection, a re-list that failed, a stray message. */
-  readonly onError?: (error: McpConnectionError) => void;
-}
-
-/**
- * A connected MCP server as a live tool source (SPEC section 4): put it in a registry's
- * `extensions` and the registry refreshes itself when the server's tool list changes.
- */
-export interface McpConnection extends LiveToolSource {
-  readonly serverId: string;
-  /** The bridged tools, in the server's listing order; a new array after each change. */
-  readonly tools: readonly AgentTool[];
-  /** Listed tools that passed the filters but could not be bridged (`defineTool` refused them), with the reason. */
-  readonly skipped: readonly SkippedMcpTool[];
-  /** The server's name and version from the latest handshake. */
-  readonly serverInfo: { readonly name: string; readonly version: string } | undefined;
-  /**
-   * The protocol revision the latest connection speaks (`2026-07-28`, or a 2025 one such as `2025-11-25`),
-   * and its era: `modern` (stateless, found by `server/discover`) or `legacy` (the `initialize` handshake).
-   */
-  readonly protocol: { readonly version: string; readonly era: "modern" | "legacy" } | undefined;
-  /** Whether a connection is open now (false after the server died, until the next call reconnects). */
-  readonly connected: boolean;
-  /** The stdio server's process id while connected; `undefined` for HTTP or when not connected. */
-  readonly pid: number | undefined;
-  /** Calls the listener after `tools` changed; returns an unsubscribe function. */
-  onChange(listener: () => void): () => void;
-  /** Lists the tools again now; resolves to whether they changed. Connects first if needed. */
-  refreshTools(): Promise<boolean>;
-  /** Closes the connection (stops a stdio server). Calls after it fail with an error result. */
-  close(): Promise<void>;
-}
 
 const DEFAULT_TIMEOUT_MS = 60_000;
 const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
-/** One event object for every call that succeeds: no allocation on the hot path. */
-const CALL_SUCCEEDED: McpConnectionEvent<never> = { kind: "call-succeeded" };
 
 /**
  * Connects to an MCP server over stdio (`command`) or Streamable HTTP (`url`), lists all pages of
@@ -176,7 +95,6 @@ export async function connectMcpEndpoint(
   let toolCache: BridgedToolCache = new Map();
   /** The calls running now: the server's log messages go to them. */
   const running = new Set<ToolCallContext>();
-  const callSignals = createCallSignalPool();
   let state: McpConnectionState<OpenMcpClient> = { kind: "idle" };
   let relist: RelistState = { kind: "idle" };
 
@@ -337,108 +255,25 @@ export async function connectMcpEndpoint(
     }
   }
 
-  // 3. Bridge: each listed tool as an AgentTool whose execute is callTool.
-  const bridgeTool = (name: string, tool: McpTool) => bridgeMcpTool(serverId, name, tool, callTool);
+  // 3. Bridge: each listed tool as an AgentTool whose execute is callMcpTool.
+  const bridgeTool = (name: string, tool: McpTool) =>
+    bridgeMcpTool(serverId, name, tool, (bridged, input, context) => callMcpTool(host, bridged, input, context));
 
   // 4. Calls: on the current connection, or on a new one made for them.
-
-  async function callTool(bridged: BridgedTool, input: JsonObject, context: ToolCallContext): Promise<ToolResult> {
-    const live = state.kind === "connected" ? state.live : await acquire(bridged.name, context.signal);
-    // The context's own signal, or, when it reports aborts through onAbort, a reused one (no AbortController per call).
-    const call = callSignals.take(context);
-    running.add(context);
-    // With telemetry: a client span for the request, and its trace context in `_meta` for the server to continue.
-    const span = context.span?.startChild(`tools/call ${bridged.toolName}`, {
-      kind: "client",
-      attributes: {
-        "mcp.method.name": "tools/call",
-        "gen_ai.tool.name": bridged.toolName,
-        "toolwire.mcp.server": serverId,
-      },
-    });
-    const params = { name: bridged.toolName, arguments: input as Record<string, unknown> };
-    let result: CallResultAsSent;
-    try {
-      result = await live.client.request(
-        {
-          method: "tools/call",
-          params: span === undefined ? params : { ...params, _meta: { ...span.traceContext() } },
-        },
-        CALL_RESULT_AS_SENT,
-        {
-          // The SDK removes its abort listener when the request settles, so a signal reused for many calls
-          // gathers none. No linked signal, no WeakSet of signals per call.
-          signal: call.signal,
-          timeout: timeoutMs,
-          resetTimeoutOnProgress: true,
-          onprogress: (progress) => context.onUpdate(progressUpdate(progress)),
-        },
-      );
-    } catch (error) {
-      const failure = callError(live, bridged, error, call.signal);
-      span?.end(failure.code);
-      throw failure;
-    } finally {
-      call.release();
-      running.delete(context);
-    }
-    span?.end(result.isError === true ? "tool-error" : undefined);
-    move(CALL_SUCCEEDED);
-    return bridgedResult(bridged, result);
-  }
-
-  function callError(live: OpenMcpClient, bridged: BridgedTool, error: unknown, signal: AbortSignal): ToolCallError {
-    const failure = classifyCallError(
-      {
-        serverId,
-        name: bridged.name,
-        toolName: bridged.toolName,
-        timeoutMs,
-        closed: state.kind === "closed",
-        lost: live.lost,
-        aborted: signal.aborted,
-        authorized: authProvider !== undefined,
-      },
-      error,
-    );
-    if (failure.lost !== undefined) {
-      events.lost(live, failure.lost);
+  const host: McpCallHost = {
+    serverId,
+    timeoutMs,
+    authorized: authProvider !== undefined,
+    running,
+    current: currentLive,
+    closed: () => state.kind === "closed",
+    connect: startConnecting,
+    succeeded: () => move({ kind: "call-succeeded" }),
+    lost(live, reason) {
+      events.lost(live, reason);
       void closeMcpClient(live);
-    }
-    return failure.error;
-  }
-
-  /** The current connection, or a new one after the backoff delay. */
-  async function acquire(name: string, signal: AbortSignal): Promise<OpenMcpClient> {
-    if (state.kind === "closed") {
-      throw new ToolCallError(
-        "execution-failed",
-        name,
-        `MCP server ${serverId} is closed: its connection was shut down`,
-      );
-    }
-    if (state.kind === "connected") return state.live;
-    try {
-      return await raceAbort(startConnecting(), signal);
-    } catch (error) {
-      if (signal.aborted)
-        throw new ToolCallError(
-          "aborted",
-          name,
-          `The call to ${name} was aborted while reconnecting to MCP server ${serverId}`,
-        );
-      const reason = error instanceof McpConnectionError ? error.message : messageOf(error);
-      // Closed meanwhile (the await above may have seen close()): no later call will try again.
-      const closedMeanwhile = (state as { readonly kind: string }).kind === "closed";
-      const next = closedMeanwhile ? "the connection is closed" : "a later call will try again";
-      throw new ToolCallError(
-        "execution-failed",
-        name,
-        `${reason}. Reconnecting to MCP server ${serverId} failed; ${next}.`,
-        { cause: error },
-      );
-    }
-  }
+    },
+  };
 
   // The first connection: its failure is the caller's error, with nothing left running.
   await startConnecting();
@@ -508,22 +343,4 @@ function closedByPeer(error: unknown): boolean {
 function connectFailure(serverId: string, error: unknown): McpConnectionError {
   if (error instanceof McpConnectionError) return error;
   return new McpConnectionError("mcp-connect-failed", serverId, messageOf(error), { cause: error });
-}
-
-function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
-  });
 }

@@ -1,27 +1,22 @@
 // serveHttp: the gateway over Streamable HTTP: checks, credentials, a session per principal, limits, audit, then MCP.
 
-import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { NodeStreamableHTTPServerTransport, toNodeHandler } from "@modelcontextprotocol/node";
-import {
-  classifyInboundRequest,
-  createMcpHandler,
-  isInitializeRequest,
-  type Server,
-} from "@modelcontextprotocol/server";
-import type { AgentSession } from "../../../core/dispatch/session.js";
+import { isInitializeRequest } from "@modelcontextprotocol/server";
 import { describeThrown } from "../../../core/errors.js";
 import { McpServeError } from "../errors.js";
-import { createMemoryEventStore } from "../memory-event-store.js";
-import { createToolServer, type ServedCall, type ToolServerHooks, type ToolServerOptions } from "../tool-server.js";
+import type { ToolServerOptions } from "../tool-server.js";
 import { type AuditLog, openAuditLog } from "./audit-log.js";
 import { createGatewayAuthenticator, type GatewayAuthenticator, type Principal } from "./authenticate.js";
 import { checkRequestOrigin, validateAllowedHosts, validateAllowedOrigins } from "./check-request-origin.js";
 import type { GatewayOptions } from "./gateway-options.js";
+import { isLegacyRequest } from "./is-legacy-request.js";
 import { isLoopbackHost } from "./is-loopback-host.js";
-import { primeResumableStreams } from "./prime-resumable-streams.js";
+import { type LegacySession, openLegacySession } from "./open-legacy-session.js";
+import { createPrincipalServings, type PrincipalServing, type SessionSource } from "./principal-servings.js";
 import { createRateLimiter, type RateLimiter } from "./rate-limiter.js";
+import { readJsonBody } from "./read-json-body.js";
+import { sendJsonRpcError } from "./send-json-rpc-error.js";
 import {
   createSessionTable,
   DEFAULT_MAX_SESSIONS,
@@ -29,8 +24,7 @@ import {
   type SessionTable,
 } from "./session-table.js";
 
-/** The session every principal shares, or a function that makes each principal its own (called once per principal). */
-export type SessionSource = AgentSession | ((principal: Principal) => AgentSession | Promise<AgentSession>);
+export type { SessionSource } from "./principal-servings.js";
 
 /** Serve over Streamable HTTP: the MCP endpoint is the path `/mcp` on `host` and `port`. */
 export interface ServeMcpHttpOptions extends ToolServerOptions, GatewayOptions {
@@ -67,34 +61,10 @@ export interface HttpServerHandle {
 }
 
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
-/** How long a 2025 client waits before it reconnects a dropped stream (the SSE `retry` field). */
-const SSE_RETRY_MS = 1_000;
 const DEFAULT_IDLE_TIMEOUT_MS = 1_800_000;
 const WILDCARD_HOSTS = new Set(["0.0.0.0", "::", "[::]"]);
 /** Who calls when the server asks for no credentials (loopback only). */
 const LOCAL_PRINCIPAL: Principal = { id: "local", via: "none", policy: [], scopes: [] };
-
-/** Everything served for one principal: its session, its stateless handler, its open 2025 sessions. */
-interface PrincipalServing {
-  readonly principal: Principal;
-  readonly session: AgentSession;
-  /** Made by the source function for this principal: closed when the principal is released. */
-  readonly owned: boolean;
-  /** The hooks of every server instance made for this principal (its audit lines). */
-  readonly hooks: ToolServerHooks;
-  readonly modern: ReturnType<typeof createMcpHandler>;
-  readonly serveModern: ReturnType<typeof toNodeHandler>;
-  readonly legacy: Map<string, Server>;
-  readonly unsubscribe: () => void;
-  lastUsed: number;
-  inFlight: number;
-}
-
-interface LegacySession {
-  readonly principal: string;
-  readonly server: Server;
-  readonly transport: NodeStreamableHTTPServerTransport;
-}
 
 /**
  * Over HTTP, a 2026-07-28 request is served statelessly: a fresh server instance per request, nothing
@@ -138,76 +108,21 @@ export async function serveHttp(source: SessionSource, options: ServeMcpHttpOpti
               : options.onWarning(error.message),
         });
 
-  const servings = new Map<string, Promise<PrincipalServing>>();
-  const ready = new Map<string, PrincipalServing>();
+  const servings = createPrincipalServings(source, {
+    toolServer: options,
+    audit,
+    idleTimeoutMs,
+    maxBodyBytes: MAX_BODY_BYTES,
+  });
   const table: SessionTable<LegacySession> = createSessionTable<LegacySession>({
     idleTimeoutMs,
     maxPerPrincipal: options.sessions?.maxPerPrincipal ?? DEFAULT_MAX_SESSIONS_PER_PRINCIPAL,
     max: options.sessions?.max ?? DEFAULT_MAX_SESSIONS,
     dispose: async (value, id) => {
-      ready.get(value.principal)?.legacy.delete(id);
+      servings.ready(value.principal)?.legacy.delete(id);
       await value.server.close().catch(() => undefined);
     },
   });
-
-  const servingFor = (principal: Principal): Promise<PrincipalServing> => {
-    let serving = servings.get(principal.id);
-    if (serving === undefined) {
-      serving = openServing(principal);
-      servings.set(principal.id, serving);
-      serving.then(
-        (value) => ready.set(principal.id, value),
-        () => servings.delete(principal.id),
-      );
-    }
-    return serving;
-  };
-
-  const openServing = async (principal: Principal): Promise<PrincipalServing> => {
-    const owned = typeof source === "function";
-    const session = owned ? await source(principal) : source;
-    const hooks: ToolServerHooks = audit === undefined ? {} : { onCallEnd: auditCall(audit, principal.id) };
-    const modern = createMcpHandler(() => createToolServer(session, options, hooks), { legacy: "reject" });
-    const legacy = new Map<string, Server>();
-    const unsubscribe = session.onActiveToolsChange(() => {
-      modern.notify.toolsChanged();
-      for (const server of legacy.values()) server.sendToolListChanged().catch(() => undefined);
-    });
-    return {
-      principal,
-      session,
-      owned,
-      hooks,
-      modern,
-      serveModern: toNodeHandler(modern, { maxRequestBodySize: MAX_BODY_BYTES }),
-      legacy,
-      unsubscribe,
-      lastUsed: Date.now(),
-      inFlight: 0,
-    };
-  };
-
-  const releaseServing = async (serving: PrincipalServing) => {
-    servings.delete(serving.principal.id);
-    ready.delete(serving.principal.id);
-    serving.unsubscribe();
-    await serving.modern.close().catch(() => undefined);
-    if (serving.owned) serving.session.close();
-  };
-
-  // A principal with no open 2025 session and no request for the idle timeout is released, its session closed.
-  const sweep = setInterval(
-    () => {
-      const now = Date.now();
-      for (const serving of ready.values()) {
-        if (serving.legacy.size === 0 && serving.inFlight === 0 && now - serving.lastUsed >= idleTimeoutMs) {
-          void releaseServing(serving);
-        }
-      }
-    },
-    Math.max(1_000, Math.min(idleTimeoutMs / 4, 60_000)),
-  );
-  sweep.unref();
 
   let port = options.port;
   let authenticator: GatewayAuthenticator | undefined;
@@ -243,7 +158,7 @@ export async function serveHttp(source: SessionSource, options: ServeMcpHttpOpti
     }
     let serving: PrincipalServing;
     try {
-      serving = await servingFor(principal);
+      serving = await servings.servingFor(principal);
     } catch (error) {
       return sendJsonRpcError(response, 500, -32603, `No session for ${principal.id}: ${describeThrown(error)}`);
     }
@@ -281,7 +196,7 @@ export async function serveHttp(source: SessionSource, options: ServeMcpHttpOpti
     // the calls in the body are counted too (less the one already taken), whatever the header said.
     const counted = limiter !== undefined && request.headers["mcp-method"] === "tools/call" ? 1 : 0;
     if (counted > 0 && !withinRateLimit(response, principal, counted)) return;
-    const body = request.method === "POST" ? await readJsonBody(request) : undefined;
+    const body = request.method === "POST" ? await readJsonBody(request, MAX_BODY_BYTES) : undefined;
     if (body instanceof Error) return sendJsonRpcError(response, 400, -32700, `Parse error: ${body.message}`);
     if (limiter !== undefined && body !== undefined) {
       if (!withinRateLimit(response, principal, countToolCalls(body) - counted)) return;
@@ -302,7 +217,7 @@ export async function serveHttp(source: SessionSource, options: ServeMcpHttpOpti
         "Method not allowed: send requests with POST (a 2025 session's GET and DELETE need its mcp-session-id)",
       );
     }
-    if (!isLegacy(request, body)) return serving.serveModern(request, response, body);
+    if (!isLegacyRequest(request, body)) return serving.serveModern(request, response, body);
     if (!isInitializeRequest(body)) {
       return sendJsonRpcError(response, 400, -32000, "Bad Request: no valid session id (mcp-session-id)");
     }
@@ -317,42 +232,7 @@ export async function serveHttp(source: SessionSource, options: ServeMcpHttpOpti
         { "retry-after": String(reserved.retryAfterSeconds) },
       );
     }
-    await openLegacySession(request, response, body, serving);
-  };
-
-  const openLegacySession = async (
-    request: IncomingMessage,
-    response: ServerResponse,
-    body: unknown,
-    serving: PrincipalServing,
-  ) => {
-    const { principal } = serving;
-    let added = false;
-    const server = createToolServer(serving.session, options, serving.hooks);
-    const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      // Resumable streams: a priming event, a retry delay, and the events a dropped client asks for again.
-      eventStore: createMemoryEventStore(),
-      retryInterval: SSE_RETRY_MS,
-      onsessioninitialized: (id) => {
-        added = true;
-        table.add(principal.id, id, { principal: principal.id, server, transport });
-        serving.legacy.set(id, server);
-      },
-    });
-    primeResumableStreams(transport, server);
-    transport.onclose = () => {
-      if (transport.sessionId !== undefined) table.delete(transport.sessionId);
-    };
-    try {
-      await server.connect(transport);
-      await transport.handleRequest(request, response, body);
-    } finally {
-      if (!added) {
-        table.cancel(principal.id);
-        await server.close().catch(() => undefined);
-      }
-    }
+    await openLegacySession(request, response, body, serving, table, options);
   };
 
   const httpServer = createServer((request, response) => {
@@ -370,8 +250,7 @@ export async function serveHttp(source: SessionSource, options: ServeMcpHttpOpti
       });
     });
   } catch (error) {
-    clearInterval(sweep);
-    await Promise.all([table.close(), audit?.close()]);
+    await Promise.all([servings.close(), table.close(), audit?.close()]);
     throw new McpServeError(
       "serve-failed",
       `serveMcp could not listen on ${host}:${options.port}: ${(error as Error).message}`,
@@ -398,17 +277,16 @@ export async function serveHttp(source: SessionSource, options: ServeMcpHttpOpti
       return table.size;
     },
     get principals() {
-      return ready.size;
+      return servings.size;
     },
     ...(authenticator === undefined ? {} : { resourceMetadataUrl: authenticator.metadataUrl }),
     closed,
     close(closeOptions) {
       if (closeOptions?.now === true) void audit?.close({ now: true });
       closing ??= (async () => {
-        clearInterval(sweep);
         const stopped = new Promise<void>((resolve) => httpServer.close(() => resolve()));
         await table.close();
-        await Promise.all([...ready.values()].map(releaseServing));
+        await servings.close();
         httpServer.closeAllConnections();
         await stopped;
         // Last: every call that ended before the close is in the log (or counted as lost past the deadline).
@@ -418,20 +296,6 @@ export async function serveHttp(source: SessionSource, options: ServeMcpHttpOpti
       return closing;
     },
   };
-}
-
-/** Records each ended call of one principal in the audit log; the call is answered once its entry is queued. */
-function auditCall(audit: AuditLog, principal: string): (call: ServedCall) => Promise<void> {
-  return (call) =>
-    audit.record({
-      time: new Date().toISOString(),
-      principal,
-      tool: call.tool,
-      toolCallId: call.toolCallId,
-      input: call.input,
-      outcome: call.outcome,
-      durationMs: Math.round(call.durationMs * 1000) / 1000,
-    });
 }
 
 /** The Host header value of `publicUrl` (its host, and its port when it names one). */
@@ -448,25 +312,6 @@ function publicHostOf(publicUrl: string): string {
   return parsed.host;
 }
 
-/**
- * Whether the SDK's handler would take this POST for a 2025-era request: the SDK's own classification, read from
- * the Node request's headers and the parsed body (not a web Request built for the question, which costs a copy).
- */
-function isLegacy(request: IncomingMessage, body: unknown): boolean {
-  const header = (name: string) => {
-    const value = request.headers[name];
-    return Array.isArray(value) ? value[0] : value;
-  };
-  const outcome = classifyInboundRequest({
-    httpMethod: "POST",
-    protocolVersionHeader: header("mcp-protocol-version"),
-    mcpMethodHeader: header("mcp-method"),
-    mcpNameHeader: header("mcp-name"),
-    body,
-  });
-  return outcome.kind === "legacy";
-}
-
 /** How many `tools/call` requests a body holds (a 2025-03-26 client may send a batch). */
 function countToolCalls(body: unknown): number {
   if (Array.isArray(body)) return body.reduce((count: number, item) => count + countToolCalls(item), 0);
@@ -479,39 +324,4 @@ function sendMetadata(request: IncomingMessage, response: ServerResponse, metada
   }
   response.writeHead(200, { "content-type": "application/json", "cache-control": "max-age=300" });
   response.end(request.method === "HEAD" ? undefined : JSON.stringify(metadata));
-}
-
-function readJsonBody(request: IncomingMessage): Promise<unknown> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    request.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        resolve(new Error(`request body over ${MAX_BODY_BYTES} bytes`));
-        request.destroy();
-        return;
-      }
-      chunks.push(chunk);
-    });
-    request.on("end", () => {
-      try {
-        resolve(JSON.parse(Buffer.concat(chunks).toString("utf8")));
-      } catch (error) {
-        resolve(error as Error);
-      }
-    });
-    request.on("error", (error) => resolve(error));
-  });
-}
-
-function sendJsonRpcError(
-  response: ServerResponse,
-  status: number,
-  code: number,
-  message: string,
-  headers: Readonly<Record<string, string>> = {},
-) {
-  response.writeHead(status, { ...headers, "content-type": "application/json" });
-  response.end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }));
 }
