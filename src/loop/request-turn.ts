@@ -72,7 +72,7 @@ export function requestTurn(
     const modelRequest: { -readonly [K in keyof ModelRequest]: ModelRequest[K] } = {
       systemPrompt: options.toolsInSystemPrompt === true ? session.systemPrompt : session.baseSystemPrompt,
       messages: [...transcript],
-      tools: session.modelTools, // deferred tools only once tool_search found them (SPEC 19)
+      tools: session.modelTools, // deferred tools only once tool_search found them (docs/deferred-tools.md)
       deferredTools: session.deferredTools ?? NO_TOOLS, // for provider-native tool search, when the client does it
       onTextDelta: (text) => {
         if (typeof text === "string" && text !== "") push({ type: "model_text_delta", turn, text });

@@ -15,7 +15,7 @@ import type { AgentEvent, RunAgentOptions } from "./types.js";
 export const DEFAULT_MAX_TURNS = 20;
 
 /**
- * Runs the agent (SPEC 12): a model turn over the session's system prompt and `session.modelTools` (with the session's
+ * Runs the agent (docs/providers.md): a model turn over the session's system prompt and `session.modelTools` (with the session's
  * deferred tools as `deferredTools`, for clients with provider-native tool search), every tool call
  * dispatched through `session.dispatchAll`, the results appended, repeated until the model answers without calls,
  * `maxTurns` is reached, the signal aborts or a model turn fails. Streams `AgentEvent`s, ends with a `done` event,
@@ -54,7 +54,7 @@ function checkOptions(options: RunAgentOptions): void {
 export async function* turns(run: LoopRun): AsyncGenerator<AgentEvent, TranscriptMessage[], undefined> {
   const { session, signal } = run.options;
   const { transcript } = run;
-  session.loadDeferredTools?.(foundToolNames(transcript)); // tools found earlier in the transcript (SPEC 19)
+  session.loadDeferredTools?.(foundToolNames(transcript)); // tools found earlier in the transcript (docs/deferred-tools.md)
   while (true) {
     if (signal?.aborted) {
       yield finish(run, "aborted");

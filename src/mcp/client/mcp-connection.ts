@@ -47,7 +47,7 @@ export interface McpConnectOptions {
 }
 
 /**
- * A connected MCP server as a live tool source (SPEC section 4): put it in a registry's
+ * A connected MCP server as a live tool source (docs/core.md): put it in a registry's
  * `extensions` and the registry refreshes itself when the server's tool list changes.
  */
 export interface McpConnection extends LiveToolSource {
