@@ -1,5 +1,5 @@
 // The MCP conformance suite's client scenarios against toolwire's bridge (connectMcpServer), driven by client-driver.mjs.
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -64,6 +64,11 @@ const PASSING = [
 
 /** Run one at a time (the driver's exit code counts, and sse-retry measures the reconnect delay to the ms). */
 const RUN_ALONE = ["initialize", "tools_call", "sse-retry"];
+/**
+ * Scenarios whose checks time the client to the millisecond: a busy machine's late timer fails them while the
+ * behaviour is right, so a failed run is tried again, three runs at most. A real fault fails all three.
+ */
+const TIMED = ["sse-retry"];
 /** The suite's groups that hold every other scenario; each runs its scenarios in parallel. */
 const SUITES = ["auth", "backcompat", "draft", "extensions"];
 
@@ -84,16 +89,25 @@ describe.skipIf(!CAN_RUN_CONFORMANCE)("MCP conformance: client scenarios against
     if (command.split(" ").length !== 2) throw new Error(`the driver's command must not contain spaces: ${command}`);
     const common = ["--command", command, "--timeout", "45000", "-o", dir];
     for (const scenario of RUN_ALONE) {
-      const run = await runConformance(["client", "--scenario", scenario, ...common], { timeoutMs: 60_000 });
-      aloneRuns.set(scenario, run);
-      log += run.stdout + run.stderr;
+      for (let attempt = 1; ; attempt++) {
+        const run = await runConformance(["client", "--scenario", scenario, ...common], { timeoutMs: 60_000 });
+        log += run.stdout + run.stderr;
+        if (run.code === 0 || !TIMED.includes(scenario) || attempt === 3) {
+          aloneRuns.set(scenario, run);
+          break;
+        }
+        // The next run's results replace this one's.
+        for (const folder of await readdir(dir)) {
+          if (folder.startsWith(`${scenario}-`)) await rm(join(dir, folder), { recursive: true, force: true });
+        }
+      }
     }
     for (const suite of SUITES) {
       const run = await runConformance(["client", "--suite", suite, ...common], { timeoutMs: 90_000 });
       log += run.stdout + run.stderr;
     }
     results = await readResults(dir, "client");
-  }, 240_000);
+  }, 360_000);
 
   afterAll(async () => {
     if (output !== undefined) await rm(output, { recursive: true, force: true });

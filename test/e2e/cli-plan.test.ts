@@ -143,17 +143,19 @@ describe.concurrent("toolwire plan", { timeout: 60_000 }, () => {
     expect(plan.hidden.map((entry: { name: string }) => entry.name)).toEqual(["clock_now"]);
   });
 
-  it("colours the tables with FORCE_COLOR=1, and not with --no-color or NO_COLOR", async () => {
-    const forced = await inProject(["plan"], { FORCE_COLOR: "1" });
+  it("colours the tables with FORCE_COLOR=1, and not with --no-color or NO_COLOR", { timeout: 120_000 }, async () => {
+    const [forced, flag, noColor] = await Promise.all([
+      inProject(["plan"], { FORCE_COLOR: "1" }),
+      inProject(["plan", "--no-color"], { FORCE_COLOR: "1" }),
+      inProject(["plan"], { FORCE_COLOR: "1", NO_COLOR: "1" }),
+    ]);
     expect(forced.stdout).toContain("\u001b[1mTOOL");
     expect(forced.stdout).toContain("\u001b[32mops_status\u001b[39m");
     expect(forced.stdout).toContain("\u001b[33mclock_now\u001b[39m");
     expect(forced.stdout).toContain("\u001b[31mbash\u001b[39m");
     // the columns still line up: padding is counted without the escape codes
     expect(forced.stdout).toContain("\u001b[32mops_status\u001b[39m  plugin:ops  The service's status.");
-    const flag = await inProject(["plan", "--no-color"], { FORCE_COLOR: "1" });
     expect(hasAnsi(flag.stdout)).toBe(false);
-    const noColor = await inProject(["plan"], { FORCE_COLOR: "1", NO_COLOR: "1" });
     expect(hasAnsi(noColor.stdout)).toBe(false);
   });
 

@@ -132,7 +132,7 @@ describe("without the optional peer dependencies", () => {
     } finally {
       await withMcp.remove();
     }
-  });
+  }, 70_000);
 
   it("a config whose approvals.store is a Redis fails naming ioredis", async () => {
     const withRedis = await tempWorkspace({
