@@ -47,8 +47,9 @@ describe("hostile executors, hooks and inputs (fast-check, in a child process wi
     // takes seconds.
     expect(figures.dispatchBlockedMs, `seed ${seed}: ${stdout}`).toBeLessThan(200);
     expect(figures.serveBlockedMs, `seed ${seed}: ${stdout}`).toBeLessThan(200);
-    // And however busy the machine, no tick came a whole second late.
-    expect(Math.max(figures.dispatchDelayMs, figures.serveDelayMs), `seed ${seed}: ${stdout}`).toBeLessThan(1_000);
+    // And no tick came several seconds late: a wall-clock bound, so a generous one (a busy 2-core machine was seen
+    // delaying ticks by just over a second with nothing held; a loop held for good never ticks at all).
+    expect(Math.max(figures.dispatchDelayMs, figures.serveDelayMs), `seed ${seed}: ${stdout}`).toBeLessThan(5_000);
     expect(figures.heapAfterMb).toBeLessThan(figures.heapBeforeMb + 50);
   }, 60_000);
 });
