@@ -1,6 +1,7 @@
 // OpenAI strict mode: a tool's input schema converted to the subset strict function calling accepts, or the reasons it cannot be.
 import { isRecord } from "../core/json.js";
 import type { JsonObject } from "../core/types.js";
+import { resolveLocalRef } from "./resolve-local-ref.js";
 
 /**
  * A schema converted for OpenAI's strict mode. `strict: true`: `schema` keeps to every published rule of strict
@@ -302,17 +303,6 @@ function definitionsOf(root: Record<string, unknown>): Record<string, unknown> {
     ...(isRecord(root.definitions) ? root.definitions : {}),
     ...(isRecord(root.$defs) ? root.$defs : {}),
   };
-}
-
-function resolveLocalRef(root: Record<string, unknown>, ref: string): unknown {
-  if (!ref.startsWith("#/")) return undefined;
-  let node: unknown = root;
-  for (const raw of ref.slice(2).split("/")) {
-    const key = decodeURIComponent(raw).replaceAll("~1", "/").replaceAll("~0", "~");
-    if (!isRecord(node) || !Object.hasOwn(node, key)) return undefined;
-    node = node[key];
-  }
-  return node;
 }
 
 /** `allOf`'s parts merged into the node: properties and required joined, other keywords kept when they agree. */

@@ -2,6 +2,7 @@
 import { isRecord } from "../core/json.js";
 import type { JsonObject } from "../core/types.js";
 import { type StrictSchemaResult, toOpenAIStrictSchema } from "./openai-strict-schema.js";
+import { resolveLocalRef } from "./resolve-local-ref.js";
 
 /** The schema conversions an adapter may need. */
 type SchemaVariant = "openai" | "openai-strict" | "gemini";
@@ -207,7 +208,7 @@ function geminiKeyword(key: string, value: unknown, context: GeminiContext, dept
 }
 
 function inlineRef(node: Record<string, unknown>, ref: string, context: GeminiContext, depth: number) {
-  const target = resolveLocalRef(context.root, ref);
+  const target = resolveRef(context.root, ref);
   const description = typeof node.description === "string" ? { description: node.description } : {};
   if (target === undefined || context.refs.includes(ref)) {
     return { type: "object", ...description };
@@ -220,16 +221,9 @@ function inlineRef(node: Record<string, unknown>, ref: string, context: GeminiCo
   }
 }
 
-function resolveLocalRef(root: Record<string, unknown>, ref: string): unknown {
-  if (ref === "#") return root;
-  if (!ref.startsWith("#/")) return undefined;
-  let node: unknown = root;
-  for (const raw of ref.slice(2).split("/")) {
-    const key = decodeURIComponent(raw).replaceAll("~1", "/").replaceAll("~0", "~");
-    if (!isRecord(node) || !Object.hasOwn(node, key)) return undefined;
-    node = node[key];
-  }
-  return node;
+/** The node a local reference names; `#` is the whole schema. */
+function resolveRef(root: Record<string, unknown>, ref: string): unknown {
+  return ref === "#" ? root : resolveLocalRef(root, ref);
 }
 
 function mergeAllOf(node: Record<string, unknown>, context: GeminiContext, depth: number): Record<string, unknown> {
