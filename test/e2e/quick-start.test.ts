@@ -115,4 +115,31 @@ describe.concurrent("docs/quick-start.md, followed as written", { timeout: 90_00
     expect(shown.length).toBe(4);
     expect(stdout.trim().split("\n")).toEqual(shown);
   });
+
+  it("node agent.js with OPENAI_API_KEY asks that model, and the read's result goes back to it", async () => {
+    const completion = readProviderFixture("openai-chat.tool-calls-response.json").response;
+    const call = structuredClone(completion);
+    call.choices[0].message.tool_calls = [
+      { id: "call_1", type: "function", function: { name: "read", arguments: '{"path":"package.json"}' } },
+    ];
+    const answer = structuredClone(completion);
+    answer.choices[0].finish_reason = "stop";
+    answer.choices[0].message = { role: "assistant", content: "It is my-agent.", refusal: null };
+    const model = await startFakeProvider({ "/v1/chat/completions": [{ json: call }, { json: answer }] });
+    try {
+      const { code, stdout } = await shell("node agent.js", {
+        OPENAI_API_KEY: "sk-test",
+        OPENAI_BASE_URL: `${model.url}/v1`,
+      });
+      expect(stdout).toContain('call: read {"path":"package.json"}');
+      expect(stdout).toContain("model: It is my-agent.");
+      expect(stdout).toContain("done: completed after 2 turns");
+      expect(code).toBe(0);
+      expect(model.requests[0]?.body.model).toBe("gpt-4.1");
+      expect(model.requests[1]?.body.messages.at(-1)).toMatchObject({ role: "tool", tool_call_id: "call_1" });
+      expect(model.requests[1]?.body.messages.at(-1).content).toContain('"name": "my-agent"');
+    } finally {
+      await model.close();
+    }
+  });
 });
