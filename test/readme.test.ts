@@ -1,29 +1,92 @@
-// The README's quick-start block runs as written against the built package.
-import { execFile } from "node:child_process";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
-import { promisify } from "node:util";
+// The README's example runs as written against the built package, and its inspector command works where toolwire is
+// installed, not only in this clone.
+import { spawn } from "node:child_process";
+import { rm } from "node:fs/promises";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { cliEnv } from "./e2e/helpers/cli.js";
+import { createConsumerProject } from "./support/consumer-project.js";
+import { readDocBlocks } from "./support/doc-blocks.js";
+import { runToEnd } from "./support/run-to-end.js";
 
-const root = resolve(import.meta.dirname, "..");
+const blocks = readDocBlocks("README.md");
 
 describe("README", () => {
-  it("the quick-start example prints the tool_result it promises", async () => {
-    const readme = await readFile(join(root, "README.md"), "utf8");
-    const block = /<!-- quick-start[^>]*-->\s*```ts\n([\s\S]*?)```/.exec(readme)?.[1];
+  it("the ten-line example prints the tool_result it promises", async () => {
+    const block = blocks.find((entry) => entry.marker.kind === "runs" && entry.marker.test === "test/readme.test.ts");
     expect(block).toBeDefined();
-    const entry = pathToFileURL(join(root, "dist", "index.js")).href;
-    const dir = await mkdtemp(join(tmpdir(), "toolwire-readme-"));
+    const project = await createConsumerProject({ files: { "example.mjs": block?.code ?? "" } });
     try {
-      const file = join(dir, "quick-start.mjs");
-      await writeFile(file, (block as string).replace('from "toolwire"', `from ${JSON.stringify(entry)}`));
-      const { stdout } = await promisify(execFile)(process.execPath, [file]);
+      const { code, stdout, stderr } = await runToEnd(process.execPath, [join(project.path, "example.mjs")], {
+        cwd: project.path,
+        env: cliEnv(),
+        timeoutMs: 30_000,
+        what: "the README's example",
+      });
+      expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
       expect(stdout).toContain("tool_use_id: 'toolu_1'");
       expect(stdout).toContain("text: '5'");
     } finally {
-      await rm(dir, { recursive: true, force: true });
+      await project.remove();
+    }
+  });
+
+  it("the inspector command, run where toolwire is installed, serves the page", { timeout: 60_000 }, async () => {
+    const line = blocks
+      .filter((entry) => entry.lang === "sh")
+      .flatMap((entry) => entry.code.split("\n"))
+      .map((text) => text.replace(/\s+#.*$/, "").trim())
+      .find((text) => text.includes("--inspect"));
+    expect(line).toMatch(/^npx toolwire /);
+    const project = await createConsumerProject();
+    // its own process group, so that npx, the shell it starts and the CLI stop together
+    const child = spawn("sh", ["-c", line as string], {
+      cwd: project.path,
+      env: cliEnv({ npm_config_offline: "true", npm_config_update_notifier: "false" }),
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    });
+    const exited = new Promise((resolve) => child.on("close", resolve));
+    let stderr = "";
+    let stdout = "";
+    try {
+      child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+        stdout += chunk;
+      });
+      const url = await new Promise<string>((resolve, reject) => {
+        child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+          stderr += chunk;
+          const found = /^inspector: (http:\/\/127\.0\.0\.1:\d+\/\S+\/)$/m.exec(stderr)?.[1];
+          if (found !== undefined) resolve(found);
+        });
+        child.on("close", () => reject(new Error(`the command ended before printing the inspector's URL: ${stderr}`)));
+      });
+      const page = await fetch(url);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain("<html");
+      // the scripted demo got as far as its first edit, which waits for a yes on the page
+      await new Promise<void>((resolve, reject) => {
+        const check = () => {
+          if (/^inspector: edit waits for your approval on the page/m.test(stderr)) resolve();
+          // the run ended (the page stays up after it): the script was not found, or the run failed otherwise
+          else if (stdout.includes("■ ")) reject(new Error(`the run ended before its first edit: ${stdout}`));
+        };
+        child.stderr.on("data", check);
+        child.stdout.on("data", check);
+        child.on("close", () => reject(new Error(`the run ended before its edit waited for approval: ${stderr}`)));
+        check();
+      });
+    } finally {
+      // SIGTERM lets the CLI remove the demo's temporary workspace; SIGKILL if it has not ended in 10 s
+      const pid = child.pid as number;
+      if (child.exitCode === null) process.kill(-pid, "SIGTERM");
+      const timer = setTimeout(() => process.kill(-pid, "SIGKILL"), 10_000);
+      await exited;
+      clearTimeout(timer);
+      // a run stopped while it waits for an approval leaves the demo's workspace behind
+      const workspace = /, workspace (\S*toolwire-demo-\S+)/.exec(stdout)?.[1];
+      if (workspace !== undefined) await rm(workspace, { recursive: true, force: true });
+      await project.remove();
     }
   });
 });
