@@ -1,6 +1,7 @@
 // The README's example runs as written against the built package, and its inspector command works where toolwire is
 // installed, not only in this clone.
 import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -83,10 +84,13 @@ describe("README", () => {
       const timer = setTimeout(() => process.kill(-pid, "SIGKILL"), 10_000);
       await exited;
       clearTimeout(timer);
-      // a run stopped while it waits for an approval leaves the demo's workspace behind
+      // a run stopped by SIGTERM while it waits for an approval removes the demo's workspace too
       const workspace = /, workspace (\S*toolwire-demo-\S+)/.exec(stdout)?.[1];
+      const left = workspace !== undefined && existsSync(workspace);
       if (workspace !== undefined) await rm(workspace, { recursive: true, force: true });
       await project.remove();
+      expect(workspace, stdout).toBeDefined();
+      expect(left, `${workspace} was left behind`).toBe(false);
     }
   });
 });

@@ -84,10 +84,15 @@ export function createCliContext(
       }
     },
     interruptSignal() {
+      // Ctrl-C or SIGTERM stops the work and lets it clean up (a demo's temporary workspace); a second one exits.
       const controller = new AbortController();
       process.once("SIGINT", () => {
         controller.abort(new Error("interrupted (Ctrl-C)"));
         process.once("SIGINT", () => process.exit(130));
+      });
+      process.once("SIGTERM", () => {
+        controller.abort(new Error("terminated (SIGTERM)"));
+        process.once("SIGTERM", () => process.exit(143));
       });
       return AbortSignal.any([controller.signal, outputClosed]);
     },
