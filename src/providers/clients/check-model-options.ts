@@ -18,16 +18,15 @@ export function invalidOption(model: string, message: string): ModelError {
   return new ModelError("invalid-model-options", model, `Model ${model}: ${message}`);
 }
 
-/** A value as the message shows it: short, and only for values that are not text the user may have pasted. */
+/**
+ * A value as the message shows it: numbers as they are, short text quoted; longer text only by its length, since it
+ * may be a key pasted into the wrong option.
+ */
 function shown(value: unknown): string {
-  if (typeof value === "number" || typeof value === "boolean" || value === null || value === undefined) {
-    return String(value);
-  }
-  return typeof value === "string"
-    ? JSON.stringify(value.slice(0, 40))
-    : Array.isArray(value)
-      ? "a list"
-      : typeof value;
+  if (typeof value === "string")
+    return value.length <= 20 ? JSON.stringify(value) : `text of ${value.length} characters`;
+  if (typeof value === "object" && value !== null) return Array.isArray(value) ? "a list" : "an object";
+  return String(value);
 }
 
 /** Throws unless `value` is an integer from `min` to `max` (inclusive). */

@@ -397,4 +397,11 @@ describe("createOpenAIModel, reasoning effort", () => {
     expect(create).toThrow(expect.objectContaining({ code: "invalid-model-options" }));
     expect(create).toThrow(message);
   });
+
+  it("does not repeat a long value in its message: it may be a key pasted into the wrong option", () => {
+    const key = "sk-proj-0123456789abcdefghijklmnopqrstuvwxyz";
+    const create = () => createOpenAIModel({ model: "gpt-test", reasoningEffort: key as "high" });
+    expect(create).toThrow("got text of 44 characters");
+    expect(create).not.toThrow(key.slice(0, 12));
+  });
 });
