@@ -121,7 +121,7 @@ async function run(argv: readonly string[]): Promise<number> {
     if (error instanceof ConfigError) return fail(EXIT_CONFIG, error.code, error.message);
     if (error instanceof CliError)
       return fail(error.exitCode, error.exitCode === EXIT_USAGE ? "usage" : "cli-error", error.message);
-    if (error instanceof ModelError && error.code === "invalid-model-spec")
+    if (error instanceof ModelError && (error.code === "invalid-model-spec" || error.code === "invalid-model-options"))
       return fail(EXIT_USAGE, error.code, error.message);
     const code = (error as { code?: unknown } | null)?.code;
     return fail(EXIT_FAILED, typeof code === "string" ? code : "failed", describeThrown(error));

@@ -19,6 +19,7 @@ export class ProviderFormatError extends ToolwireError<ProviderFormatErrorCode> 
  * - `script-exhausted`: a scripted model was asked for more turns than it has.
  * - `expectation-failed`: a scripted turn's expectation did not hold for the request it got.
  * - `invalid-model-spec`: `createModelFromSpec` was given a spec it does not know.
+ * - `invalid-model-options`: a model client was given an option its provider would refuse (the message says which).
  */
 export type ModelErrorCode =
   | "request-failed"
@@ -28,7 +29,8 @@ export type ModelErrorCode =
   | "invalid-script"
   | "script-exhausted"
   | "expectation-failed"
-  | "invalid-model-spec";
+  | "invalid-model-spec"
+  | "invalid-model-options";
 
 /** A model turn that could not be had. `status` is the HTTP status when the provider sent one. */
 export class ModelError extends ToolwireError<ModelErrorCode> {

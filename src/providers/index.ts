@@ -55,7 +55,9 @@ export { GEMINI_BASE_URL } from "./clients/gemini-model.js";
 export type { ScriptedExpectation } from "./clients/scripted-model.js";
 export type {
   ModelConnectionOptions,
+  ModelGenerationOptions,
   ModelStopReason,
+  ModelToolChoice,
   ModelUsage,
   ProviderMessage,
   ToolCallDelta,

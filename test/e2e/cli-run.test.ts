@@ -267,6 +267,41 @@ describe.concurrent("toolwire run against a loopback OpenAI-compatible server", 
     expect(server.requests[0]?.headers.authorization).toBe("Bearer sk-local-test");
   });
 
+  it("--temperature and --reasoning reach the request body as temperature and reasoning_effort", async () => {
+    const server = await startServer();
+    const { code } = await run([
+      "--model",
+      "openai:test-model",
+      "--base-url",
+      `${server.url}/v1`,
+      "--temperature",
+      "0.2",
+      "--reasoning",
+      "low",
+      "What does a.txt say?",
+    ]);
+    expect(code).toBe(0);
+    expectReadRoundTrip(server);
+    for (const request of server.requests) {
+      expect(request.body).toMatchObject({ temperature: 0.2, reasoning_effort: "low" });
+    }
+  });
+
+  it("a temperature the provider refuses, or one that is not a number, is a usage error before any request", async () => {
+    const server = await startServer();
+    const model = ["--model", "openai:test-model", "--base-url", `${server.url}/v1`];
+    const outOfRange = await run([...model, "--temperature", "3", "hi"]);
+    expect(outOfRange.code).toBe(2);
+    expect(outOfRange.stderr).toContain("temperature must be a number from 0 to 2, got 3");
+    const notANumber = await run([...model, "--temperature", "warm", "hi"]);
+    expect(notANumber.code).toBe(2);
+    expect(notANumber.stderr).toContain("--temperature must be a number, got warm");
+    const level = await run([...model, "--reasoning", "max", "hi"]);
+    expect(level.code).toBe(2);
+    expect(level.stderr).toContain("Allowed choices are low, medium, high");
+    expect(server.requests).toHaveLength(0);
+  });
+
   it("a server that fails ends the run with model_error, exit 1, naming the status", async () => {
     const server = await started(
       startFakeProvider({

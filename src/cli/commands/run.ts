@@ -19,6 +19,8 @@ interface RunOptions {
   stream?: boolean;
   toolsInSystemPrompt?: boolean;
   nativeToolSearch?: boolean;
+  temperature?: number;
+  reasoning?: "low" | "medium" | "high";
   inspect?: boolean;
   inspectPort?: number;
 }
@@ -45,6 +47,22 @@ export function registerRun(program: Command, cli: CliContext): void {
     .option(
       "--native-tool-search",
       "send deferred tools the provider's own way (anthropic: and openai-responses: models; the model must support it)",
+    )
+    .option(
+      "--temperature <n>",
+      "the model's sampling temperature (anthropic: 0 to 1; openai:, gemini: 0 to 2)",
+      (value) => {
+        const temperature = Number(value);
+        if (value.trim() === "" || !Number.isFinite(temperature))
+          throw new CliError(EXIT_USAGE, `--temperature must be a number, got ${value}`);
+        return temperature;
+      },
+    )
+    .addOption(
+      new Option(
+        "--reasoning <level>",
+        "how hard the model thinks: openai: reasoning effort; anthropic: a thinking budget of 1024, 4096 or 16384 tokens; gemini: a thinking budget of 1024, 8192 or 24576 tokens",
+      ).choices(["low", "medium", "high"]),
     )
     .option("--max-turns <n>", "most model turns", (value) => {
       const turns = Number(value);
@@ -77,7 +95,8 @@ Exit 0 when the run completed, 1 when it did not.
 
 Examples:
   toolwire run --model scripted:turns.json "read notes.md"
-  toolwire run --model openai:llama3.1 --base-url http://127.0.0.1:11434/v1 "what does src/cart.js do?"`,
+  toolwire run --model openai:llama3.1 --base-url http://127.0.0.1:11434/v1 "what does src/cart.js do?"
+  toolwire run --model anthropic:claude-sonnet-4-5 --reasoning medium "find the bug in src/cart.js"`,
     )
     .action((words: string[], options: RunOptions) => runCommand(cli, words, options));
 }
@@ -103,6 +122,8 @@ async function runCommand(cli: CliContext, words: string[], options: RunOptions)
     stream,
     ...(baseURL === undefined ? {} : { baseURL }),
     ...(options.nativeToolSearch === true ? { nativeToolSearch: true } : {}),
+    ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
+    ...(options.reasoning === undefined ? {} : { reasoning: options.reasoning }),
   });
   const prompt = words.join(" ").trim();
   const demo = prompt === "";

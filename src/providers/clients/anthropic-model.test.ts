@@ -138,3 +138,41 @@ describe("createAnthropicModel, native tool search", () => {
     });
   }
 });
+
+describe("createAnthropicModel, thinking", () => {
+  const hi = { systemPrompt: "", messages: [{ role: "user" as const, text: "hi" }], tools: [] };
+
+  it("sends thinkingBudget as thinking enabled with budget_tokens, beside temperature 1", async () => {
+    const server = await startFakeProvider({ "/v1/messages": [{ json: finalReply("Thought about it.") }] });
+    cleanups.push(server.close);
+    const model = createAnthropicModel({
+      apiKey: "test-key",
+      model: "claude-test",
+      baseURL: server.url,
+      maxTokens: 8192,
+      thinkingBudget: 4096,
+      temperature: 1,
+      toolChoice: "auto",
+    });
+    await model.complete(hi);
+    expect(server.requests[0]?.body).toMatchObject({
+      max_tokens: 8192,
+      temperature: 1,
+      thinking: { type: "enabled", budget_tokens: 4096 },
+    });
+  });
+
+  it.each([
+    [{ thinkingBudget: 1000 }, "thinkingBudget (less than maxTokens) must be an integer from 1024 to 4095, got 1000"],
+    [{ thinkingBudget: 4096 }, "from 1024 to 4095, got 4096"],
+    [{ thinkingBudget: 2048, maxTokens: 1024 }, "thinkingBudget needs maxTokens above 1024"],
+    [{ thinkingBudget: 2048, temperature: 0.2 }, "Anthropic takes no temperature but 1 with thinking, got 0.2"],
+    [{ thinkingBudget: 2048, toolChoice: "required" as const }, 'toolChoice "auto" or "none" only with thinking'],
+    [{ thinkingBudget: 2048, toolChoice: { tool: "read_note" } }, 'toolChoice "auto" or "none" only with thinking'],
+    [{ temperature: 1.5 }, "temperature must be a number from 0 to 1, got 1.5"],
+  ])("refuses %o when the client is created", (options, message) => {
+    const create = () => createAnthropicModel({ apiKey: "test-key", model: "claude-test", ...options });
+    expect(create).toThrow(expect.objectContaining({ code: "invalid-model-options", model: "anthropic:claude-test" }));
+    expect(create).toThrow(message);
+  });
+});

@@ -6,24 +6,36 @@ import type { AnthropicTool } from "../anthropic-wire.js";
 import { ModelError } from "../errors.js";
 import { upFrontTools } from "../shared.js";
 import type { FormatToolResultsOptions } from "../types.js";
+import { checkGenerationOptions, checkInteger, invalidOption, toolChoiceFor } from "./check-model-options.js";
 import { mapTranscript } from "./map-transcript.js";
+import { mergeExtraBody } from "./merge-extra-body.js";
 import { baseUrlOf, count, loadSdk, sdkClientOptions, toModelError } from "./sdk-support.js";
 import type {
   ModelClient,
   ModelConnectionOptions,
+  ModelGenerationOptions,
   ModelRequest,
   ModelStopReason,
+  ModelToolChoice,
   ModelTurn,
   ToolCallDelta,
   TranscriptMessage,
 } from "./types.js";
 
-/** Options of `createAnthropicModel`. */
-export interface AnthropicModelOptions extends ModelConnectionOptions {
+/**
+ * Options of `createAnthropicModel`. `temperature` is 0 to 1; `toolChoice` is sent as `tool_choice` (`required` as
+ * `any`), `stopSequences` as `stop_sequences`.
+ */
+export interface AnthropicModelOptions extends ModelConnectionOptions, ModelGenerationOptions {
   /** e.g. `claude-sonnet-4-5`. */
   readonly model: string;
   /** Default 4096. */
   readonly maxTokens?: number;
+  /**
+   * Extended thinking: `thinking: { type: "enabled", budget_tokens }`, at least 1024 and less than `maxTokens`.
+   * Anthropic then refuses a `temperature` other than 1 and a `toolChoice` that forces a call (`required`, `{ tool }`).
+   */
+  readonly thinkingBudget?: number;
   /** Stream the reply, calling `onTextDelta` and `onToolCallDelta` as text and tool calls arrive. Default false. */
   readonly stream?: boolean;
   /**
@@ -44,6 +56,7 @@ type AnthropicClient = InstanceType<AnthropicSdk["default"]>;
  */
 export function createAnthropicModel(options: AnthropicModelOptions): ModelClient {
   const name = `anthropic:${options.model}`;
+  checkAnthropicOptions(name, options);
   let client: Promise<AnthropicClient> | undefined;
   const getClient = () => {
     client ??= loadSdk(() => import("@anthropic-ai/sdk"), "@anthropic-ai/sdk", name).then(
@@ -60,7 +73,7 @@ export function createAnthropicModel(options: AnthropicModelOptions): ModelClien
       try {
         const sdk = await getClient();
         baseURL = baseUrlOf(sdk);
-        const body = anthropicRequestBody(options, request) as unknown as Parameters<
+        const body = anthropicRequestBody(options, request, name) as unknown as Parameters<
           AnthropicClient["messages"]["create"]
         >[0] & { stream?: false };
         let message: unknown;
@@ -86,25 +99,75 @@ export function createAnthropicModel(options: AnthropicModelOptions): ModelClien
   };
 }
 
+/** Throws `ModelError` (`invalid-model-options`) for an option the Messages API would refuse. */
+function checkAnthropicOptions(name: string, options: AnthropicModelOptions): void {
+  checkGenerationOptions(name, options, { maxTemperature: 1, maxStopSequences: Infinity });
+  const budget = options.thinkingBudget;
+  if (budget === undefined) return;
+  const maxTokens = options.maxTokens ?? 4096;
+  if (maxTokens <= 1024) {
+    throw invalidOption(name, `thinkingBudget needs maxTokens above 1024 (the budget is part of it), got ${maxTokens}`);
+  }
+  checkInteger(name, "thinkingBudget (less than maxTokens)", budget, 1024, maxTokens - 1);
+  if (options.temperature !== undefined && options.temperature !== 1) {
+    throw invalidOption(name, `Anthropic takes no temperature but 1 with thinking, got ${options.temperature}`);
+  }
+  const choice = options.toolChoice;
+  if (choice === "required" || typeof choice === "object") {
+    throw invalidOption(
+      name,
+      'Anthropic takes toolChoice "auto" or "none" only with thinking (it cannot force a call)',
+    );
+  }
+}
+
+type AnthropicBodyOptions = Pick<
+  AnthropicModelOptions,
+  | "model"
+  | "maxTokens"
+  | "nativeToolSearch"
+  | "temperature"
+  | "toolChoice"
+  | "stopSequences"
+  | "thinkingBudget"
+  | "extraBody"
+>;
+
 /**
  * The Messages API request body of one turn (without `stream`): the model, the token limit, the system prompt when
- * there is one, the tools payload when there are tools, and the transcript as Anthropic messages. Not exported by
- * the package: the client's own seam, which the benchmark uses to answer a turn without the SDK.
+ * there is one, the tools payload when there are tools, the transcript as Anthropic messages, then the generation
+ * options that are set and `extraBody`. Not exported by the package: the client's own seam, which the benchmark uses
+ * to answer a turn without the SDK.
  */
 export function anthropicRequestBody(
-  options: Pick<AnthropicModelOptions, "model" | "maxTokens" | "nativeToolSearch">,
+  options: AnthropicBodyOptions,
   request: Pick<ModelRequest, "systemPrompt" | "messages" | "tools" | "deferredTools">,
+  name = `anthropic:${options.model}`,
 ): Record<string, unknown> {
   const native = options.nativeToolSearch === true && (request.deferredTools?.length ?? 0) > 0;
   const deferred = native ? (request.deferredTools ?? []) : [];
   const tools = native ? nativeTools(request.tools, deferred) : anthropic.formatTools(request.tools);
-  return {
+  const choice = toolChoiceFor(name, options.toolChoice, request.tools);
+  const body: Record<string, unknown> = {
     model: options.model,
     max_tokens: options.maxTokens ?? 4096,
     ...(request.systemPrompt === "" ? {} : { system: request.systemPrompt }),
     ...(tools.length === 0 ? {} : { tools }),
     messages: toAnthropicMessages(request.messages, native ? { toolSearch: { deferredTools: deferred } } : {}),
   };
+  if (options.temperature !== undefined) body.temperature = options.temperature;
+  if (choice !== undefined) body.tool_choice = anthropicToolChoice(choice);
+  if (options.stopSequences !== undefined) body.stop_sequences = [...options.stopSequences];
+  if (options.thinkingBudget !== undefined) {
+    body.thinking = { type: "enabled", budget_tokens: options.thinkingBudget };
+  }
+  return options.extraBody === undefined ? body : mergeExtraBody(body, options.extraBody);
+}
+
+/** `tool_choice` as the Messages API takes it. */
+function anthropicToolChoice(choice: ModelToolChoice): Record<string, string> {
+  if (typeof choice === "object") return { type: "tool", name: choice.tool };
+  return { type: choice === "required" ? "any" : choice };
 }
 
 /**

@@ -7,6 +7,7 @@ import {
   startFakeProvider,
 } from "../../../test/support/fake-provider-server.js";
 import { readProviderFixture } from "../../../test/support/provider-fixtures.js";
+import { defineTool } from "../../core/register/define-tool.js";
 import { runAgent } from "../../loop/run-agent.js";
 import { ModelError } from "../errors.js";
 import { gemini } from "../gemini.js";
@@ -250,5 +251,48 @@ describe("toGeminiContents", () => {
         { functionCall: { name: "read_note", args: {} } },
       ],
     });
+  });
+});
+
+describe("createGeminiModel, thinking", () => {
+  it("sends thinkingBudget, or thinkingLevel upper-case, in generationConfig.thinkingConfig", async () => {
+    const server = await serve({ [GENERATE]: [{ json: textReply("a") }, { json: textReply("b") }] });
+    const common = { apiKey: "test-key", model: "gemini-test", baseURL: server.url };
+    await createGeminiModel({ ...common, thinkingBudget: 0, maxTokens: 100 }).complete(hi);
+    await createGeminiModel({ ...common, thinkingLevel: "low" }).complete(hi);
+    const [budget, level] = server.requests.map((request) => request.body);
+    expect(budget.generationConfig).toEqual({ maxOutputTokens: 100, thinkingConfig: { thinkingBudget: 0 } });
+    expect(level.generationConfig).toEqual({ thinkingConfig: { thinkingLevel: "LOW" } });
+  });
+
+  it("maps a named tool choice to the name Gemini knows the tool by", async () => {
+    const server = await serve({ [GENERATE]: [{ json: textReply("ok") }] });
+    const model = createGeminiModel({
+      apiKey: "test-key",
+      model: "gemini-test",
+      baseURL: server.url,
+      toolChoice: { tool: "2fa_code" },
+    });
+    const tool = defineTool({
+      name: "2fa_code",
+      description: "A code.",
+      inputSchema: { type: "object" },
+      execute: () => "1",
+    });
+    await model.complete({ ...hi, tools: [tool] });
+    const body = server.requests[0]?.body;
+    expect(body.toolConfig.functionCallingConfig).toEqual({ mode: "ANY", allowedFunctionNames: ["_2fa_code"] });
+    expect(body.tools[0].functionDeclarations[0].name).toBe("_2fa_code");
+  });
+
+  it.each([
+    [{ thinkingBudget: -2 }, "thinkingBudget must be an integer at least -1, got -2"],
+    [{ thinkingLevel: "max" }, "thinkingLevel must be one of minimal, low, medium, high"],
+    [{ thinkingBudget: 1024, thinkingLevel: "low" }, "thinkingBudget and thinkingLevel cannot go together"],
+    [{ stopSequences: ["1", "2", "3", "4", "5", "6"] }, "at most 5 sequences"],
+  ])("refuses %o when the client is created", (options, message) => {
+    const create = () => createGeminiModel({ apiKey: "test-key", model: "gemini-test", ...(options as object) });
+    expect(create).toThrow(ModelError);
+    expect(create).toThrow(message);
   });
 });

@@ -4,28 +4,52 @@ import { isRecord } from "../../core/json.js";
 import { ModelError } from "../errors.js";
 import { gemini, isMadeUpId } from "../gemini.js";
 import { fromGeminiName, toGeminiName } from "../gemini-names.js";
+import {
+  checkGenerationOptions,
+  checkInteger,
+  checkOneOf,
+  invalidOption,
+  toolChoiceFor,
+} from "./check-model-options.js";
 import { mapTranscript } from "./map-transcript.js";
+import { mergeExtraBody } from "./merge-extra-body.js";
 import { postToModelApi } from "./post-to-model-api.js";
 import { readServerSentEvents } from "./read-server-sent-events.js";
 import { count } from "./sdk-support.js";
 import type {
   ModelClient,
   ModelConnectionOptions,
+  ModelGenerationOptions,
   ModelRequest,
   ModelStopReason,
+  ModelToolChoice,
   ModelTurn,
   ModelUsage,
   TranscriptMessage,
 } from "./types.js";
 
-/** Options of `createGeminiModel`. */
-export interface GeminiModelOptions extends ModelConnectionOptions {
+/** Gemini 3's thinking levels (which ones a model takes depends on the model). */
+const THINKING_LEVELS = ["minimal", "low", "medium", "high"] as const;
+
+/**
+ * Options of `createGeminiModel`. `temperature` (0 to 2) and `stopSequences` (at most 5) go in `generationConfig`;
+ * `toolChoice` is sent as `toolConfig.functionCallingConfig` (`required` as mode `ANY`, `{ tool }` as `ANY` with
+ * that one name in `allowedFunctionNames`).
+ */
+export interface GeminiModelOptions extends ModelConnectionOptions, ModelGenerationOptions {
   /** e.g. `gemini-2.5-flash` (a leading `models/` is dropped). */
   readonly model: string;
   /** `generationConfig.maxOutputTokens`. Default: the model's. */
   readonly maxTokens?: number;
   /** Stream the reply (`streamGenerateContent`), calling `onTextDelta` and `onToolCallDelta` as parts arrive. Default false. */
   readonly stream?: boolean;
+  /**
+   * `generationConfig.thinkingConfig.thinkingBudget` (Gemini 2.5): tokens to think, 0 for none, -1 for the model to
+   * decide. Not with `thinkingLevel`.
+   */
+  readonly thinkingBudget?: number;
+  /** `generationConfig.thinkingConfig.thinkingLevel` (Gemini 3), sent upper-case. Not with `thinkingBudget`. */
+  readonly thinkingLevel?: (typeof THINKING_LEVELS)[number];
 }
 
 /** Where the Gemini API lives when no `baseURL` is given. */
@@ -43,6 +67,12 @@ const DEFAULT_MAX_RETRIES = 2;
 export function createGeminiModel(options: GeminiModelOptions): ModelClient {
   const model = options.model.replace(/^models\//, "");
   const name = `gemini:${model}`;
+  checkGenerationOptions(name, options, { maxTemperature: 2, maxStopSequences: 5 });
+  if (options.thinkingBudget !== undefined) checkInteger(name, "thinkingBudget", options.thinkingBudget, -1);
+  if (options.thinkingLevel !== undefined) checkOneOf(name, "thinkingLevel", options.thinkingLevel, THINKING_LEVELS);
+  if (options.thinkingBudget !== undefined && options.thinkingLevel !== undefined) {
+    throw invalidOption(name, "thinkingBudget and thinkingLevel cannot go together (Gemini refuses both)");
+  }
   const base = (options.baseURL ?? GEMINI_BASE_URL).replace(/\/+$/, "");
   const streamed = options.stream === true;
   const url = `${base}/v1beta/models/${encodeURIComponent(model)}:${streamed ? "streamGenerateContent?alt=sse" : "generateContent"}`;
@@ -63,7 +93,7 @@ export function createGeminiModel(options: GeminiModelOptions): ModelClient {
           {
             model: name,
             url,
-            body: geminiRequestBody(request, options.maxTokens),
+            body: geminiRequestBody(request, options, name),
             headers: {
               "content-type": "application/json",
               ...(apiKey === undefined ? {} : { "x-goog-api-key": apiKey }),
@@ -92,15 +122,37 @@ export function createGeminiModel(options: GeminiModelOptions): ModelClient {
   };
 }
 
-/** A generateContent request body: the system prompt, the transcript as contents, the tools. */
-function geminiRequestBody(request: ModelRequest, maxTokens?: number): Record<string, unknown> {
+/**
+ * A generateContent request body: the system prompt, the transcript as contents, the tools, the tool choice as
+ * `toolConfig`, the generation options that are set as `generationConfig`, then `extraBody`.
+ */
+function geminiRequestBody(request: ModelRequest, options: GeminiModelOptions, name: string): Record<string, unknown> {
   const tools = gemini.formatTools(request.tools);
-  return {
+  const choice = toolChoiceFor(name, options.toolChoice, request.tools);
+  const thinking = {
+    ...(options.thinkingBudget === undefined ? {} : { thinkingBudget: options.thinkingBudget }),
+    ...(options.thinkingLevel === undefined ? {} : { thinkingLevel: options.thinkingLevel.toUpperCase() }),
+  };
+  const config = {
+    ...(options.maxTokens === undefined ? {} : { maxOutputTokens: options.maxTokens }),
+    ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
+    ...(options.stopSequences === undefined ? {} : { stopSequences: [...options.stopSequences] }),
+    ...(Object.keys(thinking).length === 0 ? {} : { thinkingConfig: thinking }),
+  };
+  const body = {
     ...(request.systemPrompt === "" ? {} : { systemInstruction: { parts: [{ text: request.systemPrompt }] } }),
     ...(tools.length === 0 ? {} : { tools }),
+    ...(choice === undefined ? {} : { toolConfig: { functionCallingConfig: functionCallingConfig(choice) } }),
     contents: toGeminiContents(request.messages),
-    ...(maxTokens === undefined ? {} : { generationConfig: { maxOutputTokens: maxTokens } }),
+    ...(Object.keys(config).length === 0 ? {} : { generationConfig: config }),
   };
+  return options.extraBody === undefined ? body : mergeExtraBody(body, options.extraBody);
+}
+
+/** A tool choice as Gemini's `functionCallingConfig`, the named tool under the name Gemini knows it by. */
+function functionCallingConfig(choice: ModelToolChoice): Record<string, unknown> {
+  if (typeof choice === "object") return { mode: "ANY", allowedFunctionNames: [toGeminiName(choice.tool)] };
+  return { mode: choice === "required" ? "ANY" : choice.toUpperCase() };
 }
 
 /**

@@ -43,7 +43,12 @@ interface SentResult {
 interface WireFormat {
   readonly name: string;
   path(stream: boolean): string;
-  client(url: string, options: { stream: boolean; maxRetries: number }): ModelClient;
+  /** The client; `extra` goes into its options as is (the generation options). */
+  client(url: string, options: { stream: boolean; maxRetries: number }, extra?: Record<string, unknown>): ModelClient;
+  /** Every shared generation option this wire takes (with an `extraBody`), and a check of the body that carries them. */
+  readonly generation: { readonly options: Record<string, unknown>; expectIn(body: Any): void };
+  /** How the body says which tools the model may call, when it says (`tool_choice`, `toolConfig`). */
+  toolChoiceOf(body: Any): unknown;
   /** The whole response body a non-streamed request gets for this turn. */
   body(turn: WireTurn): Any;
   /** The same body as the server-sent events of a streamed reply. */
@@ -111,6 +116,16 @@ const ROUND_TRIP: readonly WireTurn[] = [
   { text: "It says to ship v1 on Friday.", calls: [], usage: { input: 150, output: 10 } },
 ];
 
+/** The generation options every wire takes the same way. */
+const SHARED_OPTIONS = { temperature: 0.5, toolChoice: { tool: "read_note" } } as const;
+
+const readNote = defineTool({
+  name: "read_note",
+  description: "Read a note.",
+  inputSchema: { type: "object", properties: { path: { type: "string" } } },
+  execute: () => "ship v1 on Friday",
+});
+
 const joinedText = (parts: Any[]) =>
   parts
     .filter((part: Any) => part.type === "text")
@@ -121,8 +136,19 @@ const FORMATS: readonly WireFormat[] = [
   {
     name: "anthropic",
     path: () => "/v1/messages",
-    client: (url, { stream, maxRetries }) =>
-      createAnthropicModel({ apiKey: "test-key", model: "claude-test", baseURL: url, maxRetries, stream }),
+    client: (url, { stream, maxRetries }, extra) =>
+      createAnthropicModel({ apiKey: "test-key", model: "claude-test", baseURL: url, maxRetries, stream, ...extra }),
+    generation: {
+      options: { ...SHARED_OPTIONS, stopSequences: ["END"], extraBody: { metadata: { user_id: "user-1" } } },
+      expectIn: (body) =>
+        expect(body).toMatchObject({
+          temperature: 0.5,
+          tool_choice: { type: "tool", name: "read_note" },
+          stop_sequences: ["END"],
+          metadata: { user_id: "user-1" },
+        }),
+    },
+    toolChoiceOf: (body) => body.tool_choice,
     body: (turn) => ({
       id: "msg_1",
       type: "message",
@@ -192,8 +218,19 @@ const FORMATS: readonly WireFormat[] = [
   {
     name: "openai-chat",
     path: () => "/v1/chat/completions",
-    client: (url, { stream, maxRetries }) =>
-      createOpenAIModel({ apiKey: "test-key", model: "gpt-test", baseURL: `${url}/v1`, maxRetries, stream }),
+    client: (url, { stream, maxRetries }, extra) =>
+      createOpenAIModel({ apiKey: "test-key", model: "gpt-test", baseURL: `${url}/v1`, maxRetries, stream, ...extra }),
+    generation: {
+      options: { ...SHARED_OPTIONS, stopSequences: ["END"], extraBody: { user: "user-1" } },
+      expectIn: (body) =>
+        expect(body).toMatchObject({
+          temperature: 0.5,
+          tool_choice: { type: "function", function: { name: "read_note" } },
+          stop: ["END"],
+          user: "user-1",
+        }),
+    },
+    toolChoiceOf: (body) => body.tool_choice,
     body: (turn) => ({
       id: "chatcmpl-1",
       object: "chat.completion",
@@ -247,7 +284,7 @@ const FORMATS: readonly WireFormat[] = [
   {
     name: "openai-responses",
     path: () => "/v1/responses",
-    client: (url, { stream, maxRetries }) =>
+    client: (url, { stream, maxRetries }, extra) =>
       createOpenAIModel({
         apiKey: "test-key",
         model: "gpt-test",
@@ -255,7 +292,19 @@ const FORMATS: readonly WireFormat[] = [
         api: "responses",
         maxRetries,
         stream,
+        ...extra,
       }),
+    // The Responses API has no stop sequences.
+    generation: {
+      options: { ...SHARED_OPTIONS, extraBody: { user: "user-1" } },
+      expectIn: (body) =>
+        expect(body).toMatchObject({
+          temperature: 0.5,
+          tool_choice: { type: "function", name: "read_note" },
+          user: "user-1",
+        }),
+    },
+    toolChoiceOf: (body) => body.tool_choice,
     body: (turn) => ({
       id: "resp_1",
       object: "response",
@@ -358,8 +407,18 @@ const FORMATS: readonly WireFormat[] = [
   {
     name: "gemini",
     path: (stream) => `/v1beta/models/gemini-test:${stream ? "streamGenerateContent" : "generateContent"}`,
-    client: (url, { stream, maxRetries }) =>
-      createGeminiModel({ apiKey: "test-key", model: "gemini-test", baseURL: url, maxRetries, stream }),
+    client: (url, { stream, maxRetries }, extra) =>
+      createGeminiModel({ apiKey: "test-key", model: "gemini-test", baseURL: url, maxRetries, stream, ...extra }),
+    generation: {
+      // extraBody merges into generationConfig, key by key.
+      options: { ...SHARED_OPTIONS, stopSequences: ["END"], extraBody: { generationConfig: { topK: 40 } } },
+      expectIn: (body) =>
+        expect(body).toMatchObject({
+          toolConfig: { functionCallingConfig: { mode: "ANY", allowedFunctionNames: ["read_note"] } },
+          generationConfig: { temperature: 0.5, stopSequences: ["END"], topK: 40 },
+        }),
+    },
+    toolChoiceOf: (body) => body.toolConfig,
     body: (turn) => ({
       candidates: [
         {
@@ -504,6 +563,12 @@ const PLAIN_SKIPS = {
 };
 
 const NO_HTTP = "the scripted model makes no request";
+const GENERATION_CASE =
+  "the generation options reach the request body in the provider's own shape, extraBody merged in last";
+const NO_TOOLS_CASE = "a request without tools sends no tool choice";
+const UNKNOWN_TOOL_CASE =
+  "a toolChoice naming a tool the turn does not have is invalid-model-options, and nothing is sent";
+const BAD_OPTIONS_CASE = "a bad option is invalid-model-options when the client is created";
 
 const scriptedCase: ClientCase = {
   name: "scripted",
@@ -545,6 +610,10 @@ const scriptedCase: ClientCase = {
     "a body that is not JSON is invalid-response": NO_HTTP,
     "a JSON body in no provider's shape is invalid-response": NO_HTTP,
     [NATIVE_CASE]: NO_HTTP,
+    [GENERATION_CASE]: NO_HTTP,
+    [NO_TOOLS_CASE]: NO_HTTP,
+    [UNKNOWN_TOOL_CASE]: NO_HTTP,
+    [BAD_OPTIONS_CASE]: "the scripted model takes no generation options",
   },
 };
 
@@ -811,5 +880,64 @@ describe("every model client", { timeout: 20_000 }, () => {
     const error = await rejection(model.complete(request()));
     expect(error).toBeInstanceOf(ModelError);
     expect(error).toMatchObject({ code: "invalid-response", model: model.name });
+  });
+
+  each(GENERATION_CASE, async (c) => {
+    const format = c.format as WireFormat;
+    const { server } = await c.open([{ kind: "turn", turn: ROUND_TRIP[1] as WireTurn }]);
+    const model = format.client(server?.url ?? "", { stream: c.streaming, maxRetries: 0 }, format.generation.options);
+    await model.complete(request({ tools: [readNote] }));
+    format.generation.expectIn(server?.requests[0]?.body);
+  });
+
+  each(NO_TOOLS_CASE, async (c) => {
+    const format = c.format as WireFormat;
+    const { server } = await c.open([{ kind: "turn", turn: ROUND_TRIP[1] as WireTurn }]);
+    const model = format.client(server?.url ?? "", { stream: c.streaming, maxRetries: 0 }, { toolChoice: "required" });
+    await model.complete(request());
+    expect(format.toolChoiceOf(server?.requests[0]?.body)).toBeUndefined();
+  });
+
+  each(UNKNOWN_TOOL_CASE, async (c) => {
+    const format = c.format as WireFormat;
+    const { server } = await c.open([{ kind: "turn", turn: ROUND_TRIP[1] as WireTurn }]);
+    const options = { toolChoice: { tool: "write_note" } };
+    const model = format.client(server?.url ?? "", { stream: c.streaming, maxRetries: 0 }, options);
+    const error = await rejection(model.complete(request({ tools: [readNote] })));
+    expect(error).toBeInstanceOf(ModelError);
+    expect(error).toMatchObject({ code: "invalid-model-options", model: model.name });
+    expect((error as Error).message).toContain("toolChoice names the tool write_note");
+    expect((error as Error).message).toContain("(read_note)");
+    expect(server?.requests).toHaveLength(0);
+  });
+
+  each(BAD_OPTIONS_CASE, async (c) => {
+    const format = c.format as WireFormat;
+    const bad: Record<string, unknown>[] = [
+      { temperature: 2.5 },
+      { temperature: -0.1 },
+      { temperature: Number.NaN },
+      { temperature: "0.5" },
+      { toolChoice: "any" },
+      { toolChoice: { tool: "" } },
+      { stopSequences: [""] },
+      { stopSequences: "END" },
+      { extraBody: ["user"] },
+      { extraBody: { stream: true } },
+      { maxTokens: 0 },
+      { maxTokens: 1.5 },
+    ];
+    for (const extra of bad) {
+      let thrown: unknown;
+      try {
+        format.client("http://127.0.0.1:9", { stream: c.streaming, maxRetries: 0 }, extra);
+      } catch (error) {
+        thrown = error;
+      }
+      const option = Object.keys(extra)[0] as string;
+      expect(thrown, option).toBeInstanceOf(ModelError);
+      expect(thrown).toMatchObject({ code: "invalid-model-options" });
+      expect((thrown as Error).message).toContain(option);
+    }
   });
 });

@@ -82,4 +82,58 @@ describe("createModelFromSpec", () => {
       });
     }
   });
+
+  it("maps reasoning to each provider's own option and passes the generation options on", async () => {
+    const anthropicReply = {
+      id: "msg_1",
+      type: "message",
+      role: "assistant",
+      model: "claude-test",
+      content: [{ type: "text", text: "hi" }],
+      stop_reason: "end_turn",
+      stop_sequence: null,
+      usage: { input_tokens: 1, output_tokens: 1 },
+    };
+    const chatReply = { choices: [{ index: 0, finish_reason: "stop", message: { role: "assistant", content: "hi" } }] };
+    const responsesReply = {
+      id: "resp_1",
+      object: "response",
+      status: "completed",
+      output: [{ type: "message", id: "m", role: "assistant", content: [{ type: "output_text", text: "hi" }] }],
+    };
+    const geminiReply = { candidates: [{ content: { role: "model", parts: [{ text: "hi" }] }, finishReason: "STOP" }] };
+    const server = await startFakeProvider({
+      "/v1/messages": [{ json: anthropicReply }],
+      "/v1/chat/completions": [{ json: chatReply }],
+      "/v1/responses": [{ json: responsesReply }],
+      "/v1beta/models/gemini-test:generateContent": [{ json: geminiReply }],
+    });
+    cleanups.push(server.close);
+    const hi = { systemPrompt: "", messages: [{ role: "user" as const, text: "hi" }], tools: [] };
+    const common = { apiKey: "k", reasoning: "medium", stopSequences: ["END"] } as const;
+    await createModelFromSpec("anthropic:claude-test", { ...common, baseURL: server.url }).complete(hi);
+    const openai = { ...common, baseURL: `${server.url}/v1`, temperature: 0.3 };
+    await createModelFromSpec("openai:gpt-test", openai).complete(hi);
+    await createModelFromSpec("openai-responses:gpt-test", { ...openai, stopSequences: undefined }).complete(hi);
+    await createModelFromSpec("gemini:gemini-test", { ...common, baseURL: server.url, temperature: 0.3 }).complete(hi);
+    const [anthropic, chat, responses, gemini] = server.requests.map((request) => request.body);
+    expect(anthropic).toMatchObject({
+      max_tokens: 8192,
+      thinking: { type: "enabled", budget_tokens: 4096 },
+      stop_sequences: ["END"],
+    });
+    expect(chat).toMatchObject({ reasoning_effort: "medium", temperature: 0.3, stop: ["END"] });
+    expect(responses).toMatchObject({ reasoning: { effort: "medium" }, temperature: 0.3 });
+    expect(gemini.generationConfig).toEqual({
+      temperature: 0.3,
+      stopSequences: ["END"],
+      thinkingConfig: { thinkingBudget: 8192 },
+    });
+  });
+
+  it("refuses a reasoning level it does not know with invalid-model-options", () => {
+    const create = () => createModelFromSpec("openai:gpt-test", { reasoning: "max" as "high" });
+    expect(create).toThrow(expect.objectContaining({ code: "invalid-model-options" }));
+    expect(create).toThrow('reasoning must be one of low, medium, high, got "max"');
+  });
 });

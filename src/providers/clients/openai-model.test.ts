@@ -361,3 +361,47 @@ describe("createOpenAIModel (Responses), native tool search", () => {
     expect(server.requests[0]?.body.tools).toEqual(openaiResponses.formatTools([searchTool]));
   });
 });
+
+describe("createOpenAIModel, reasoning effort", () => {
+  const hi = { systemPrompt: "", messages: [{ role: "user" as const, text: "hi" }], tools: [] };
+
+  it("sends reasoningEffort as reasoning_effort over Chat and as reasoning.effort over Responses", async () => {
+    const server = await startFakeProvider({
+      "/v1/chat/completions": [{ json: chatFinalReply("ok") }],
+      "/v1/responses": [{ json: responsesFinalReply("ok") }],
+    });
+    cleanups.push(server.close);
+    const common = {
+      apiKey: "test-key",
+      model: "gpt-test",
+      baseURL: `${server.url}/v1`,
+      reasoningEffort: "high",
+    } as const;
+    await createOpenAIModel(common).complete(hi);
+    // extraBody merges into reasoning key by key: the effort stays.
+    await createOpenAIModel({ ...common, api: "responses", extraBody: { reasoning: { summary: "auto" } } }).complete(
+      hi,
+    );
+    const [chat, responses] = server.requests.map((request) => request.body);
+    expect(chat.reasoning_effort).toBe("high");
+    expect(responses.reasoning).toEqual({ effort: "high", summary: "auto" });
+    expect(responses.reasoning_effort).toBeUndefined();
+  });
+
+  it.each([
+    [{ reasoningEffort: "hihg" }, 'reasoningEffort must be one of none, minimal, low, medium, high, xhigh, got "hihg"'],
+    [{ stopSequences: ["a", "b", "c", "d", "e"] }, "stopSequences takes at most 4 sequences here, got 5"],
+    [{ api: "responses", stopSequences: ["END"] }, "the Responses API has none"],
+  ])("refuses %o when the client is created", (options, message) => {
+    const create = () => createOpenAIModel({ apiKey: "test-key", model: "gpt-test", ...(options as object) });
+    expect(create).toThrow(expect.objectContaining({ code: "invalid-model-options" }));
+    expect(create).toThrow(message);
+  });
+
+  it("does not repeat a long value in its message: it may be a key pasted into the wrong option", () => {
+    const key = "sk-proj-0123456789abcdefghijklmnopqrstuvwxyz";
+    const create = () => createOpenAIModel({ model: "gpt-test", reasoningEffort: key as "high" });
+    expect(create).toThrow("got text of 44 characters");
+    expect(create).not.toThrow(key.slice(0, 12));
+  });
+});

@@ -3,16 +3,29 @@
 // their bodies).
 import { openaiChat } from "../openai-chat.js";
 import { openaiResponses } from "../openai-responses.js";
+import { checkGenerationOptions, checkOneOf, toolChoiceFor } from "./check-model-options.js";
+import { mergeExtraBody } from "./merge-extra-body.js";
 import { readChatCompletion, reportChatToolCallDeltas, toChatMessages } from "./openai-chat-turn.js";
 import { nativeResponsesTools, readResponse, readResponsesStream, toResponsesInput } from "./openai-responses-turn.js";
 import { baseUrlOf, loadSdk, sdkClientOptions, toModelError } from "./sdk-support.js";
-import type { ModelClient, ModelConnectionOptions, ModelRequest, ModelTurn } from "./types.js";
+import type {
+  ModelClient,
+  ModelConnectionOptions,
+  ModelGenerationOptions,
+  ModelRequest,
+  ModelToolChoice,
+  ModelTurn,
+} from "./types.js";
+
+/** The reasoning efforts OpenAI takes (which ones a model takes depends on the model). */
+const REASONING_EFFORTS = ["none", "minimal", "low", "medium", "high", "xhigh"] as const;
 
 /**
  * Options of `createOpenAIModel`. With a `baseURL` (e.g. `http://127.0.0.1:11434/v1` for Ollama) and no key
- * anywhere, a placeholder key is sent: local servers need none.
+ * anywhere, a placeholder key is sent: local servers need none. `temperature` is 0 to 2; `toolChoice` is sent as
+ * `tool_choice`; `stopSequences` as Chat's `stop` (at most 4; the Responses API has no stop sequences).
  */
-export interface OpenAIModelOptions extends ModelConnectionOptions {
+export interface OpenAIModelOptions extends ModelConnectionOptions, ModelGenerationOptions {
   /** e.g. `gpt-4.1`, or the model name a local server knows (`llama3.1`). */
   readonly model: string;
   /** `chat` (Chat Completions, what compatible servers serve) or `responses`. Default `chat`. */
@@ -23,6 +36,11 @@ export interface OpenAIModelOptions extends ModelConnectionOptions {
   readonly maxTokens?: number;
   /** Stream the reply, calling `onTextDelta` and `onToolCallDelta` as text and tool calls arrive. Default false. */
   readonly stream?: boolean;
+  /**
+   * Reasoning models: Chat's `reasoning_effort`, the Responses API's `reasoning.effort`. Which values a model takes
+   * depends on the model; a newer value can go in `extraBody`.
+   */
+  readonly reasoningEffort?: (typeof REASONING_EFFORTS)[number];
   /**
    * Responses only: provider-native deferral (the Responses API's `tool_search`, run by the client). The request's
    * deferred tools go as function tools with `defer_loading: true`, `tool_search` as `{ type: "tool_search",
@@ -43,6 +61,10 @@ type OpenAIClient = InstanceType<OpenAISdk["default"]>;
 export function createOpenAIModel(options: OpenAIModelOptions): ModelClient {
   const api = options.api ?? "chat";
   const name = `openai${api === "responses" ? "-responses" : ""}:${options.model}`;
+  checkGenerationOptions(name, options, { maxTemperature: 2, maxStopSequences: api === "responses" ? 0 : 4 });
+  if (options.reasoningEffort !== undefined) {
+    checkOneOf(name, "reasoningEffort", options.reasoningEffort, REASONING_EFFORTS);
+  }
   let client: Promise<OpenAIClient> | undefined;
   const getClient = () => {
     client ??= loadSdk(() => import("openai"), "openai", name).then((sdk) => {
@@ -90,12 +112,20 @@ async function completeWithChat(
     ...(request.systemPrompt === "" ? [] : [{ role: "system", content: request.systemPrompt }]),
     ...toChatMessages(request.messages),
   ];
-  const body = {
-    model: options.model,
-    messages,
-    ...(tools.length === 0 ? {} : { tools }),
-    ...(options.maxTokens === undefined ? {} : { max_tokens: options.maxTokens }),
-  } as unknown as Parameters<OpenAIClient["chat"]["completions"]["create"]>[0] & { stream?: false };
+  const choice = toolChoiceFor(name, options.toolChoice, request.tools);
+  const body = mergeExtraBody(
+    {
+      model: options.model,
+      messages,
+      ...(tools.length === 0 ? {} : { tools }),
+      ...(options.maxTokens === undefined ? {} : { max_tokens: options.maxTokens }),
+      ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
+      ...(choice === undefined ? {} : { tool_choice: chatToolChoice(choice) }),
+      ...(options.stopSequences === undefined ? {} : { stop: [...options.stopSequences] }),
+      ...(options.reasoningEffort === undefined ? {} : { reasoning_effort: options.reasoningEffort }),
+    },
+    options.extraBody,
+  ) as unknown as Parameters<OpenAIClient["chat"]["completions"]["create"]>[0] & { stream?: false };
   let completion: unknown;
   if (options.stream === true) {
     const streamBody = { ...body, stream_options: { include_usage: true } } as unknown as Parameters<
@@ -115,6 +145,11 @@ async function completeWithChat(
   return readChatCompletion(completion, name);
 }
 
+/** `tool_choice` as Chat Completions takes it. */
+function chatToolChoice(choice: ModelToolChoice): unknown {
+  return typeof choice === "object" ? { type: "function", function: { name: choice.tool } } : choice;
+}
+
 // ---------------------------------------------------------------- Responses
 
 async function completeWithResponses(
@@ -130,13 +165,20 @@ async function completeWithResponses(
   const tools: readonly unknown[] = native
     ? nativeResponsesTools(request.tools, deferred, strict)
     : openaiResponses.formatTools(request.tools, { strict });
-  const body = {
-    model: options.model,
-    ...(request.systemPrompt === "" ? {} : { instructions: request.systemPrompt }),
-    input: toResponsesInput(request.messages, native ? { toolSearch: { deferredTools: deferred, strict } } : {}),
-    ...(tools.length === 0 ? {} : { tools }),
-    ...(options.maxTokens === undefined ? {} : { max_output_tokens: options.maxTokens }),
-  } as unknown as Parameters<OpenAIClient["responses"]["create"]>[0] & { stream?: false };
+  const choice = toolChoiceFor(name, options.toolChoice, request.tools);
+  const body = mergeExtraBody(
+    {
+      model: options.model,
+      ...(request.systemPrompt === "" ? {} : { instructions: request.systemPrompt }),
+      input: toResponsesInput(request.messages, native ? { toolSearch: { deferredTools: deferred, strict } } : {}),
+      ...(tools.length === 0 ? {} : { tools }),
+      ...(options.maxTokens === undefined ? {} : { max_output_tokens: options.maxTokens }),
+      ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
+      ...(choice === undefined ? {} : { tool_choice: responsesToolChoice(choice) }),
+      ...(options.reasoningEffort === undefined ? {} : { reasoning: { effort: options.reasoningEffort } }),
+    },
+    options.extraBody,
+  ) as unknown as Parameters<OpenAIClient["responses"]["create"]>[0] & { stream?: false };
   if (options.stream !== true) {
     const response: unknown = await client.responses.create(body, { signal: request.signal });
     return readResponse(response, name);
@@ -147,4 +189,9 @@ async function completeWithResponses(
   progress.answered = true;
   const final = await readResponsesStream(events as AsyncIterable<unknown>, request, name);
   return readResponse(final, name);
+}
+
+/** `tool_choice` as the Responses API takes it. */
+function responsesToolChoice(choice: ModelToolChoice): unknown {
+  return typeof choice === "object" ? { type: "function", name: choice.tool } : choice;
 }

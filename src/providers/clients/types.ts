@@ -110,3 +110,28 @@ export interface ModelConnectionOptions {
   readonly timeoutMs?: number;
   readonly headers?: Readonly<Record<string, string>>;
 }
+
+/**
+ * Which tools the model may call: `auto` (it decides), `none` (no tool), `required` (at least one; Anthropic's and
+ * Gemini's `any`), or `{ tool }` (that one tool). A request without tools sends none of it.
+ */
+export type ModelToolChoice = "auto" | "none" | "required" | { readonly tool: string };
+
+/**
+ * What every provider client takes with the same meaning; each maps it to its own API (docs/providers.md, "Model
+ * clients"). Every field is optional; an absent one is not sent, so the provider's default holds. A bad value throws
+ * `ModelError` (`invalid-model-options`) when the client is created.
+ */
+export interface ModelGenerationOptions {
+  /** Sampling temperature: Anthropic 0 to 1, OpenAI and Gemini 0 to 2. */
+  readonly temperature?: number;
+  /** Which tools the model may call; a `{ tool }` the turn does not have fails that turn with `invalid-model-options`. */
+  readonly toolChoice?: ModelToolChoice;
+  /** Text that ends the reply where the model writes it (OpenAI Chat at most 4, Gemini 5; not the Responses API). */
+  readonly stopSequences?: readonly string[];
+  /**
+   * Anything else the provider's request takes, merged into the request body last: objects key by key (so
+   * `{ generationConfig: { topK: 40 } }` keeps the temperature), anything else replaced.
+   */
+  readonly extraBody?: Readonly<Record<string, unknown>>;
+}
