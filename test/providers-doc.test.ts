@@ -12,7 +12,7 @@ const root = resolve(import.meta.dirname, "..");
 describe("docs/providers.md", () => {
   it("the generation-options recipe creates its four clients and prints what it promises", async () => {
     const page = await readFile(join(root, "docs", "providers.md"), "utf8");
-    const block = /<!-- model-options[^>]*-->\s*```js\n([\s\S]*?)```/.exec(page)?.[1];
+    const block = /<!-- runs: test\/providers-doc.test.ts -->\s*```js\n([\s\S]*?)```/.exec(page)?.[1];
     expect(block).toBeDefined();
     const promised = /^\/\/ (openai:.*)$/m.exec(block as string)?.[1];
     const entry = pathToFileURL(join(root, "dist", "index.js")).href;
