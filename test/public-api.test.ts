@@ -340,6 +340,7 @@ const PINNED: Record<string, readonly string[]> = {
     "fromAiSdkTools",
     "FromAiSdkToolsOptions",
     "toAiSdkModelOutput",
+    "ToAiSdkModelOutputOptions",
     "toAiSdkTools",
     "ToAiSdkToolsOptions",
     "ToolCallFailedCode",
