@@ -372,6 +372,9 @@ const PINNED: Record<string, readonly string[]> = {
   "toolwire/pi": [
     "fromPiContent",
     "fromPiTools",
+    "PiAgentTool",
+    "PiContent",
+    "PiToolResult",
     "ToolCallFailedCode",
     "ToolCallFailedError",
     "toPiContent",

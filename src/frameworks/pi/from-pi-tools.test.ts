@@ -129,7 +129,7 @@ describe("fromPiTools", () => {
         return { content: [{ type: "text", text: "no such city" }], details: { city: "Atlantis" }, isError: true };
       },
     };
-    const session = sessionWith(fromPiTools([refusing as unknown as PiAgentTool]));
+    const session = sessionWith(fromPiTools([refusing]));
     const outcome = await session.dispatchDetailed({ id: "call_1", name: "refusing", input: {} });
     expect(outcome.block).toEqual({
       type: "tool_result",

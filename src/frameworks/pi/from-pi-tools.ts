@@ -1,8 +1,9 @@
 // pi AgentTools as toolwire AgentTools: a registry lists them, a session dispatches to pi's execute.
-import type { AgentTool as PiAgentTool } from "@mariozechner/pi-agent-core";
+
 import { defineTool } from "../../core/register/define-tool.js";
 import type { AgentTool, JsonObject, ToolResult } from "../../core/types.js";
 import { fromPiContent } from "./from-pi-content.js";
+import type { PiAgentTool } from "./pi-agent-tool.js";
 
 /**
  * pi tools as toolwire tools, for a registry's `custom` (or `extensions`) source. Each keeps its name, description
