@@ -2,13 +2,7 @@
 // of the OpenAI and Gemini SDKs (dev dependencies `openai-7` and `genai-3`, aliases of openai 7 and @google/genai 3);
 // that file checks openai 6 and @google/genai 2. Keep the two alike: only the imports and the notes below differ.
 import type Anthropic from "@anthropic-ai/sdk";
-import type {
-  Content,
-  Tool as GenaiTool,
-  GenerateContentParameters,
-  GenerateContentResponse,
-  Part,
-} from "genai-3";
+import type { Content, Tool as GenaiTool, GenerateContentParameters, GenerateContentResponse, Part } from "genai-3";
 import type OpenAI from "openai-7";
 import {
   type AnthropicMessageLike,
