@@ -342,6 +342,7 @@ const PINNED: Record<string, readonly string[]> = {
     "fromAiSdkTools",
     "FromAiSdkToolsOptions",
     "toAiSdkModelOutput",
+    "ToAiSdkModelOutputOptions",
     "toAiSdkTools",
     "ToAiSdkToolsOptions",
     "ToolCallFailedCode",
@@ -373,6 +374,9 @@ const PINNED: Record<string, readonly string[]> = {
   "toolwire/pi": [
     "fromPiContent",
     "fromPiTools",
+    "PiAgentTool",
+    "PiContent",
+    "PiToolResult",
     "ToolCallFailedCode",
     "ToolCallFailedError",
     "toPiContent",

@@ -83,6 +83,12 @@ describe("the built declarations", () => {
     }
   });
 
+  it("of toolwire/pi name neither pi package, so they type with pi 0.73 or pi 1 (whose names differ) alone", () => {
+    const { files, imports } = declarationsOf("frameworks/pi/index.d.ts");
+    expect(files).toContain("frameworks/pi/pi-agent-tool.d.ts");
+    expect(imports.filter(({ specifier }) => /^@(mariozechner|earendil-works)\//.test(specifier))).toEqual([]);
+  });
+
   it("are checked by a reader that does find SDK imports where there are some (the MCP entry's)", () => {
     const { imports } = declarationsOf("mcp/index.d.ts");
     expect(imports.filter(({ specifier }) => isSdk(specifier)).length).toBeGreaterThan(0);

@@ -24,6 +24,14 @@ export class ToolCallFailedError extends ToolwireError<ToolCallFailedCode> {
     super(outcome.errorCode ?? "tool-error", contentAsText(outcome.result.content));
   }
 
+  /**
+   * The text for the model alone, without the usual `ToolCallFailedError: ` prefix: the AI SDK 7 shows the model a
+   * thrown error as `String(error)` (6 used its message), and the model should get toolwire's text under both.
+   */
+  override toString(): string {
+    return this.message;
+  }
+
   /** The error result, `details` included. */
   get result(): ToolResult {
     return this.outcome.result;

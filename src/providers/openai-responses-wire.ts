@@ -61,7 +61,7 @@ export interface OpenAIResponsesToolOutput {
 export interface OpenAIResponsesItemLike {
   readonly type?: string | null;
   readonly call_id?: string | null;
-  readonly name?: string;
+  readonly name?: string | null;
   readonly arguments?: unknown;
   readonly execution?: string | null;
 }

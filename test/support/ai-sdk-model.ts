@@ -1,5 +1,7 @@
-// The AI SDK's mock model (ai/test) scripted as a queue of turns, for the toolwire/ai-sdk tests.
+// The AI SDK's mock model (ai/test) scripted as a queue of turns, for the toolwire/ai-sdk tests: the AI SDK 6's
+// MockLanguageModelV3, or under the AI SDK 7 its own MockLanguageModelV4 (same calls and results, 7's prompt parts).
 import { simulateReadableStream } from "ai";
+import * as aiTest from "ai/test";
 import { MockLanguageModelV3 } from "ai/test";
 
 type CallOptions = Parameters<MockLanguageModelV3["doGenerate"]>[0];
@@ -32,7 +34,9 @@ function finishOf(turn: AiSdkTurn) {
 export function scriptedAiSdkModel(turns: AiSdkTurn[]) {
   const prompts: AiSdkPrompt[] = [];
   let next = 0;
-  const model = new MockLanguageModelV3({
+  const Mock: typeof MockLanguageModelV3 =
+    "MockLanguageModelV4" in aiTest ? (aiTest.MockLanguageModelV4 as typeof MockLanguageModelV3) : MockLanguageModelV3;
+  const model = new Mock({
     doGenerate: async (options) => {
       prompts.push(options.prompt);
       const turn = turns[next++];

@@ -30,6 +30,23 @@ describe("toAiSdkModelOutput", () => {
     expect(parts[2]).toEqual({ type: "text", text: expect.stringContaining("[audio: audio/wav") });
     expect(parts[3]).toEqual({ type: "text", text: expect.stringContaining("file:///d.txt") });
   });
+
+  it("writes images as the AI SDK 7's file parts when asked", () => {
+    const output = toAiSdkModelOutput(
+      [
+        { type: "text", text: "the screen:" },
+        { type: "image", data: PIXEL, mimeType: "image/png" },
+      ],
+      { images: "file" },
+    );
+    expect(output).toEqual({
+      type: "content",
+      value: [
+        { type: "text", text: "the screen:" },
+        { type: "file", mediaType: "image/png", data: { type: "data", data: PIXEL } },
+      ],
+    });
+  });
 });
 
 describe("fromAiSdkModelOutput", () => {

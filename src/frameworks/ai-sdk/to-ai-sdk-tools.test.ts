@@ -1,3 +1,4 @@
+import * as ai from "ai";
 import { generateText, type ModelMessage, streamText } from "ai";
 import { describe, expect, it } from "vitest";
 import { scriptedAiSdkModel, toolResultsIn } from "../../../test/support/ai-sdk-model.js";
@@ -9,6 +10,7 @@ import { createAgentSession } from "../../create-agent-session.js";
 import { ToolCallFailedError } from "../tool-call-failed-error.js";
 import { toAiSdkTools } from "./to-ai-sdk-tools.js";
 
+const AI_SDK_7 = "uploadFile" in ai;
 const PIXEL = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=";
 
 /** A real session over a few tools, with a policy that denies `secret`; `runs` counts each executor's runs. */
@@ -118,14 +120,23 @@ describe("toAiSdkTools", () => {
       { calls: [{ id: "c1", name: "screenshot", input: {} }] },
       { text: "done" },
     ]);
-    await generateText({ model, prompt: "look", tools: toAiSdkTools(session), stopWhen: () => false });
+    const warnings: unknown[] = [];
+    const logged = (globalThis as { AI_SDK_LOG_WARNINGS?: unknown }).AI_SDK_LOG_WARNINGS;
+    Object.assign(globalThis, { AI_SDK_LOG_WARNINGS: (options: unknown) => warnings.push(options) });
+    try {
+      await generateText({ model, prompt: "look", tools: toAiSdkTools(session), stopWhen: () => false });
+    } finally {
+      Object.assign(globalThis, { AI_SDK_LOG_WARNINGS: logged });
+    }
+    // The AI SDK 7 (its model interface v4) takes an image as a file part, and warns that image-data is deprecated.
+    const image = AI_SDK_7
+      ? { type: "file", data: { type: "data", data: PIXEL }, mediaType: "image/png" }
+      : { type: "image-data", data: PIXEL, mediaType: "image/png" };
     expect(toolResultsIn(prompts[1])[0]?.output).toEqual({
       type: "content",
-      value: [
-        { type: "text", text: "the screen:" },
-        { type: "image-data", data: PIXEL, mediaType: "image/png" },
-      ],
+      value: [{ type: "text", text: "the screen:" }, expect.objectContaining(image)],
     });
+    expect(JSON.stringify(warnings)).not.toContain("deprecated");
   });
 
   it("an input that breaks the schema reaches the model as toolwire's error text, and the tool does not run", async () => {

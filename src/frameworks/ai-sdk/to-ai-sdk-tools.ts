@@ -1,5 +1,7 @@
 // toAiSdkTools: a session's active tools as an AI SDK ToolSet, every call going through the session's dispatch.
-import { dynamicTool, jsonSchema, type ToolSet } from "ai";
+
+import type { ToolSet } from "ai";
+import * as ai from "ai";
 import type { AgentSession } from "../../core/dispatch/session.js";
 import { isRecord } from "../../core/json.js";
 import type { ContentBlock, ToolResult } from "../../core/types.js";
@@ -38,12 +40,13 @@ export function toAiSdkTools(session: AgentSession, options: ToAiSdkToolsOptions
   }
   const approvals = frameworkApprovals(session, route === "ai-sdk" ? "framework" : "session");
   const asks = route === "ai-sdk" && session.approvals !== undefined;
+  const images = AI_SDK_7 ? "file" : "image-data";
   const tools: ToolSet = {};
   for (const [name, { descriptor }] of session.activeTools) {
-    tools[name] = dynamicTool({
+    tools[name] = ai.dynamicTool({
       description: descriptor.description,
       ...(descriptor.title === undefined ? {} : { title: descriptor.title }),
-      inputSchema: jsonSchema(descriptor.inputSchema as Parameters<typeof jsonSchema>[0]),
+      inputSchema: ai.jsonSchema(descriptor.inputSchema as Parameters<typeof ai.jsonSchema>[0]),
       ...(asks ? { needsApproval: (input: unknown) => approvals.needsApproval(name, input) } : {}),
       execute: async (input, { toolCallId, abortSignal }): Promise<AiSdkToolOutput> => {
         const outcome = await session.dispatchDetailed(
@@ -54,11 +57,14 @@ export function toAiSdkTools(session: AgentSession, options: ToAiSdkToolsOptions
         const { content, details } = outcome.result;
         return details === undefined ? { content } : { content, details };
       },
-      toModelOutput: ({ output }) => toAiSdkModelOutput(contentOf(output)),
+      toModelOutput: ({ output }) => toAiSdkModelOutput(contentOf(output), { images }),
     });
   }
   return tools;
 }
+
+// Whether the installed `ai` is 7 or later, which deprecates `image-data` parts: `uploadFile` is new in 7.
+const AI_SDK_7 = "uploadFile" in ai;
 
 /** The content of an output as `execute` gave it, or as it came back from a UI message (plain JSON). */
 function contentOf(output: unknown): readonly ContentBlock[] {

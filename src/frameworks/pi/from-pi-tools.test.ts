@@ -1,4 +1,5 @@
 // fromPiTools: pi's own tools (TypeBox schemas, execute with onUpdate) in a toolwire registry, dispatched by a session.
+import type { AgentTool as Pi1AgentTool } from "@earendil-works/pi-agent-core";
 import type { AgentTool as PiAgentTool } from "@mariozechner/pi-agent-core";
 import { Type } from "@mariozechner/pi-ai";
 import { describe, expect, it } from "vitest";
@@ -116,6 +117,27 @@ describe("fromPiTools", () => {
       is_error: true,
     });
     expect(ended[0]?.errorCode).toBe("execution-failed");
+  });
+
+  it("fails a call whose pi 1 tool returns isError, keeping its details", async () => {
+    const refusing: Pi1AgentTool = {
+      name: "refusing",
+      label: "refusing",
+      description: "Fails without throwing, as pi 1 allows",
+      parameters: { type: "object", properties: {} },
+      async execute() {
+        return { content: [{ type: "text", text: "no such city" }], details: { city: "Atlantis" }, isError: true };
+      },
+    };
+    const session = sessionWith(fromPiTools([refusing]));
+    const outcome = await session.dispatchDetailed({ id: "call_1", name: "refusing", input: {} });
+    expect(outcome.block).toEqual({
+      type: "tool_result",
+      tool_use_id: "call_1",
+      content: [{ type: "text", text: "no such city" }],
+      is_error: true,
+    });
+    expect(outcome.result.details).toEqual({ city: "Atlantis" });
   });
 
   it("keeps a pi tool's executionMode", () => {

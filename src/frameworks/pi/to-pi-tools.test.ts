@@ -1,6 +1,7 @@
 // toPiTools under pi's real Agent: a scripted model calls toolwire tools, and the session's policy, validation,
 // hooks, approvals and errors decide what the model reads back.
 import { Agent, type AgentEvent } from "@mariozechner/pi-agent-core";
+import * as piAi from "@mariozechner/pi-ai";
 import {
   type AssistantMessage,
   type Context,
@@ -63,6 +64,11 @@ function createSession(options: { approve?: boolean } = {}) {
   });
 }
 
+// pi 1 sends the model its tools in system messages, read back by its getCurrentTools; pi 0.73 in `context.tools`.
+const toolsInSystemMessages =
+  (piAi as { getCurrentTools?: (messages: Context["messages"]) => Context["tools"] }).getCurrentTools ??
+  (() => undefined);
+
 /** A model that asks for `calls` in its first turn and stops in its second, recording every context it was sent. */
 function scriptedModel(calls: { name: string; input: Record<string, unknown> }[]) {
   const contexts: Context[] = [];
@@ -77,7 +83,11 @@ function scriptedModel(calls: { name: string; input: Record<string, unknown> }[]
     // A copy of what the model was sent (the tools' execute functions left out).
     contexts.push({
       messages: structuredClone(context.messages),
-      tools: context.tools?.map(({ name, description, parameters }) => ({ name, description, parameters })),
+      tools: (context.tools ?? toolsInSystemMessages(context.messages))?.map(({ name, description, parameters }) => ({
+        name,
+        description,
+        parameters,
+      })),
     });
     const message = turns.shift() ?? fauxAssistantMessage("Nothing more.", { stopReason: "stop" });
     const stream = createAssistantMessageEventStream();

@@ -1,8 +1,8 @@
 // A session's active tools as pi AgentTools: pi's agent loop calls them, the session dispatches every call.
-import type { AgentTool as PiAgentTool } from "@mariozechner/pi-agent-core";
 import type { AgentSession } from "../../core/dispatch/session.js";
 import type { ApprovalOptions, JsonObject } from "../../core/types.js";
 import { ToolCallFailedError } from "../tool-call-failed-error.js";
+import type { PiAgentTool } from "./pi-agent-tool.js";
 import { toPiContent } from "./to-pi-content.js";
 
 /** What `toPiTools` takes besides the session. */
@@ -29,7 +29,7 @@ export function toPiTools(session: AgentSession, options: ToPiToolsOptions = {})
       label: descriptor.title ?? name,
       description: descriptor.description,
       // Plain JSON Schema: pi sends it to the model and checks arguments with it, as it does a TypeBox schema.
-      parameters: descriptor.inputSchema as unknown as PiAgentTool["parameters"],
+      parameters: descriptor.inputSchema,
       ...(tool.executionMode === undefined ? {} : { executionMode: tool.executionMode }),
       async execute(toolCallId, params, signal, onUpdate) {
         const outcome = await session.dispatchDetailed(
