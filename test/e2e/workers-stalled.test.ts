@@ -78,7 +78,8 @@ describe.runIf(REDIS_RUNS)("a call whose workers die", { timeout: 90_000 }, () =
   beforeAll(async () => {
     redis = await startRedis();
     markers = await tempWorkspace({}, "toolwire-stalled-");
-    executor = createBullmqExecutor({ id: "lab", connection: redis.url });
+    // A whole suite on a busy machine can take more than the default 2 s to make the first connection.
+    executor = createBullmqExecutor({ id: "lab", connection: redis.url, connectTimeoutMs: 20_000 });
     const hang = defineTool({
       name: "hang",
       description: "Never ends",
