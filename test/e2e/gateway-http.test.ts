@@ -435,14 +435,15 @@ describe("session lifecycle and limits", () => {
   });
 
   it("expires idle 2025 sessions and idle principals", async () => {
-    const handle = await serve({ sessions: { idleTimeoutMs: 200 } });
+    // Long enough that a busy machine opens all five before the first expires (200 ms was not, once).
+    const handle = await serve({ sessions: { idleTimeoutMs: 2_000 } });
     for (let index = 0; index < 5; index++) {
       const response = await post(handle.url as string, { authorization: `Bearer ${ALICE}` }, initializeRequest());
       expect(response.status).toBe(200);
       await response.body?.cancel();
     }
     expect(handle.sessions).toBe(5);
-    await waitFor(() => handle.sessions === 0 && handle.principals === 0, 5_000);
+    await waitFor(() => handle.sessions === 0 && handle.principals === 0, 15_000);
   });
 
   it("limits tool calls per principal with 429 and Retry-After, while another principal goes on", async () => {
