@@ -1,6 +1,6 @@
 // The gateway's rules (docs/serve.md) against the real HTTP server: credentials, origins, a session per
 // principal, session caps and expiry, rate limits and the audit log, with 2026-07-28 and 2025 clients.
-import { mkdtemp, readFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { networkInterfaces, tmpdir } from "node:os";
 import { join } from "node:path";
 import {
@@ -472,8 +472,15 @@ describe("session lifecycle and limits", () => {
 });
 
 describe("audit", () => {
-  it("writes one JSON line per call with the documented fields and no credential, all of them by the end of close()", async () => {
+  /** A temporary folder for one test's audit log, removed after the test (after the server it serves closes). */
+  const auditFolder = async () => {
     const dir = await mkdtemp(join(tmpdir(), "toolwire-audit-"));
+    cleanups.push(() => rm(dir, { recursive: true, force: true }));
+    return dir;
+  };
+
+  it("writes one JSON line per call with the documented fields and no credential, all of them by the end of close()", async () => {
+    const dir = await auditFolder();
     const file = join(dir, "audit.jsonl");
     const handle = await serveMcp(sessionSource(), {
       transport: "http",
@@ -501,7 +508,7 @@ describe("audit", () => {
   it.runIf(FIFO_RUNS)(
     "holds a call's answer while the audit queue is full (whenFull wait), and answers it once a reader drains the FIFO",
     async () => {
-      const dir = await mkdtemp(join(tmpdir(), "toolwire-audit-"));
+      const dir = await auditFolder();
       const fifo = makeFifo(join(dir, "audit.fifo"));
       const handle = await serveMcp(sessionSource(), {
         transport: "http",
@@ -527,7 +534,7 @@ describe("audit", () => {
   );
 
   it("writes each call's input too with inputs: true", async () => {
-    const dir = await mkdtemp(join(tmpdir(), "toolwire-audit-"));
+    const dir = await auditFolder();
     const file = join(dir, "audit.jsonl");
     const handle = await serveMcp(sessionSource(), {
       transport: "http",
