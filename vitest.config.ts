@@ -9,5 +9,6 @@ export default defineConfig({
     // workers keep both cores busy: the suite took 413 s with one and 232 s with three on 2 cores.
     maxWorkers: 3,
     hookTimeout: 30_000,
+    globalSetup: ["test/support/own-temp-folder.ts"],
   },
 });

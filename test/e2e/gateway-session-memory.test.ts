@@ -9,7 +9,8 @@ const CHILD = new URL("./helpers/session-memory-child.mjs", import.meta.url).pat
 describe("the gateway's memory after a burst of abandoned sessions", () => {
   it("releases every expired session: the heap after expiry is back within a small margin of the baseline", async () => {
     // Sessions idle 20 s: the burst of 2,000 (2.5 s on a quiet machine) should end before the first of them expires.
-    // On a busy one a few may go first, so the count allows for a tenth gone.
+    // On a busy one some go first (at a load of 18 on 2 cores, 731 did): the count allows for nearly half gone, and
+    // the memory checks below scale with the count that was open.
     const run = await runToEnd(process.execPath, ["--expose-gc", CHILD, DIST, "2000", "20000"], {
       cwd: process.cwd(),
       env: { PATH: process.env.PATH ?? "" },
@@ -21,7 +22,7 @@ describe("the gateway's memory after a burst of abandoned sessions", () => {
       string,
       number
     >;
-    expect(opened).toBeGreaterThan(1800);
+    expect(opened).toBeGreaterThan(1000);
     const held = (peak ?? 0) - (baseline ?? 0);
     // The sessions really cost memory while open (more than 5 KB each)...
     expect(held).toBeGreaterThan((opened ?? 0) * 5 * 1024);
