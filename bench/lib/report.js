@@ -317,15 +317,17 @@ export function evaluateTargets({ comparison, tools, loop, facts }) {
     (value) => value <= 2,
   );
   for (const run of loop ?? []) {
+    // Two loop processes may run on one Node (a worktree's PATH can put both on Node 22), so the process names a row.
+    const where = run.process === undefined ? run.node : `${run.process} process, ${run.node}`;
     judge(
-      `a whole runAgent run at most 4x the same run by hand (${run.node})`,
+      `a whole runAgent run at most 4x the same run by hand (${where})`,
       run.toolwireOverHand,
       "x",
       (value) => value <= 4,
     );
     for (const pi of run.pis) {
       judge(
-        `a whole runAgent run at least 3x below pi ${pi.release ?? pi.version}'s loop (${run.node})`,
+        `a whole runAgent run at least 3x below pi ${pi.release ?? pi.version}'s loop (${where})`,
         pi.piOverToolwire,
         "x",
         (value) => value >= 3,
