@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { bench, run, summary } from "mitata";
 import { createBuiltinTools, describeSandbox, detectSandbox, resolveSandboxOptions } from "../dist/builtins/index.js";
+import { median } from "./lib/figures.js";
 
 const ROUNDS = Number(process.env.ROUNDS ?? 60);
 const root = await mkdtemp(join(tmpdir(), "toolwire-bench-sandbox-"));
@@ -43,10 +44,6 @@ for (let round = 0; round < ROUNDS; round++) {
     samples[name].push(performance.now() - started);
   }
 }
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-};
 const base = median(samples["unsandboxed (sandbox off, PID namespace)"]);
 console.log(`\ninterleaved, ${ROUNDS} calls of each, medians:`);
 for (const [name, values] of Object.entries(samples)) {

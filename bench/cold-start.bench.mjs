@@ -16,14 +16,11 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync,
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { flag } from "./lib/args.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const sdkServer = join(root, "bench", "cold-start", "sdk-server.mjs");
 
-function flag(name) {
-  const at = process.argv.indexOf(name);
-  return at === -1 ? undefined : process.argv[at + 1];
-}
 const rounds = Number(flag("--rounds") ?? 20);
 const baseline = flag("--baseline");
 

@@ -14,6 +14,7 @@ import { createBuiltinTools } from "../dist/builtins/index.js";
 import { createAgentSession, createToolRegistry, estimateToolTokens, TOOL_SEARCH_NAME } from "../dist/index.js";
 import { connectMcpServer } from "../dist/mcp/index.js";
 import { anthropic, openaiChat } from "../dist/providers/index.js";
+import { median } from "./lib/figures.js";
 
 const BUDGET_TOKENS = Number(process.env.BUDGET_TOKENS ?? 4000);
 const TURNS = 10;
@@ -70,11 +71,6 @@ function payload(tools) {
   };
 }
 const mean = (values) => values.reduce((sum, value) => sum + value, 0) / values.length;
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
 const search = (session, query, limit) =>
   session.dispatchDetailed({
     id: "bench",

@@ -9,16 +9,14 @@
 import { resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Ajv } from "ajv";
+import { flag } from "./lib/args.js";
+import { median } from "./lib/figures.js";
 import { NOOP_DESCRIPTION, NOOP_NAME, NOOP_SCHEMA, noop, turnCalls } from "./lib/workload.js";
 
 const CALLS = 100;
 /** Turns per timed stretch: long enough for the CPU clock (microseconds) to resolve a call's cost. */
 const TURNS = 1000;
 
-function flag(name) {
-  const at = process.argv.indexOf(name);
-  return at === -1 ? undefined : process.argv[at + 1];
-}
 const baselineDir = flag("--baseline");
 const rounds = Number(flag("--rounds") ?? 9);
 
@@ -110,7 +108,6 @@ const paths = apis.flatMap(([name, api]) => [
   [`${name}, 1 before + 1 after hook`, turnOf(api, HOOKS)],
 ]);
 const allCases = [["floor", floor], ["by hand", byHand], ...builds];
-const median = (values) => [...values].sort((a, b) => a - b)[values.length >> 1];
 const spread = (values) => `${Math.min(...values).toFixed(2)}-${Math.max(...values).toFixed(2)}`;
 const format = (ns) => (ns >= 1000 ? `${(ns / 1000).toFixed(2)} µs` : `${ns.toFixed(0)} ns`);
 

@@ -12,13 +12,11 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { noopCallBody, noopCallHeaders } from "./gateway/noop-call.mjs";
+import { flag } from "./lib/args.js";
+import { median } from "./lib/figures.js";
 
 const SERVER = fileURLToPath(new URL("./gateway/gateway-server.mjs", import.meta.url));
 const FLOOD = fileURLToPath(new URL("./gateway/flood.mjs", import.meta.url));
-function flag(name) {
-  const at = process.argv.indexOf(name);
-  return at === -1 ? undefined : process.argv[at + 1];
-}
 const ROUNDS = Number(flag("--rounds") ?? process.env.ROUNDS ?? 5);
 const SECONDS = Number(flag("--seconds") ?? process.env.SECONDS ?? 3);
 const BASELINE = flag("--baseline");
@@ -100,8 +98,6 @@ async function measured(server, clients, seconds) {
   const result = await load(server.url, clients, seconds);
   return { ...result, cpuPerCall: ((cpuMsOf(server.child.pid) - before) * 1000) / result.calls };
 }
-
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 const folder = await mkdtemp(join(tmpdir(), "toolwire-gateway-bench-"));
 const servers = {

@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { createBuiltinTools } from "../dist/builtins/index.js";
 import { createAgentSession, createToolRegistry } from "../dist/index.js";
+import { median } from "./lib/figures.js";
 
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
 const FOLDERS = 1000;
@@ -91,11 +92,6 @@ for (let round = 0; round < ROUNDS; round++) {
   }
 }
 
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
 const ms = (value) => `${value >= 100 ? value.toFixed(0) : value.toFixed(1)} ms`;
 console.log(`\n${FOLDERS * FILES_PER_FOLDER} files, one match; interleaved, ${ROUNDS} rounds, Node ${process.version}`);
 for (const [pattern, pair] of Object.entries(pairs)) {

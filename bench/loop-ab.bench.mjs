@@ -9,6 +9,8 @@ import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import * as current from "../dist/index.js";
 import * as currentClient from "../dist/providers/clients/anthropic-model.js";
+import { flag } from "./lib/args.js";
+import { median } from "./lib/figures.js";
 import { createHandLoop } from "./lib/hand-loop.js";
 import { piLoopRun } from "./lib/pi-cases.js";
 import { loadPi } from "./lib/pi-packages.js";
@@ -18,10 +20,6 @@ import { turnCalls } from "./lib/workload.js";
 /** Runs per timed stretch: long enough for the CPU clock (microseconds) to resolve a run's cost. */
 const RUNS = 2000;
 
-function flag(name) {
-  const at = process.argv.indexOf(name);
-  return at === -1 ? undefined : process.argv[at + 1];
-}
 const baselineDir = flag("--baseline");
 const rounds = Number(flag("--rounds") ?? 9);
 const calls = turnCalls(1, "valid");
@@ -55,7 +53,6 @@ async function perRun(run) {
   return ((used.user + used.system) * 1000) / RUNS;
 }
 
-const median = (values) => [...values].sort((a, b) => a - b)[values.length >> 1];
 const spread = (values) => `${Math.min(...values).toFixed(2)}-${Math.max(...values).toFixed(2)}`;
 const format = (ns) => (ns >= 1000 ? `${(ns / 1000).toFixed(2)} µs` : `${ns.toFixed(0)} ns`);
 

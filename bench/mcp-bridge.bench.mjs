@@ -21,6 +21,8 @@ import { bench, do_not_optimize, run, summary } from "mitata";
 import * as current from "../dist/index.js";
 import { mapCallToolResult } from "../dist/mcp/client/map-result.js";
 import * as currentMcp from "../dist/mcp/index.js";
+import { flag } from "./lib/args.js";
+import { median } from "./lib/figures.js";
 
 const { createAgentSession, createToolRegistry } = current;
 const { connectMcpServer } = currentMcp;
@@ -33,10 +35,6 @@ const everything = join(
 );
 const env = { PATH: process.env.PATH ?? "" };
 const cli = fileURLToPath(new URL("../dist/cli/main.js", import.meta.url));
-function flag(name) {
-  const at = process.argv.indexOf(name);
-  return at === -1 ? undefined : process.argv[at + 1];
-}
 const ROUNDS = Number(flag("--rounds") ?? process.env.ROUNDS ?? 5);
 const CALLS = Number(process.env.CALLS ?? 1000);
 const WARMUP = 200;
@@ -186,8 +184,6 @@ async function cpuRounds(baselineDirs) {
     console.log(`| ${name} | ${median(per).toFixed(1)} (${spread(per)}) | ${overV2} | ${overThis} |`);
   }
 }
-
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 if (process.argv.includes("--cpu")) {
   await cpuRounds(process.argv.flatMap((arg, at) => (process.argv[at - 1] === "--baseline" ? [arg] : [])));

@@ -7,16 +7,12 @@ import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { flag } from "./lib/args.js";
 import { MCP_BRIDGE_PROCESS, PROCESSES } from "./lib/processes.js";
 import { formatReport, summarize } from "./lib/report.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const PROCESS_TIMEOUT_MS = 30 * 60 * 1000;
-
-function flag(name) {
-  const index = process.argv.indexOf(name);
-  return index === -1 ? undefined : process.argv[index + 1];
-}
 
 /** The machine the run is on, as the report names it. */
 export function describeMachine() {

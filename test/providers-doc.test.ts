@@ -1,29 +1,31 @@
 // docs/providers.md's generation-options recipe runs as written against the built package: every option it shows passes the clients' checks.
-import { execFile } from "node:child_process";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
-import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
+import { cliEnv } from "./e2e/helpers/cli.js";
+import { createConsumerProject } from "./support/consumer-project.js";
+import { readDocBlocks } from "./support/doc-blocks.js";
+import { runToEnd } from "./support/run-to-end.js";
 
-const root = resolve(import.meta.dirname, "..");
+const PAGE = "docs/providers.md";
+const THIS_TEST = "test/providers-doc.test.ts";
 
-describe("docs/providers.md", () => {
+describe(PAGE, () => {
   it("the generation-options recipe creates its four clients and prints what it promises", async () => {
-    const page = await readFile(join(root, "docs", "providers.md"), "utf8");
-    const block = /<!-- runs: test\/providers-doc.test.ts -->\s*```js\n([\s\S]*?)```/.exec(page)?.[1];
+    const block = readDocBlocks(PAGE).find((each) => each.marker.kind === "runs" && each.marker.test === THIS_TEST);
     expect(block).toBeDefined();
-    const promised = /^\/\/ (openai:.*)$/m.exec(block as string)?.[1];
-    const entry = pathToFileURL(join(root, "dist", "index.js")).href;
-    const dir = await mkdtemp(join(tmpdir(), "toolwire-providers-doc-"));
+    const code = block?.code ?? "";
+    const promised = /^\/\/ (openai:.*)$/m.exec(code)?.[1];
+    const project = await createConsumerProject({ files: { "model-options.mjs": code } });
     try {
-      const file = join(dir, "model-options.mjs");
-      await writeFile(file, (block as string).replace('from "toolwire"', `from ${JSON.stringify(entry)}`));
-      const { stdout } = await promisify(execFile)(process.execPath, [file]);
-      expect(stdout.trim()).toBe(promised);
+      const run = await runToEnd(process.execPath, ["model-options.mjs"], {
+        cwd: project.path,
+        env: cliEnv(),
+        timeoutMs: 30_000,
+        what: "the generation-options recipe",
+      });
+      expect(run, run.stderr).toMatchObject({ code: 0, signal: null });
+      expect(run.stdout.trim()).toBe(promised);
     } finally {
-      await rm(dir, { recursive: true, force: true });
+      await project.remove();
     }
   });
 });

@@ -1,30 +1,17 @@
 // Turns the processes' figures into the report: per-call cost, ratios, tool-set costs, the loop, targets.
-import {
-  caseFigure,
-  differenceOf,
-  formatDifference,
-  formatFigureNs,
-  formatNs,
-  formatRatio,
-  formatRatioFigure,
-  isNoise,
-  ratioOf,
-  rowOf,
-  scaledFigure,
-} from "./figures.js";
+import { caseFigure, differenceOf, isNoise, ratioOf, rowOf, scaledFigure } from "./figures.js";
 import { PROCESSES } from "./processes.js";
 
 export { formatReport } from "./format-report.js";
-export { formatDifference, formatFigureNs, formatNs, formatRatio, formatRatioFigure };
 
 /** The call counts a per-call figure is given for (0 is the baseline). */
-export const PER_CALL_COUNTS = [1, 10, 100];
+const PER_CALL_COUNTS = [1, 10, 100];
 
 /**
  * The peers, in the order the tables list them: each in its own process, compared with the toolwire process on the
  * same Node (`toolwire` on the Node that runs the bench, `toolwire-node22` on Node 22).
  */
-export const PEERS = [
+const PEERS = [
   { key: "ai-sdk", process: "ai-sdk", library: "ai-sdk" },
   { key: "openai-agents", process: "openai-agents", library: "openai-agents" },
   { key: "pi", process: "pi", library: "pi" },
@@ -34,7 +21,7 @@ export const PEERS = [
 ];
 
 /** toolwire's process on a peer's Node. */
-export function toolwireProcessOf(peer) {
+function toolwireProcessOf(peer) {
   return PROCESSES[peer.process]?.node === "22" ? "toolwire-node22" : "toolwire";
 }
 
@@ -67,19 +54,19 @@ export function perCallNs(processReport, library, variant, n) {
 }
 
 /** "Node 22" for a process report's `node` ("v22.23.5"); "" when the report does not say. */
-export function nodeLabel(processReport) {
+function nodeLabel(processReport) {
   const major = /^v?(\d+)/.exec(processReport?.node ?? "")?.[1];
   return major === undefined ? "" : `Node ${major}`;
 }
 
 /** The release a process's library was measured at: "7.0.185" out of "ai@7.0.185" (the first one listed). */
-export function releaseOf(processReport, library) {
+function releaseOf(processReport, library) {
   const version = processReport?.libraries?.find((each) => each.library === library)?.version ?? "";
   return /@(\d[^,\s]*)/.exec(version)?.[1];
 }
 
 /** A peer's name in the tables: its library, release and Node, e.g. "pi 1.6.0 (Node 22)". */
-export function peerLabel(peer, processReport) {
+function peerLabel(peer, processReport) {
   const release = releaseOf(processReport, peer.library);
   const node = nodeLabel(processReport);
   return `${peer.library}${release === undefined ? "" : ` ${release}`}${node === "" ? "" : ` (${node})`}`;
@@ -317,15 +304,17 @@ export function evaluateTargets({ comparison, tools, loop, facts }) {
     (value) => value <= 2,
   );
   for (const run of loop ?? []) {
+    // Two loop processes may run on one Node (a worktree's PATH can put both on Node 22), so the process names a row.
+    const where = run.process === undefined ? run.node : `${run.process} process, ${run.node}`;
     judge(
-      `a whole runAgent run at most 4x the same run by hand (${run.node})`,
+      `a whole runAgent run at most 4x the same run by hand (${where})`,
       run.toolwireOverHand,
       "x",
       (value) => value <= 4,
     );
     for (const pi of run.pis) {
       judge(
-        `a whole runAgent run at least 3x below pi ${pi.release ?? pi.version}'s loop (${run.node})`,
+        `a whole runAgent run at least 3x below pi ${pi.release ?? pi.version}'s loop (${where})`,
         pi.piOverToolwire,
         "x",
         (value) => value >= 3,

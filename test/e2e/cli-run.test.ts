@@ -10,7 +10,7 @@ import {
   type FakeReply,
   startFakeProvider,
 } from "../support/fake-provider-server.js";
-import { readProviderFixture } from "../support/provider-fixtures.js";
+import { openAIChatToolRound, readProviderFixture } from "../support/provider-fixtures.js";
 import { CLI, cliEnv, hasAnsi, runCli, tempWorkspace } from "./helpers/cli.js";
 
 const SCRIPT = {
@@ -179,17 +179,11 @@ describe.concurrent("toolwire run against a loopback OpenAI-compatible server", 
 
   /** The fixture's tool-call completion with one `read` call, then a plain answer (both streamed with `stream`). */
   async function startServer(stream = false): Promise<FakeProviderServer> {
-    const toolCalls = readProviderFixture("openai-chat.tool-calls-response.json").response;
-    const first = structuredClone(toolCalls);
-    first.model = "test-model";
-    first.choices[0].message.tool_calls = [
-      { id: "call_read_1", type: "function", function: { name: "read", arguments: '{"path":"a.txt"}' } },
-    ];
-    const second = structuredClone(toolCalls);
-    second.id = "chatcmpl-2";
-    second.model = "test-model";
-    second.choices[0].finish_reason = "stop";
-    second.choices[0].message = { role: "assistant", content: "The file says hello.", refusal: null };
+    const [first, second] = openAIChatToolRound({
+      call: { id: "call_read_1", name: "read", arguments: '{"path":"a.txt"}' },
+      answer: "The file says hello.",
+      model: "test-model",
+    });
     const reply = (body: unknown): FakeReply => (stream ? { sse: chatCompletionChunks(body) } : { json: body });
     return started(startFakeProvider({ "/v1/chat/completions": [reply(first), reply(second)] }));
   }

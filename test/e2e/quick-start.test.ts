@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ConsumerProject, createConsumerProject } from "../support/consumer-project.js";
 import { type DocBlock, readDocBlocks } from "../support/doc-blocks.js";
 import { type FakeProviderServer, startFakeProvider } from "../support/fake-provider-server.js";
-import { readProviderFixture } from "../support/provider-fixtures.js";
+import { openAIChatToolRound } from "../support/provider-fixtures.js";
 import { runToEnd } from "../support/run-to-end.js";
 import { cliEnv } from "./helpers/cli.js";
 
@@ -47,14 +47,10 @@ beforeAll(async () => {
     },
   });
   // An OpenAI-compatible server on loopback: the model lists the folder through the MCP server, then answers.
-  const completion = readProviderFixture("openai-chat.tool-calls-response.json").response;
-  const call = structuredClone(completion);
-  call.choices[0].message.tool_calls = [
-    { id: "call_1", type: "function", function: { name: "fs__read_text_file", arguments: '{"path":"package.json"}' } },
-  ];
-  const answer = structuredClone(completion);
-  answer.choices[0].finish_reason = "stop";
-  answer.choices[0].message = { role: "assistant", content: "The name is my-agent.", refusal: null };
+  const [call, answer] = openAIChatToolRound({
+    call: { id: "call_1", name: "fs__read_text_file", arguments: '{"path":"package.json"}' },
+    answer: "The name is my-agent.",
+  });
   server = await startFakeProvider({ "/v1/chat/completions": [{ json: call }, { json: answer }] });
 });
 afterAll(async () => {
@@ -117,14 +113,10 @@ describe.concurrent("docs/quick-start.md, followed as written", { timeout: 90_00
   });
 
   it("node agent.js with OPENAI_API_KEY asks that model, and the read's result goes back to it", async () => {
-    const completion = readProviderFixture("openai-chat.tool-calls-response.json").response;
-    const call = structuredClone(completion);
-    call.choices[0].message.tool_calls = [
-      { id: "call_1", type: "function", function: { name: "read", arguments: '{"path":"package.json"}' } },
-    ];
-    const answer = structuredClone(completion);
-    answer.choices[0].finish_reason = "stop";
-    answer.choices[0].message = { role: "assistant", content: "It is my-agent.", refusal: null };
+    const [call, answer] = openAIChatToolRound({
+      call: { id: "call_1", name: "read", arguments: '{"path":"package.json"}' },
+      answer: "It is my-agent.",
+    });
     const model = await startFakeProvider({ "/v1/chat/completions": [{ json: call }, { json: answer }] });
     try {
       const { code, stdout } = await shell("node agent.js", {

@@ -54,9 +54,9 @@ export function openAIStrictViolations(schema: unknown): string[] {
       problems.push(`${path}: format ${JSON.stringify(node.format)} is not supported`);
     }
     if (Array.isArray(node.enum)) {
-      counts.enumValues += node.enum.length;
-      for (const value of node.enum) if (typeof value === "string") counts.stringLength += value.length;
       const length = node.enum.reduce((sum: number, value) => sum + (typeof value === "string" ? value.length : 0), 0);
+      counts.enumValues += node.enum.length;
+      counts.stringLength += length;
       if (node.enum.length > 250 && length > 15_000) problems.push(`${path}: a long enum over 15,000 characters`);
     }
     if (Array.isArray(node.anyOf)) {

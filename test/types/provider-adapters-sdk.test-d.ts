@@ -1,6 +1,8 @@
 // Compiled, never run (`npm run typecheck`): the adapters' wire types against the official SDKs' own types, both ways.
 // What an adapter gives must be what its SDK takes, and what its SDK returns must be what the adapter reads, with
 // no cast. The SDKs are dev dependencies: toolwire's own declarations never import them (see public-declarations.test.ts).
+// Compiled twice: against openai 6 and @google/genai 2 (tsconfig.json), and against their current majors, openai 7 and
+// @google/genai 3 (tsconfig.majors.json beside this file maps the imports to the dev dependencies openai-7 and genai-3).
 import type Anthropic from "@anthropic-ai/sdk";
 import type {
   Content,
@@ -138,10 +140,13 @@ accepts<(OpenAI.Responses.ResponseInputItem.FunctionCallOutput | OpenAI.Response
   responsesResults,
 );
 declare const response: OpenAI.Responses.Response;
+declare const functionCalls: OpenAI.Responses.ResponseFunctionToolCall[];
 accepts<OpenAI.Responses.ResponseCreateParamsNonStreaming>({
   model: "gpt-4.1",
   tools: responsesTools,
-  input: [{ role: "user", content: "Weather in Paris?" }, ...response.output, ...responsesResults],
+  // The model's function calls, then their results (openai 7 no longer takes every output item back as input: a
+  // computer call's "failed" status).
+  input: [{ role: "user", content: "Weather in Paris?" }, ...functionCalls, ...responsesResults],
 });
 declare const input: OpenAI.Responses.ResponseInput;
 accepts<OpenAIResponseLike>(response);
