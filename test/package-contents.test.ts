@@ -1,5 +1,5 @@
 // What `npm pack` puts in the tarball: the build, the docs, the license, the examples; no source maps, tests or
-// benchmarks, and of the declarations only those the entry points' types reach.
+// benchmarks, and of the declarations only those the entry points' types reach, and no module of types only.
 import { execFile } from "node:child_process";
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -68,6 +68,15 @@ describe("the npm package", () => {
     expect(reached.size).toBeGreaterThan(100);
     expect([...reached].filter((path) => !shipped.includes(path))).toEqual([]);
     expect(shipped.filter((path) => !reached.has(path))).toEqual([]);
+  });
+
+  it("ships no JavaScript of a module of types only (no module imports one: it would never load)", async () => {
+    const typesOnly: string[] = [];
+    for (const path of files.filter((name) => /\.c?js$/.test(name))) {
+      const code = (await readFile(join(root, path), "utf8")).replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, "");
+      if (code.replace(/\s/g, "") === "export{};") typesOnly.push(path);
+    }
+    expect(typesOnly).toEqual([]);
   });
 
   it("has no script npm runs when a consumer installs it (the dev scripts name files it does not ship)", {

@@ -1,6 +1,7 @@
-// Run by `npm run build` after tsc: removes from dist/ the declaration files no entry point's types reach (the CLI's,
-// the internal helpers'), which a consumer's compiler never reads; each file costs a disk block in every install.
-// Fails if a declaration that stays imports one that does not exist.
+// Run by `npm run build` after tsc: removes from dist/ what no consumer reads, as each file costs a disk block in every
+// install: the declaration files no entry point's types reach (the CLI's, the internal helpers'), and the JavaScript of
+// modules of types only (`export {};`) that no module imports. Fails if a declaration that stays imports one that does
+// not exist.
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -10,6 +11,8 @@ const dist = join(root, "dist");
 
 /** Relative module specifiers in a declaration file: `from "…"`, `import("…")`, `import "…"`. */
 const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)["'](\.[^"']*)["']/g;
+/** Relative paths a JavaScript module names: specifiers as above, `require("…")`, `new URL("…", import.meta.url)`. */
+const MODULE_PATH = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|\brequire\s*\(\s*|\bURL\s*\(\s*)["'](\.[^"']*)["']/g;
 
 /** The declaration a relative specifier in `file` names: `./x.js` is typed by `./x.d.ts`, `./x.cjs` by `./x.d.cts`. */
 function declarationOf(file, specifier) {
@@ -35,9 +38,23 @@ const pending = [...entryDeclarations(), ...declarations.filter((file) => file.e
 const reached = new Set();
 for (let file = pending.pop(); file !== undefined; file = pending.pop()) {
   if (reached.has(file)) continue;
-  if (!existsSync(file)) throw new Error(`prune-declarations: ${file} is named by the package's types but missing`);
+  if (!existsSync(file)) throw new Error(`prune-dist: ${file} is named by the package's types but missing`);
   reached.add(file);
   for (const [, specifier] of readFileSync(file, "utf8").matchAll(SPECIFIER))
     pending.push(declarationOf(file, specifier));
 }
 for (const file of declarations) if (!reached.has(file)) rmSync(file);
+
+// A module of types only compiles to `export {};` under its opening comment; one that no module imports never loads.
+const scripts = readdirSync(dist, { recursive: true, encoding: "utf8" })
+  .filter((name) => name.endsWith(".js") || name.endsWith(".cjs"))
+  .map((name) => join(dist, name));
+const imported = new Set();
+for (const file of scripts) {
+  for (const [, path] of readFileSync(file, "utf8").matchAll(MODULE_PATH)) imported.add(resolve(dirname(file), path));
+}
+const typesOnly = (file) =>
+  readFileSync(file, "utf8")
+    .replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, "")
+    .replace(/\s/g, "") === "export{};";
+for (const file of scripts) if (!imported.has(file) && typesOnly(file)) rmSync(file);
