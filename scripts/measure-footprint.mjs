@@ -130,7 +130,8 @@ export function measureFootprint({ keep = false } = {}) {
   }
 }
 
-const megabytes = (bytes) => (bytes / 1e6).toFixed(1);
+/** In MiB, as `du -sh` shows sizes. */
+const mebibytes = (bytes) => (bytes / 2 ** 20).toFixed(2);
 
 if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const result = measureFootprint({ keep: process.argv.includes("--keep") });
@@ -138,8 +139,8 @@ if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(
     console.log(JSON.stringify(result, null, 2));
   } else {
     console.log(
-      `installing toolwire alone: ${result.packages} packages, ${megabytes(result.diskBytes)} MB on disk ` +
-        `(${megabytes(result.bytes)} MB of files; the tarball ${megabytes(result.tarballBytes)} MB)`,
+      `installing toolwire alone: ${result.packages} packages, ${mebibytes(result.diskBytes)} MiB on disk ` +
+        `(${mebibytes(result.bytes)} MiB of files; the tarball ${mebibytes(result.tarballBytes)} MiB)`,
     );
     console.log(`packages: ${result.names.join(", ")}`);
     console.log(

@@ -1,8 +1,9 @@
-// What `npm pack` puts in the tarball: the build, the docs, the license, the examples; no source maps, tests or benchmarks.
+// What `npm pack` puts in the tarball: the build, the docs, the license, the examples; no source maps, tests or
+// benchmarks, and of the declarations only those the entry points' types reach, and no module of types only.
 import { execFile } from "node:child_process";
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
 import { builtScript } from "./e2e/helpers/build.js";
@@ -43,6 +44,39 @@ describe("the npm package", () => {
         !/^(dist|docs|examples|schema)\//.test(path) && !["LICENSE", "README.md", "package.json"].includes(path),
     );
     expect(outside).toEqual([]);
+  });
+
+  it("ships the declarations the entry points' types reach, every one they import, and no other", async () => {
+    const manifest = JSON.parse(await readFile(join(root, "package.json"), "utf8"));
+    const shipped = files.filter((path) => /\.d\.c?ts$/.test(path));
+    const pending: string[] = [manifest.types, ...shipped.filter((path) => path.endsWith(".d.cts"))];
+    for (const entry of Object.values<string | Record<string, string>>(manifest.exports)) {
+      if (typeof entry === "object" && entry.types !== undefined) pending.push(entry.types);
+    }
+    const reached = new Set<string>();
+    for (let path = pending.pop(); path !== undefined; path = pending.pop()) {
+      path = relative(root, resolve(root, path));
+      if (reached.has(path)) continue;
+      reached.add(path);
+      const text = await readFile(join(root, path), "utf8");
+      for (const [, specifier = ""] of text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)["'](\.[^"']*)["']/g)) {
+        pending.push(join(dirname(path), specifier.replace(/\.js$/, ".d.ts").replace(/\.cjs$/, ".d.cts")));
+      }
+    }
+    // The CLI's and the internal helpers' declarations are reached by no entry point: a consumer's compiler never reads
+    // them, and each would cost a disk block in every install.
+    expect(reached.size).toBeGreaterThan(100);
+    expect([...reached].filter((path) => !shipped.includes(path))).toEqual([]);
+    expect(shipped.filter((path) => !reached.has(path))).toEqual([]);
+  });
+
+  it("ships no JavaScript of a module of types only (no module imports one: it would never load)", async () => {
+    const typesOnly: string[] = [];
+    for (const path of files.filter((name) => /\.c?js$/.test(name))) {
+      const code = (await readFile(join(root, path), "utf8")).replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, "");
+      if (code.replace(/\s/g, "") === "export{};") typesOnly.push(path);
+    }
+    expect(typesOnly).toEqual([]);
   });
 
   it("has no script npm runs when a consumer installs it (the dev scripts name files it does not ship)", {

@@ -1,15 +1,15 @@
 // The diff an edit result shows: unified hunks of the changed region, bounded in time and in size.
-import { loadStructuredPatch } from "./load-libraries.js";
+import { diffLines } from "./diff-lines.js";
 import { MAX_OUTPUT_BYTES, shortenLine, truncateHead } from "./truncate.js";
 
 /** The most diff lines an edit result shows the model. */
 const MAX_DIFF_LINES = 120;
 /**
- * The most line edits the diff looks for. The diff library's cost grows with the square of this
+ * The most line edits the diff looks for. The diff's cost grows with the square of this
  * (about 0.1 s at 1000 on a slow machine); past it the region is shown as removed, then added.
  */
 const MAX_DIFF_EDIT_LENGTH = 1000;
-/** A second bound on the diff library, in milliseconds, for a slower machine. */
+/** A second bound on the diff, in milliseconds, for a slower machine. */
 const DIFF_TIMEOUT_MS = 1000;
 const CONTEXT = 3;
 
@@ -34,17 +34,17 @@ interface EditDiff {
  */
 export function formatDiff(before: string, after: string, maxEditLength = MAX_DIFF_EDIT_LENGTH): EditDiff {
   const region = changedRegion(before, after, CONTEXT);
-  const patch = loadStructuredPatch()("a", "b", region.oldPart, region.newPart, undefined, undefined, {
+  const hunks = diffLines(region.oldPart, region.newPart, {
     context: CONTEXT,
     maxEditLength,
-    timeout: DIFF_TIMEOUT_MS,
+    deadline: Date.now() + DIFF_TIMEOUT_MS,
   });
   const lines: string[] = [];
-  if (patch === undefined) {
+  if (hunks === undefined) {
     lines.push(...regionHunk(region));
   } else {
-    for (const hunk of patch.hunks) {
-      // As in unified diffs (and the library's formatPatch), an empty side names the line before it.
+    for (const hunk of hunks) {
+      // As in unified diffs (and the diff package's formatPatch), an empty side names the line before it.
       const oldStart = hunk.oldStart + region.start - (hunk.oldLines === 0 ? 1 : 0);
       const newStart = hunk.newStart + region.start - (hunk.newLines === 0 ? 1 : 0);
       lines.push(`@@ -${oldStart},${hunk.oldLines} +${newStart},${hunk.newLines} @@`);
@@ -52,7 +52,7 @@ export function formatDiff(before: string, after: string, maxEditLength = MAX_DI
     }
   }
   const full = lines.join("\n");
-  const minimal = patch !== undefined;
+  const minimal = hunks !== undefined;
   const notes: string[] = [];
   if (!minimal) {
     notes.push(
@@ -81,7 +81,7 @@ interface Region {
 /**
  * The smallest slices of both texts, on line boundaries and with `context` lines around them, that
  * hold every difference, and how many lines precede them. Diffing only these keeps an edit of a
- * large file fast (the diff library costs microseconds per line of input).
+ * large file fast (the diff costs microseconds per line of input).
  */
 function changedRegion(before: string, after: string, context: number): Region {
   const oldStarts = lineStarts(before);

@@ -35,6 +35,8 @@ export function builtScript(relativePath: string): string {
   if (mtimeOf(script) < newestMtime(join(root, "src"))) {
     const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
     execFileSync(process.execPath, [tsc, "-p", join(root, "tsconfig.build.json")], { cwd: root, stdio: "inherit" });
+    // As `npm run build` does: dist/ keeps only what a consumer reads, as the package ships it.
+    execFileSync(process.execPath, [join(root, "scripts", "prune-dist.mjs")], { cwd: root, stdio: "inherit" });
   }
   return script;
 }
