@@ -25,8 +25,6 @@ import {
   type SessionTable,
 } from "./session-table.js";
 
-export type { SessionSource } from "./principal-servings.js";
-
 /** Serve over Streamable HTTP: the MCP endpoint is the path `/mcp` on `host` and `port`. */
 export interface ServeMcpHttpOptions extends ToolServerOptions, GatewayOptions {
   readonly transport: "http";
