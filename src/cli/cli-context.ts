@@ -108,3 +108,13 @@ export function portOption(flag: string): (value: string) => number {
     return port;
   };
 }
+
+/** Parses a count option (an integer of 1 or more); a bad one is a usage error naming `flag`. */
+export function positiveIntegerOption(flag: string): (value: string) => number {
+  return (value) => {
+    const count = Number(value);
+    if (!Number.isInteger(count) || count < 1)
+      throw new CliError(EXIT_USAGE, `${flag} must be a positive integer, got ${value}`);
+    return count;
+  };
+}

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_ANTHROPIC_MODEL, defaultModelSpec } from "./main.js";
+import { DEFAULT_ANTHROPIC_MODEL, defaultModelSpec } from "./default-model.js";
 
 /** The pinned SDK's folder (its exports map hides package.json; its main file sits at the top). */
 const SDK = dirname(createRequire(import.meta.url).resolve("@anthropic-ai/sdk"));

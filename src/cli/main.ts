@@ -19,8 +19,6 @@ import { CliError, EXIT_CONFIG, EXIT_FAILED, EXIT_OK, EXIT_USAGE } from "./exit-
 import { jsonError } from "./json-output.js";
 import { createOutput, type Output, paint } from "./output.js";
 
-export { DEFAULT_ANTHROPIC_MODEL, defaultModelSpec } from "./default-model.js";
-
 // The commands' work, the config loader and the providers are imported when a command runs, not at start:
 // `--help` and usage errors then answer in about a third of the time.
 

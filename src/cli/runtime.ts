@@ -29,7 +29,7 @@ import {
   REDIS_FEATURE,
   REDIS_PACKAGES,
 } from "../load-optional.js";
-import type { McpConnection } from "../mcp/client/connect-mcp-server.js";
+import type { McpConnection } from "../mcp/client/mcp-connection.js";
 import { readRedisAddress } from "../redis/read-redis-address.js";
 import { describeSandbox } from "../sandbox/describe-sandbox.js";
 import { detectSandbox, type SandboxSupport } from "../sandbox/detect-sandbox.js";

@@ -10,20 +10,6 @@ import { listMcpServers, type McpServersForm, mcpServersFormOf } from "./mcp-ser
 import type { ToolwireConfig } from "./toolwire-config.js";
 import { validateConfig } from "./validate-config.js";
 
-// The root entry lists the config API from this file.
-export type { ConfigIssue } from "./config-issue.js";
-export type { McpServersForm } from "./mcp-server-entries.js";
-export type {
-  AvailabilityConfig,
-  ExecutorConfig,
-  McpHttpServerConfig,
-  McpServerConfig,
-  McpStdioServerConfig,
-  PluginConfig,
-  ToolwireConfig,
-} from "./toolwire-config.js";
-export { readConfigSchema, validateConfig } from "./validate-config.js";
-
 /** A validated config and where it came from. */
 export interface LoadedConfig {
   /** Deep-frozen. */

@@ -1,4 +1,5 @@
 // mcpServerEntries: the entries of `mcpServers` in either form (a list, or an object keyed by server id), read alike.
+import { isRecord } from "../core/json.js";
 import type { McpServerConfig } from "../mcp/client/mcp-config-types.js";
 import type { ConfigIssue } from "./config-issue.js";
 import { joinPath } from "./config-issue.js";
@@ -16,7 +17,7 @@ export interface McpServerEntry {
 /** The form of a `mcpServers` value, or `undefined` when it is neither a list nor an object. */
 export function mcpServersFormOf(value: unknown): McpServersForm | undefined {
   if (Array.isArray(value)) return "list";
-  return typeof value === "object" && value !== null ? "object" : undefined;
+  return isRecord(value) ? "object" : undefined;
 }
 
 /** Every entry of a `mcpServers` value of either form; none for a value of neither. */

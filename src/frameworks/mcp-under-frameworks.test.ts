@@ -7,7 +7,8 @@ import { scriptedAiSdkModel, toolResultsIn } from "../../test/support/ai-sdk-mod
 import { memoryMcpServer } from "../../test/support/memory-mcp-server.js";
 import { createToolRegistry } from "../core/register/registry.js";
 import { createAgentSession } from "../create-agent-session.js";
-import { connectMcpEndpoint, type McpConnection } from "../mcp/client/connect-mcp-server.js";
+import { connectMcpEndpoint } from "../mcp/client/connect-mcp-server.js";
+import type { McpConnection } from "../mcp/client/mcp-connection.js";
 import { toAiSdkTools } from "./ai-sdk/to-ai-sdk-tools.js";
 import { toOpenAIAgentsTools } from "./openai-agents/to-openai-agents-tools.js";
 

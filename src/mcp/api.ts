@@ -3,20 +3,17 @@
 // stays internal.
 
 // Bridge: an MCP server as a live tool source.
-export {
-  connectMcpServer,
-  type McpConnection,
-  type McpConnectOptions,
-  type McpProtocolChoice,
-} from "./client/connect-mcp-server.js";
+export { connectMcpServer } from "./client/connect-mcp-server.js";
 export { McpConnectionError, type McpErrorCode } from "./client/errors.js";
 export type { McpToolResultDetails } from "./client/map-result.js";
 export type {
   McpHttpServerConfig,
+  McpProtocolChoice,
   McpServerConfig,
   McpServerOptions,
   McpStdioServerConfig,
 } from "./client/mcp-config-types.js";
+export type { McpConnection, McpConnectOptions } from "./client/mcp-connection.js";
 // Authorizing with HTTP servers: OAuth logins, client credentials, tokens and where they are kept.
 export {
   AuthorizationPendingError,
@@ -50,12 +47,12 @@ export { McpServeError, type McpServeErrorCode } from "./server/errors.js";
 export type { Principal } from "./server/gateway/authenticate.js";
 export { GatewayError, type GatewayErrorCode } from "./server/gateway/errors.js";
 export type { GatewayAuthOptions, ServeOAuthConfig, ServeTokenConfig } from "./server/gateway/gateway-auth-options.js";
+export type { GatewayOptions } from "./server/gateway/gateway-options.js";
+export type { SessionSource } from "./server/gateway/principal-servings.js";
+export type { ServeMcpHttpOptions } from "./server/gateway/serve-http.js";
 export {
-  type GatewayOptions,
   type McpServerHandle,
-  type ServeMcpHttpOptions,
   type ServeMcpOptions,
   type ServeMcpStdioOptions,
-  type SessionSource,
   serveMcp,
 } from "./server/serve-mcp.js";

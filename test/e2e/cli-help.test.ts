@@ -99,6 +99,12 @@ describe.concurrent("usage errors exit 2", { timeout: 60_000 }, () => {
     expect(both.stderr).toContain("choose --stdio or --http, not both");
   });
 
+  it("a bad worker --concurrency says a positive integer was expected", async () => {
+    const { code, stderr } = await run("worker", "--executor", "remote", "--concurrency", "two");
+    expect(code).toBe(2);
+    expect(stderr).toContain("--concurrency must be a positive integer, got two");
+  });
+
   it("an unknown model spec lists the forms", async () => {
     const { code, stderr } = await run("run", "--model", "gpt-4", "hello");
     expect(code).toBe(2);

@@ -1,4 +1,5 @@
-// `toolwire plan`: registers the command; the work is in ./print-plan.ts, loaded when it runs.
+// `toolwire plan [--strict]`: prints the visible tools, the hidden ones with why, and what policy removed; with
+// --strict, exits 1 when part of the config failed to load. The work is in ./print-plan.ts, loaded when it runs.
 import type { Command } from "commander";
 import type { CliContext } from "../cli-context.js";
 import { EXIT_FAILED } from "../exit-codes.js";
@@ -11,22 +12,12 @@ export function registerPlan(program: Command, cli: CliContext): void {
     .description("the visible tools, the hidden ones with why, and what policy removed")
     .option("--strict", "exit 1 when a plugin, skill or MCP server of the config failed to load (for CI)")
     .action(async (options: { strict?: boolean }) => {
-      const { planAsJson, printPlan } = await import("./print-plan.js");
+      const { planAsJson, printPlan, reportStrictFailures } = await import("./print-plan.js");
       const runtime = await cli.open();
       try {
         if (cli.globals().json === true) cli.output().line(JSON.stringify(versioned(planAsJson(runtime)), null, 2));
         else printPlan(runtime, cli.output());
-        const { problems } = runtime;
-        if (options.strict === true && problems.length > 0) {
-          cli
-            .output()
-            .error(
-              `toolwire: plan --strict: ${problems.length} part${problems.length === 1 ? "" : "s"} of the config failed:`,
-            );
-          for (const problem of problems)
-            cli.output().error(`- ${problem.area} ${problem.subject}: ${problem.message}`);
-          cli.setExit(EXIT_FAILED);
-        }
+        if (options.strict === true && reportStrictFailures(runtime, cli.output())) cli.setExit(EXIT_FAILED);
       } finally {
         await runtime.close();
       }

@@ -253,3 +253,17 @@ export function printPlan(runtime: Runtime, output: Output): void {
     );
   }
 }
+
+/**
+ * For `plan --strict`, after the plan is out: names on stderr each part of the config that failed to load and
+ * returns whether there was any (the command then exits 1).
+ */
+export function reportStrictFailures(runtime: Runtime, output: Output): boolean {
+  const { problems } = runtime;
+  if (problems.length === 0) return false;
+  output.error(
+    `toolwire: plan --strict: ${problems.length} part${problems.length === 1 ? "" : "s"} of the config failed:`,
+  );
+  for (const problem of problems) output.error(`- ${problem.area} ${problem.subject}: ${problem.message}`);
+  return true;
+}

@@ -8,11 +8,8 @@ import type { Runtime } from "../runtime.js";
 import { cutEchoes, longPieces } from "./cut-echoes.js";
 
 /** Prints a result's blocks: text as is, other blocks as a line saying what they are. */
-function printResultContent(result: ToolResultBlock, output: Output, indent = ""): void {
-  for (const block of result.content) {
-    const text = contentBlockAsText(block);
-    output.line(indent === "" ? text : indent + text.replaceAll("\n", `\n${indent}`));
-  }
+function printResultContent(result: ToolResultBlock, output: Output): void {
+  for (const block of result.content) output.line(contentBlockAsText(block));
 }
 
 /**

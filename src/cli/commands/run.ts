@@ -5,7 +5,7 @@ import { type Command, Option } from "commander";
 import type { Inspector } from "../../inspector/create-inspector.js";
 import { approveAhead, parseApprovePatterns } from "../approve-ahead.js";
 import { askOnTerminal } from "../ask-on-terminal.js";
-import { type CliContext, portOption } from "../cli-context.js";
+import { type CliContext, portOption, positiveIntegerOption } from "../cli-context.js";
 import { defaultModelSpec } from "../default-model.js";
 import { CliError, EXIT_USAGE } from "../exit-codes.js";
 import { paint } from "../output.js";
@@ -64,12 +64,7 @@ export function registerRun(program: Command, cli: CliContext): void {
         "how hard the model thinks: openai: reasoning effort; anthropic: a thinking budget of 1024, 4096 or 16384 tokens; gemini: a thinking budget of 1024, 8192 or 24576 tokens",
       ).choices(["low", "medium", "high"]),
     )
-    .option("--max-turns <n>", "most model turns", (value) => {
-      const turns = Number(value);
-      if (!Number.isInteger(turns) || turns < 1)
-        throw new CliError(EXIT_USAGE, `--max-turns must be a positive integer, got ${value}`);
-      return turns;
-    })
+    .option("--max-turns <n>", "most model turns", positiveIntegerOption("--max-turns"))
     .option("--keep", "keep the temporary copy of the sample workspace (the demo task, without a prompt)")
     .option(
       "--approve <patterns>",

@@ -10,12 +10,7 @@ export function registerServe(program: Command, cli: CliContext): void {
     .command("serve")
     .description("serve the active tools as an MCP server (stdio by default; loopback HTTP with --http)")
     .option("--stdio", "serve over stdin/stdout (the default)")
-    .option("--http <port>", "serve Streamable HTTP on this port (0: any free port)", (value) => {
-      const port = Number(value);
-      if (!Number.isInteger(port) || port < 0 || port > 65535)
-        throw new CliError(EXIT_USAGE, `--http needs a port number, got ${value}`);
-      return port;
-    })
+    .option("--http <port>", "serve Streamable HTTP on this port (0: any free port)", portOption("--http"))
     .option("--host <host>", "host to bind for --http", "127.0.0.1")
     .option("--no-auth", "with --http on a loopback host: ask clients for no credential")
     .option(

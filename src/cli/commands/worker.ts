@@ -1,7 +1,6 @@
 // `toolwire worker --executor <id>`: registers the command; the work is in ./run-worker.ts, loaded when it runs.
 import type { Command } from "commander";
-import type { CliContext } from "../cli-context.js";
-import { CliError, EXIT_USAGE } from "../exit-codes.js";
+import { type CliContext, positiveIntegerOption } from "../cli-context.js";
 
 /** Adds `toolwire worker --executor <id> [--concurrency <n>]`. */
 export function registerWorker(program: Command, cli: CliContext): void {
@@ -9,12 +8,7 @@ export function registerWorker(program: Command, cli: CliContext): void {
     .command("worker")
     .description("run the calls of a remote executor of the config (BullMQ on Redis) here, until SIGINT or SIGTERM")
     .requiredOption("--executor <id>", "the id of an entry of the config's executors")
-    .option("--concurrency <n>", "how many calls to run at once (default 1)", (value) => {
-      const concurrency = Number(value);
-      if (!Number.isInteger(concurrency) || concurrency < 1)
-        throw new CliError(EXIT_USAGE, `--concurrency must be a positive integer, got ${value}`);
-      return concurrency;
-    })
+    .option("--concurrency <n>", "how many calls to run at once (default 1)", positiveIntegerOption("--concurrency"))
     .addHelpText(
       "after",
       `

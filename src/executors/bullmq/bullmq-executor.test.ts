@@ -1,4 +1,5 @@
 // The BullMQ executor and worker against a real redis-server on loopback: results, progress, cancellation, Redis away.
+import { createServer, type Socket } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { REDIS_RUNS, type RedisServer, startRedis } from "../../../test/support/redis.js";
 import { createAgentSession } from "../../core/dispatch/session.js";
@@ -305,4 +306,27 @@ describe.runIf(REDIS_RUNS)("BullMQ executor, Redis away", () => {
       await redis.stop();
     }
   }, 25_000);
+});
+
+describe("BullMQ executor, a Redis address that never answers", () => {
+  it("ends the call after connectTimeoutMs naming the connections' states", async () => {
+    // Accepts connections and says nothing: each connection stays short of ready, with no error to report.
+    const sockets: Socket[] = [];
+    const silent = createServer((socket) => sockets.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    const { port } = silent.address() as { port: number };
+    const made = createBullmqExecutor({ id: "lab", connection: `redis://127.0.0.1:${port}`, connectTimeoutMs: 500 });
+    try {
+      const context = { toolCallId: "silent-1", signal: new AbortController().signal, onUpdate: () => {} };
+      const failed = made.execute({ toolName: "shape", toolCallId: "silent-1", input: { word: "a" } }, context);
+      await expect(failed).rejects.toMatchObject({
+        code: "execution-failed",
+        message: expect.stringMatching(/cannot reach Redis at .*\(no answer within 500 ms; connections \w+(, \w+)*\)/),
+      });
+    } finally {
+      await made.close();
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
+  }, 20_000);
 });

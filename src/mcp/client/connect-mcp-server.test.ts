@@ -3,8 +3,9 @@ import { afterEach, describe, expect, it } from "vitest";
 import { type MemoryMcpServer, memoryMcpServer } from "../../../test/support/memory-mcp-server.js";
 import { ToolCallError } from "../../core/errors.js";
 import type { AgentTool, ToolCallContext, ToolResult } from "../../core/types.js";
-import { connectMcpEndpoint, type McpConnection, type McpConnectOptions } from "./connect-mcp-server.js";
+import { connectMcpEndpoint } from "./connect-mcp-server.js";
 import { McpConnectionError } from "./errors.js";
+import type { McpConnection, McpConnectOptions } from "./mcp-connection.js";
 
 const open: McpConnection[] = [];
 afterEach(async () => {

@@ -27,9 +27,6 @@ import {
 import { type BridgedToolCache, readToolListing, type SkippedMcpTool } from "./read-tool-listing.js";
 import { nextRelistState, type RelistState } from "./relist-state.js";
 
-export type { McpConnection, McpConnectOptions } from "./mcp-connection.js";
-export type { McpProtocolChoice } from "./open-mcp-client.js";
-
 const DEFAULT_TIMEOUT_MS = 60_000;
 const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
 

@@ -1,4 +1,5 @@
 // Maps a bridged MCP tool's result to a toolwire result: the five block types one to one, as sent (docs/mcp.md).
+import { isRecord } from "../../core/json.js";
 import { describeContentProblem } from "../../core/tool-result.js";
 import type { ContentBlock, ToolResult } from "../../core/types.js";
 
@@ -81,8 +82,4 @@ function preview(value: unknown): string {
     text = String(value);
   }
   return text.length > 200 ? `${text.slice(0, 200)}...` : text;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

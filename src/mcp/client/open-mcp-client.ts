@@ -18,8 +18,6 @@ import type { McpProtocolChoice } from "./mcp-config-types.js";
 import { AuthorizingHttpTransport } from "./oauth/authorizing-http-transport.js";
 import { authorizationFailure, MAX_AUTHORIZATIONS_PER_CONNECT, pendingAuthorizationOf } from "./oauth/bridge-auth.js";
 
-export type { McpProtocolChoice } from "./mcp-config-types.js";
-
 /**
  * Where the bridge connects: a checked server config, or a transport the caller makes anew for each
  * connect (the tests' in-memory pair), spoken to like an HTTP server that cannot be probed.

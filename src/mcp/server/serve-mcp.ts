@@ -5,11 +5,9 @@ import { StdioServerTransport, serveStdio as serveSdkStdio } from "@modelcontext
 import type { AgentSession } from "../../core/dispatch/session.js";
 import { McpServeError } from "./errors.js";
 import type { Principal } from "./gateway/authenticate.js";
-import type { ServeMcpHttpOptions, SessionSource } from "./gateway/serve-http.js";
+import type { SessionSource } from "./gateway/principal-servings.js";
+import type { ServeMcpHttpOptions } from "./gateway/serve-http.js";
 import { createToolServer, type ToolServerOptions } from "./tool-server.js";
-
-export type { GatewayOptions } from "./gateway/gateway-options.js";
-export type { ServeMcpHttpOptions, SessionSource } from "./gateway/serve-http.js";
 
 /** Serve over the process's stdin and stdout (or the given streams). */
 export interface ServeMcpStdioOptions extends ToolServerOptions {

@@ -7,11 +7,11 @@ export interface AuditLogOptions {
   readonly file: string;
   /** Also write each call's input (default false: only its digest). */
   readonly inputs?: boolean;
-  /** The most entries the queue holds before it is full. Default `DEFAULT_AUDIT_MAX_QUEUE_ENTRIES` (10,000). */
+  /** The most entries the queue holds before it is full. Default 10,000 entries. */
   readonly maxQueueEntries?: number;
   /**
    * The most bytes (of JSON lines) the queue holds before it is full; one entry bigger than this is still
-   * taken when the queue is empty. Default `DEFAULT_AUDIT_MAX_QUEUE_BYTES` (8 MiB).
+   * taken when the queue is empty. Default 8 MiB.
    */
   readonly maxQueueBytes?: number;
   /**
@@ -20,7 +20,7 @@ export interface AuditLogOptions {
    * queue takes entries again once half of it is written.
    */
   readonly whenFull?: "wait" | "drop";
-  /** How long `close` waits for the queue to be written. Default `DEFAULT_AUDIT_CLOSE_TIMEOUT_MS` (5,000). */
+  /** How long `close` waits for the queue to be written. Default 5,000 ms. */
   readonly closeTimeoutMs?: number;
   /**
    * Told once when the log stops working (a write or the close failed: later entries are lost), once when an

@@ -1,4 +1,4 @@
-// isLegacyRequest answers as the SDK's own classifier does, with or without its 2026-07-28 shortcut.
+// isLegacyRequest answers as the SDK's own classifier does, read from a Node request's headers.
 import type { IncomingMessage } from "node:http";
 import { classifyInboundRequest } from "@modelcontextprotocol/server";
 import fc from "fast-check";

@@ -19,12 +19,11 @@ import { readJsonBody } from "./read-json-body.js";
 import { sendJsonRpcError } from "./send-json-rpc-error.js";
 import {
   createSessionTable,
+  DEFAULT_IDLE_TIMEOUT_MS,
   DEFAULT_MAX_SESSIONS,
   DEFAULT_MAX_SESSIONS_PER_PRINCIPAL,
   type SessionTable,
 } from "./session-table.js";
-
-export type { SessionSource } from "./principal-servings.js";
 
 /** Serve over Streamable HTTP: the MCP endpoint is the path `/mcp` on `host` and `port`. */
 export interface ServeMcpHttpOptions extends ToolServerOptions, GatewayOptions {
@@ -61,7 +60,6 @@ export interface HttpServerHandle {
 }
 
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
-const DEFAULT_IDLE_TIMEOUT_MS = 1_800_000;
 const WILDCARD_HOSTS = new Set(["0.0.0.0", "::", "[::]"]);
 /** Who calls when the server asks for no credentials (loopback only). */
 const LOCAL_PRINCIPAL: Principal = { id: "local", via: "none", policy: [], scopes: [] };

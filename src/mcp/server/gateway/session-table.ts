@@ -59,7 +59,7 @@ export interface SessionTable<T> {
 }
 
 /** The default idle timeout: 30 minutes (docs/serve.md). */
-const DEFAULT_IDLE_TIMEOUT_MS = 1_800_000;
+export const DEFAULT_IDLE_TIMEOUT_MS = 1_800_000;
 /** The gateway's cap on one principal's open sessions when its options name none. */
 export const DEFAULT_MAX_SESSIONS_PER_PRINCIPAL = 100;
 /** The gateway's cap on open sessions in all when its options name none. */
