@@ -59,7 +59,8 @@ export interface AgentTool<TInput = JsonObject> {
   readonly timeoutMs?: number;
   /**
    * The most characters of text its results may hold before they are saved to a file and the model gets a preview
-   * (docs/deferred-tools.md). Wins over an MCP tool's `_meta["anthropic/maxResultSizeChars"]` and the session's `maxResultChars`.
+   * (docs/dispatch.md#large-results-are-saved-not-sent). Wins over an MCP tool's
+   * `_meta["anthropic/maxResultSizeChars"]` and the session's `maxResultChars`.
    */
   readonly maxResultChars?: number;
   execute(input: TInput, context: ToolCallContext): Promise<ToolResult | string>;
