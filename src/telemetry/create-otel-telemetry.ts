@@ -8,7 +8,7 @@ import type {
   TelemetryAttributes,
   TelemetrySpan,
   TelemetryTracer,
-} from "../core/telemetry-types.js";
+} from "../core/types/telemetry.js";
 import type {
   AgentTool,
   ToolCallChildSpan,

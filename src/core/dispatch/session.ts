@@ -4,7 +4,7 @@ import type { StateSeal } from "../approve/state-seal.js";
 import { ApprovalError, describeThrown, SessionError } from "../errors.js";
 import { isRecord } from "../json.js";
 import { isResultLimit } from "../register/define-tool.js";
-import type { SessionTelemetryOptions } from "../telemetry-types.js";
+import type { SessionTelemetryOptions } from "../types/telemetry.js";
 import type {
   AfterToolCall,
   AgentSessionEvents,
