@@ -10,7 +10,7 @@ import type {
   OpenAIResponsesResultItem,
   OpenAIResponsesToolSearchTool,
 } from "./openai-responses-wire.js";
-import { adaptSchema, strictSchemaOf } from "./schema-adapt.js";
+import { openAIParameters } from "./schema-adapt.js";
 import {
   blockAsText,
   cachedToolEntries,
@@ -46,13 +46,13 @@ export const openaiResponses: ProviderAdapter<
     const deferLoading = options?.deferLoading === true;
     const variant = `openai-responses${strict ? "-strict" : ""}${deferLoading ? "-deferred" : ""}`;
     return cachedToolEntries(tools, variant, (descriptor): OpenAIResponsesFunctionTool => {
-      const converted = strict ? strictSchemaOf(descriptor.inputSchema) : undefined;
+      const sent = openAIParameters(descriptor.inputSchema, strict);
       return {
         type: "function",
         name: descriptor.name,
         description: descriptor.description,
-        parameters: converted?.strict ? converted.schema : adaptSchema(descriptor.inputSchema, "openai"),
-        strict: converted?.strict === true,
+        parameters: sent.parameters,
+        strict: sent.strict,
         ...(deferLoading ? { defer_loading: true as const } : {}),
       };
     });

@@ -6,7 +6,7 @@ import { descriptorOf } from "../shared.js";
 import type { ModelGenerationOptions, ModelToolChoice } from "./types.js";
 
 /** What one provider's API takes of the shared options. */
-export interface GenerationLimits {
+interface GenerationLimits {
   /** The highest temperature (the lowest is 0). */
   readonly maxTemperature: number;
   /** The most stop sequences; 0 when the API takes none. */

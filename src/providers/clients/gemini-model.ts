@@ -146,7 +146,7 @@ function geminiRequestBody(request: ModelRequest, options: GeminiModelOptions, n
     contents: toGeminiContents(request.messages),
     ...(Object.keys(config).length === 0 ? {} : { generationConfig: config }),
   };
-  return options.extraBody === undefined ? body : mergeExtraBody(body, options.extraBody);
+  return mergeExtraBody(body, options.extraBody);
 }
 
 /** A tool choice as Gemini's `functionCallingConfig`, the named tool under the name Gemini knows it by. */
