@@ -78,7 +78,7 @@ export function checkGenerationOptions(
     if (limits.maxStopSequences === 0) {
       throw invalidOption(
         model,
-        'stopSequences are not taken by this API (the Responses API has none; use api: "chat")',
+        'stopSequences cannot be sent: the Responses API has none. Use api: "chat" (Chat Completions) for them.',
       );
     }
     if (!Array.isArray(stopSequences) || stopSequences.some((stop) => typeof stop !== "string" || stop === "")) {

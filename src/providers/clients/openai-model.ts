@@ -1,6 +1,6 @@
-// A model client for OpenAI-compatible servers (OpenAI, Ollama, vLLM, llama.cpp) through the official SDK: the requests
-// it sends over Chat Completions or the Responses API (openai-chat-turn.ts and openai-responses-turn.ts read and write
-// their bodies).
+// A model client for OpenAI-compatible servers (OpenAI, Ollama, vLLM, llama.cpp) through the official SDK, over Chat
+// Completions or the Responses API. The request bodies are built here; openai-chat-turn.ts and openai-responses-turn.ts
+// write the transcript into them and read the replies.
 import { openaiChat } from "../openai-chat.js";
 import { openaiResponses } from "../openai-responses.js";
 import { checkGenerationOptions, checkOneOf, toolChoiceFor } from "./check-model-options.js";
