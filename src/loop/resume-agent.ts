@@ -83,7 +83,8 @@ async function* resume(
 ): AsyncGenerator<AgentEvent, TranscriptMessage[], undefined> {
   const { session, signal } = run.options;
   const approvals = session.approvals;
-  if (approvals === undefined) throw new ApprovalError("approval-state-invalid", "The session has no approvals."); // checked before
+  // Checked before.
+  if (approvals === undefined) throw new ApprovalError("approval-state-invalid", "The session has no approvals.");
   const outcomes = await approvals.resume(
     decided.map(({ request, decision }) => ({ request, decision: decision as never })),
     signal === undefined ? {} : { signal },

@@ -8,7 +8,10 @@ import { toPiContent } from "./to-pi-content.js";
 
 /** What `toPiTools` takes besides the session. */
 export interface ToPiToolsOptions {
-  /** Who approves calls that the session's approvals require; wins over `approvals.approver` (see `DispatchOptions.approver`). */
+  /**
+   * Who approves calls that the session's approvals require; wins over `approvals.approver` (see
+   * `DispatchOptions.approver`).
+   */
   readonly approver?: ApprovalOptions["approver"];
 }
 

@@ -253,7 +253,8 @@ export function readAnthropicMessage(message: unknown, model: string): ModelTurn
   }
   let text = "";
   for (const block of message.content) {
-    if (isRecord(block) && block.type === "text" && block.text != null) text += String(block.text); // as join("") reads it
+    // As join("") reads it.
+    if (isRecord(block) && block.type === "text" && block.text != null) text += String(block.text);
   }
   const rawStopReason = typeof message.stop_reason === "string" ? message.stop_reason : undefined;
   // Optional fields are set one by one, not spread in: this runs on every turn.

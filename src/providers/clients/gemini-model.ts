@@ -41,7 +41,10 @@ export interface GeminiModelOptions extends ModelConnectionOptions, ModelGenerat
   readonly model: string;
   /** `generationConfig.maxOutputTokens`. Default: the model's. */
   readonly maxTokens?: number;
-  /** Stream the reply (`streamGenerateContent`), calling `onTextDelta` and `onToolCallDelta` as parts arrive. Default false. */
+  /**
+   * Stream the reply (`streamGenerateContent`), calling `onTextDelta` and `onToolCallDelta` as parts arrive. Default
+   * false.
+   */
   readonly stream?: boolean;
   /**
    * `generationConfig.thinkingConfig.thinkingBudget` (Gemini 2.5): tokens to think, 0 for none, -1 for the model to
