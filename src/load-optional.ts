@@ -10,7 +10,8 @@ export const MCP_SDK_PACKAGES = [
 
 /**
  * A feature needs optional peer dependencies of toolwire that are not installed. `packages` are the ones the
- * feature needs (install them all, at compatible versions), `missing` the ones not found. Code `missing-peer-dependency`.
+ * feature needs (install them all, at compatible versions), `missing` the ones not found. Code
+ * `missing-peer-dependency`.
  */
 export class MissingPeerDependencyError extends ToolwireError<"missing-peer-dependency"> {
   override readonly name = "MissingPeerDependencyError";

@@ -23,7 +23,10 @@ export interface BuiltinContext {
   readonly sandbox: ResolvedSandbox | undefined;
 }
 
-/** The most characters of an engine's reason (a regular expression's or a glob's) that a message repeats: it can quote the model's whole pattern. */
+/**
+ * The most characters of an engine's reason (a regular expression's or a glob's) that a message repeats: it can quote
+ * the model's whole pattern.
+ */
 export const MAX_REASON_CHARS = 300;
 
 /** A tool fault written for the model. */

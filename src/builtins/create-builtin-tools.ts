@@ -40,9 +40,9 @@ export interface BuiltinToolsOptions {
    * How `bash` is confined (docs/sandbox.md). Default `{ mode: "auto" }`: in bubblewrap where it
    * works here (the host read-only but for the root and a private /tmp, `.git` read-only, the home's
    * credential folders hidden, no network), else unsandboxed. `"required"` never runs a command unsandboxed: it
-   * checks once per process, as the tools are made (one blocking run of bwrap), whether bubblewrap can start a sandbox here, and
-   * where it cannot, hides `bash` by `{ kind: "capability", name: "sandbox", explanation }` saying why. `"off"`
-   * never sandboxes.
+   * checks once per process, as the tools are made (one blocking run of bwrap), whether bubblewrap can start a sandbox
+   * here, and where it cannot, hides `bash` by `{ kind: "capability", name: "sandbox", explanation }` saying why.
+   * `"off"` never sandboxes.
    */
   readonly sandbox?: "off" | SandboxOptions;
 }
@@ -50,9 +50,9 @@ export interface BuiltinToolsOptions {
 /**
  * The built-in tools for one workspace: `read`, `write`, `edit`, `bash`, `ls`, `grep`, `find`, each
  * owned `{ kind: "core" }`. They share a read tracker, so `edit` refuses a file changed since this
- * set of tools last read or wrote it. Throws `BuiltinToolsError`: `invalid-workspace-root` when `root` is not an existing folder,
- * `invalid-option` for a timeout or grace period that is not a positive number, an `env` of the wrong shape,
- * or a `sandbox` that is not `"off"` or valid sandbox options (the message names the field).
+ * set of tools last read or wrote it. Throws `BuiltinToolsError`: `invalid-workspace-root` when `root` is not an
+ * existing folder, `invalid-option` for a timeout or grace period that is not a positive number, an `env` of the wrong
+ * shape, or a `sandbox` that is not `"off"` or valid sandbox options (the message names the field).
  */
 export function createBuiltinTools(options: BuiltinToolsOptions): AgentTool[] {
   const workspace = createWorkspace(options.root);

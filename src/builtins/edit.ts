@@ -28,7 +28,9 @@ export interface EditDetails {
   readonly diff: string;
   /** `diff` was cut at 2000 lines or 50 KB. */
   readonly diffCut: boolean;
-  /** False when the change was too large to diff line by line: `diff` then shows the changed region removed, then added. */
+  /**
+   * False when the change was too large to diff line by line: `diff` then shows the changed region removed, then added.
+   */
   readonly diffMinimal: boolean;
 }
 

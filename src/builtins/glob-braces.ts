@@ -87,7 +87,9 @@ function braceAt(text: string, open: number): Brace | undefined {
   return found ?? undefined; // null: the brace closed but does not expand
 }
 
-/** The brace from `open` to `close` as alternatives (its top-level commas) or a range; undefined when it is plain text. */
+/**
+ * The brace from `open` to `close` as alternatives (its top-level commas) or a range; undefined when it is plain text.
+ */
 function closeBrace(text: string, open: number, close: number, commas: readonly number[]): Brace | undefined {
   if (commas.length > 0) {
     const cuts = [open, ...commas, close];

@@ -1,4 +1,5 @@
-// Running a command as the child of PID 1 of a new PID namespace (util-linux `unshare`), so nothing it starts can outlive it.
+// Running a command as the child of PID 1 of a new PID namespace (util-linux `unshare`), so nothing it starts can
+// outlive it.
 import { spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { findExecutable, isExecutable } from "../sandbox/find-executable.js";
@@ -89,7 +90,10 @@ function runsTrue(unshare: string, flags: readonly string[], initShell: string):
   });
 }
 
-/** The host PID of the namespace's PID 1: the child of the `unshare` process. `undefined` when it has none (yet or any more). */
+/**
+ * The host PID of the namespace's PID 1: the child of the `unshare` process. `undefined` when it has none (yet or any
+ * more).
+ */
 export function findNamespaceInit(unsharePid: number): number | undefined {
   try {
     const children = readFileSync(`/proc/${unsharePid}/task/${unsharePid}/children`, "utf8").trim();

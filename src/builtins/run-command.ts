@@ -205,7 +205,8 @@ async function runInNamespace(options: RunOptions, launch: NamespaceStart): Prom
       }
     }
   }
-  // The launcher has exited, so its PID 1 has, and the kernel ends a namespace's processes before its PID 1's exit completes.
+  // The launcher has exited, so its PID 1 has, and the kernel ends a namespace's processes before its PID 1's exit
+  // completes.
   const pipesHeld = (await withDeadline(run.closed, PIPE_CLOSE_WAIT_MS)) === undefined;
   run.finish();
   if (!report.startsWith("started") && run.kind === "exit") return { kind: "not-started", stderr };

@@ -1,4 +1,5 @@
-// Every way out of the sandbox that issue 12 lists, tried for real against bubblewrap: each is contained and the call ends normally.
+// Every way out of the sandbox that issue 12 lists, tried for real against bubblewrap: each is contained and the call
+// ends normally.
 import { existsSync, readFileSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";

@@ -41,7 +41,9 @@ export interface WalkReport {
   unreadable: number;
   /** Named pipes, sockets and devices met: never listed, never read. */
   skippedSpecial: number;
-  /** Ignore files found but not read (a link, not a regular file, too large, unreadable): their rules were not applied. */
+  /**
+   * Ignore files found but not read (a link, not a regular file, too large, unreadable): their rules were not applied.
+   */
   ignoreFilesNotRead: { readonly path: string; readonly why: string }[];
   limitReached: boolean;
   /** The start folder is itself ignored by a .gitignore above it; its own contents were walked anyway. */

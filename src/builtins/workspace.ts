@@ -33,7 +33,10 @@ export interface Workspace {
   display(realPath: string): string;
 }
 
-/** Opens a workspace on an existing folder. Throws `BuiltinToolsError` (`invalid-workspace-root`) when `root` is not one. */
+/**
+ * Opens a workspace on an existing folder. Throws `BuiltinToolsError` (`invalid-workspace-root`) when `root` is not
+ * one.
+ */
 export function createWorkspace(root: string): Workspace {
   const absoluteRoot = resolve(root);
   let realRoot: string;

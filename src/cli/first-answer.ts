@@ -1,4 +1,5 @@
-// `toolwire run --inspect` on a terminal: a question asked on the terminal and on the page at once; the first answer counts.
+// `toolwire run --inspect` on a terminal: a question asked on the terminal and on the page at once; the first answer
+// counts.
 import type { ApprovalDecision, ApprovalOptions } from "../core/types.js";
 
 type Approver = NonNullable<ApprovalOptions["approver"]>;

@@ -64,13 +64,16 @@ export interface Runtime {
   readonly sandboxSupport: SandboxSupport;
   /** The sandbox state of `bash` (when the built-ins are on) and of each sandboxed MCP server. */
   readonly sandbox: readonly SandboxReport[];
-  /** The config's remote executors (docs/workers.md) that the registry routes tools to; none with `remoteExecutors: false`. */
+  /**
+   * The config's remote executors (docs/workers.md) that the registry routes tools to; none with
+   * `remoteExecutors: false`.
+   */
   readonly executors: readonly RemoteExecutor[];
   /**
    * A session of its own for one principal of the gateway: a registry over the same sources whose policy is
-   * the config's and then `layers` (which only narrow). Closing it closes its registry too (the gateway closes the sessions it made).
-   * Every session of the runtime claims decided approvals in one store (the config's `approvals.store`, else one in
-   * memory), so an approval stays used after the session that asked for it is gone.
+   * the config's and then `layers` (which only narrow). Closing it closes its registry too (the gateway closes the
+   * sessions it made). Every session of the runtime claims decided approvals in one store (the config's
+   * `approvals.store`, else one in memory), so an approval stays used after the session that asked for it is gone.
    */
   sessionFor(principal: string, layers: readonly PolicyLayer[]): AgentSession;
   close(): Promise<void>;

@@ -1,4 +1,5 @@
-// buildFromConfig: turns a validated config into registry options, a plugin host, skills, MCP servers and session hooks.
+// buildFromConfig: turns a validated config into registry options, a plugin host, skills, MCP servers and session
+// hooks.
 import { stat } from "node:fs/promises";
 import { isAbsolute, resolve } from "node:path";
 import type {
@@ -61,7 +62,9 @@ export interface McpServerPlan {
   };
 }
 
-/** Everything a config sets up. Give `registryOptions` to `createToolRegistry` and `session` to `createAgentSession`. */
+/**
+ * Everything a config sets up. Give `registryOptions` to `createToolRegistry` and `session` to `createAgentSession`.
+ */
 export interface BuiltConfig {
   readonly workspaceRoot: string;
   readonly registryOptions: ToolRegistryOptions;

@@ -1,4 +1,5 @@
-// findOutsideCode over real folders and symbolic links: what a config runs from outside its folder, and what it does not.
+// findOutsideCode over real folders and symbolic links: what a config runs from outside its folder, and what it does
+// not.
 import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

@@ -7,7 +7,10 @@ import type { LoadedConfig } from "./load-config.js";
 
 /** Code a config runs that lives outside the config file's folder. */
 interface OutsideCode {
-  /** Where the config names it: `plugins[0].module`, `mcpServers[1].command`, `mcpServers[1].args[0]` (`mcpServers.fs.command` in the object form). */
+  /**
+   * Where the config names it: `plugins[0].module`, `mcpServers[1].command`, `mcpServers[1].args[0]`
+   * (`mcpServers.fs.command` in the object form).
+   */
   readonly path: string;
   /** The absolute path it resolves to (symbolic links followed when it exists). */
   readonly file: string;

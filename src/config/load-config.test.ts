@@ -1,4 +1,5 @@
-// loadConfig over real files: valid configs load frozen; every kind of bad config is a ConfigError naming path and expectation.
+// loadConfig over real files: valid configs load frozen; every kind of bad config is a ConfigError naming path and
+// expectation.
 import { execFileSync } from "node:child_process";
 import { mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";

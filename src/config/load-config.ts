@@ -1,4 +1,5 @@
-// loadConfig: reads toolwire.config.json, reports malformed JSON with line and column, and validates it against the shipped schema.
+// loadConfig: reads toolwire.config.json, reports malformed JSON with line and column, and validates it against the
+// shipped schema.
 
 import { constants, type Stats } from "node:fs";
 import { open, stat } from "node:fs/promises";

@@ -1,4 +1,5 @@
-// The object form of mcpServers (Claude Desktop's, keyed by server id): loads as the list form does, faults named by key.
+// The object form of mcpServers (Claude Desktop's, keyed by server id): loads as the list form does, faults named by
+// key.
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

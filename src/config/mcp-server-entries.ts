@@ -7,7 +7,9 @@ import { joinPath } from "./config-issue.js";
 /** How a config wrote `mcpServers`: a list of entries with ids, or an object keyed by server id (Claude Desktop's). */
 export type McpServersForm = "list" | "object";
 
-/** One entry of `mcpServers`, where the config wrote it (`mcpServers[0]`, `mcpServers.fs`) and its key in object form. */
+/**
+ * One entry of `mcpServers`, where the config wrote it (`mcpServers[0]`, `mcpServers.fs`) and its key in object form.
+ */
 export interface McpServerEntry {
   readonly path: string;
   readonly key?: string;

@@ -79,9 +79,14 @@ export interface ToolwireConfig {
   readonly builtins?: BuiltinsConfig;
   readonly allowedTools?: readonly string[];
   readonly policy?: readonly PolicyLayer[];
-  /** Policy patterns of tools the model finds through `tool_search` instead of getting up front (docs/deferred-tools.md). */
+  /**
+   * Policy patterns of tools the model finds through `tool_search` instead of getting up front
+   * (docs/deferred-tools.md).
+   */
   readonly defer?: readonly string[];
-  /** While the tools sent up front exceed this many estimated tokens, MCP and plugin tools are deferred, largest first. */
+  /**
+   * While the tools sent up front exceed this many estimated tokens, MCP and plugin tools are deferred, largest first.
+   */
   readonly deferBudgetTokens?: number;
   readonly plugins?: readonly PluginConfig[];
   /** Remote executors (docs/workers.md): matching tools run as BullMQ jobs on `toolwire worker` processes. */

@@ -24,7 +24,8 @@ export function readConfigSchema(): JsonObject {
 /**
  * Every way a value breaks the config schema, plus repeated ids and labels, half-given credentials, and
  * `mcpServers` entries whose `id` differs from their key or whose `type` contradicts them. Empty when it is a valid
- * config (`mcpServers` may be a list or an object keyed by id). A value nested deeper than `MAX_CONFIG_DEPTH` gets that one issue (found without recursion).
+ * config (`mcpServers` may be a list or an object keyed by id). A value nested deeper than `MAX_CONFIG_DEPTH` gets that
+ * one issue (found without recursion).
  */
 export function validateConfig(value: unknown): ConfigIssue[] {
   const deep = tooDeepPath(value, MAX_CONFIG_DEPTH);

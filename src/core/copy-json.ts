@@ -1,4 +1,5 @@
-// A plain-data copy of an untrusted value (a tool's result, a hook's patch, a model's input), made without ever throwing.
+// A plain-data copy of an untrusted value (a tool's result, a hook's patch, a model's input), made without ever
+// throwing.
 import { describeThrown } from "./errors.js";
 
 /** How deep a value may nest before it is refused: deeper input is hostile, and deeper output breaks encoders. */
@@ -149,7 +150,8 @@ function copyArray(array: readonly unknown[], depth: number, state: CopyState): 
 function copyObject(object: object, depth: number, state: CopyState): Record<string, unknown> {
   let copied: Record<string, unknown>;
   try {
-    copied = { ...object }; // one read of each own enumerable field, getters and proxy traps included; fast for plain objects
+    // One read of each own enumerable field, getters and proxy traps included; fast for plain objects.
+    copied = { ...object };
   } catch {
     return copyObjectByKey(object, depth, state); // find which field cannot be read, to name it
   }

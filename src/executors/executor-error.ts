@@ -3,7 +3,8 @@ import { ToolwireError } from "../core/errors.js";
 
 /**
  * Why a remote executor or worker could not be set up. One line each:
- * - `invalid-executor`: its options are malformed (an id, a queue name, a connection that is not `redis://` or `rediss://`).
+ * - `invalid-executor`: its options are malformed (an id, a queue name, a connection that is not `redis://`
+ *   or `rediss://`).
  * - `unknown-executor`: `toolwire worker --executor <id>` names an id the config's `executors` does not have.
  */
 export type ExecutorErrorCode = "invalid-executor" | "unknown-executor";

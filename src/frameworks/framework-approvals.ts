@@ -1,4 +1,5 @@
-// A framework's own approval step (the AI SDK's needsApproval, the Agents SDK's interruptions) standing in for toolwire's.
+// A framework's own approval step (the AI SDK's needsApproval, the Agents SDK's interruptions) standing in for
+// toolwire's.
 import { inputDigest } from "../core/approve/input-digest.js";
 import type { AgentSession } from "../core/dispatch/session.js";
 import { dropNullOptionals } from "../core/dispatch/strip-nulls.js";

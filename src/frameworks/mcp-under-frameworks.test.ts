@@ -1,4 +1,5 @@
-// A tool bridged from a real MCP server (the SDK's in-memory transport) called by the AI SDK's and the Agents SDK's loops.
+// A tool bridged from a real MCP server (the SDK's in-memory transport) called by the AI SDK's and the Agents SDK's
+// loops.
 import { Agent, Runner, setTracingDisabled } from "@openai/agents-core";
 import { generateText } from "ai";
 import { afterEach, describe, expect, it } from "vitest";

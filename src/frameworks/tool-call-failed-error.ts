@@ -9,10 +9,10 @@ export type ToolCallFailedCode = ToolCallErrorCode | "tool-error";
 /**
  * A tool call that toolwire answered with an error result (unknown tool, bad input, blocked by a hook, an executor
  * that threw, a timeout, an approval refused, or the tool's own `isError`), thrown to a framework whose tools report
- * failure by throwing: the AI SDK, the OpenAI Agents SDK and pi always, LangChain when a tool is invoked without a
- * tool call. Its message is the result's text, the same text `dispatch` gives the model; `code` is the dispatch's
- * `errorCode` (or `tool-error`), `outcome` the whole `dispatchDetailed` answer, and `result` its result, `details`
- * included.
+ * failure by throwing: the AI SDK and the OpenAI Agents SDK always, pi 0.73 (pi 1 gets an `isError` result), LangChain
+ * when a tool is invoked without a tool call. Its message is the result's text, the same text `dispatch` gives the
+ * model; `code` is the dispatch's `errorCode` (or `tool-error`), `outcome` the whole `dispatchDetailed` answer, and
+ * `result` its result, `details` included.
  */
 export class ToolCallFailedError extends ToolwireError<ToolCallFailedCode> {
   override readonly name = "ToolCallFailedError";

@@ -22,7 +22,9 @@ export interface InspectorOptions {
   readonly port?: number;
   /** The page's title. Default `"toolwire inspector"`. */
   readonly title?: string;
-  /** The most calls (and turns) the page keeps; the oldest leave first. Default `DEFAULT_INSPECTOR_MAX_CALLS` (1000). */
+  /**
+   * The most calls (and turns) the page keeps; the oldest leave first. Default `DEFAULT_INSPECTOR_MAX_CALLS` (1000).
+   */
   readonly maxCalls?: number;
   /** The most bytes of one call's input, result or details kept for the page; longer ones are cut. Default 65 536. */
   readonly maxBodyBytes?: number;

@@ -1,29 +1,11 @@
 // The end of a turn whose calls were dispatched: each outcome taken, then the results appended or the run paused.
 
-import type { ApprovalRequest, ToolCallOutcome, ToolResultBlock } from "../core/types.js";
-import type { ModelStopReason, ModelUsage, TranscriptMessage } from "../providers/clients/types.js";
+import type { ToolCallOutcome, ToolResultBlock } from "../core/types.js";
 import { MISSING_RESULT_TEXT } from "../providers/shared.js";
 import type { ToolCall } from "../providers/types.js";
+import type { LoopRun, TurnCalls } from "./loop-run.js";
 import { sealRunState } from "./run-state.js";
-import type { AgentEvent, AgentStopReason, RunAgentOptions } from "./types.js";
-
-/** A run in progress: what every turn reads and adds to. */
-export interface LoopRun {
-  readonly options: Pick<RunAgentOptions, "session" | "model" | "signal" | "toolsInSystemPrompt">;
-  readonly maxTurns: number;
-  readonly transcript: TranscriptMessage[];
-  total: ModelUsage;
-  turn: number;
-}
-
-/** A turn whose calls were dispatched: each call's result, or its pending approval. */
-export interface TurnCalls {
-  readonly calls: readonly ToolCall[];
-  readonly results: (ToolResultBlock | undefined)[];
-  /** Paused calls, in the calls' order, with their place among `calls`. */
-  readonly pending: { readonly request: ApprovalRequest; readonly position: number }[];
-  readonly stopReason: ModelStopReason;
-}
+import type { AgentEvent, AgentStopReason } from "./types.js";
 
 /**
  * Records outcomes of some of a turn's calls, in their order: each result's event goes to `events`, each paused

@@ -4,17 +4,17 @@ import { describeThrown } from "../core/errors.js";
 import { isRecord } from "../core/json.js";
 import type { AgentTool } from "../core/types.js";
 import type { ModelRequest, ModelTurn, TranscriptMessage } from "../providers/clients/types.js";
-import type { LoopRun } from "./end-turn.js";
+import type { LoopRun } from "./loop-run.js";
 import type { AgentEvent } from "./types.js";
 
 /** How a model request ended. */
-export type TurnStep =
+type TurnStep =
   | { readonly kind: "turn"; readonly turn: ModelTurn }
   | { readonly kind: "aborted" }
   | { readonly kind: "failed"; readonly error: Error };
 
 /** A model request in flight: the deltas not yet yielded, and its outcome once it has one. */
-export interface TurnRequest {
+interface TurnRequest {
   readonly deltas: AgentEvent[];
   /** The outcome: set when the model answers or fails, or at once when the signal aborts. */
   step: TurnStep | undefined;
@@ -25,9 +25,8 @@ export interface TurnRequest {
 }
 
 /**
- * Starts one model request over the transcript, the session's system prompt and `session.modelTools`, with the
- * session's deferred tools as `deferredTools` for clients with provider-native tool search. Its text and tool-call
- * deltas queue up in the order they arrive. Its outcome is `aborted` as soon as the signal aborts, even if the model
+ * Starts one model request: the model turn `runAgent` describes, over `transcript`. Its text and tool-call deltas
+ * queue up in the order they arrive. Its outcome is `aborted` as soon as the signal aborts, even if the model
  * client ignores the signal. One promise per wait and no `Promise.race`: this runs twice in the smallest run of the
  * loop.
  */

@@ -3,8 +3,9 @@ import { ApprovalError } from "../core/errors.js";
 import { isRecord } from "../core/json.js";
 import type { ApprovalRequest } from "../core/types.js";
 import type { TranscriptMessage } from "../providers/clients/types.js";
-import { endTurn, type LoopRun, stopAfterTurn, type TurnCalls, takeOutcomes } from "./end-turn.js";
+import { endTurn, stopAfterTurn, takeOutcomes } from "./end-turn.js";
 import { AgentLoopError } from "./errors.js";
+import type { LoopRun, TurnCalls } from "./loop-run.js";
 import { turns } from "./run-agent.js";
 import { openRunState } from "./run-state.js";
 import type { AgentEvent, ResumeAgentOptions } from "./types.js";
@@ -82,7 +83,8 @@ async function* resume(
 ): AsyncGenerator<AgentEvent, TranscriptMessage[], undefined> {
   const { session, signal } = run.options;
   const approvals = session.approvals;
-  if (approvals === undefined) throw new ApprovalError("approval-state-invalid", "The session has no approvals."); // checked before
+  // Checked before.
+  if (approvals === undefined) throw new ApprovalError("approval-state-invalid", "The session has no approvals.");
   const outcomes = await approvals.resume(
     decided.map(({ request, decision }) => ({ request, decision: decision as never })),
     signal === undefined ? {} : { signal },

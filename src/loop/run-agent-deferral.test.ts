@@ -1,4 +1,5 @@
-// The loop with deferred tools (docs/deferred-tools.md): what each request carries, before and after tool_search found a tool.
+// The loop with deferred tools (docs/deferred-tools.md): what each request carries, before and after tool_search found
+// a tool.
 import { describe, expect, it } from "vitest";
 import { drain } from "../../test/support/agent-harness.js";
 import { TOOL_SEARCH_NAME } from "../core/defer/create-tool-search-tool.js";

@@ -5,9 +5,10 @@ import { isRecord } from "../core/json.js";
 import type { ToolCallOutcome } from "../core/types.js";
 import type { ModelUsage, TranscriptMessage } from "../providers/clients/types.js";
 import type { ToolCall } from "../providers/types.js";
-import { endTurn, finish, type LoopRun, stopAfterTurn, type TurnCalls, takeOutcomes } from "./end-turn.js";
+import { endTurn, finish, stopAfterTurn, takeOutcomes } from "./end-turn.js";
 import { AgentLoopError } from "./errors.js";
 import { foundToolNames } from "./found-tool-names.js";
+import type { LoopRun, TurnCalls } from "./loop-run.js";
 import { requestTurn } from "./request-turn.js";
 import type { AgentEvent, RunAgentOptions } from "./types.js";
 
@@ -15,11 +16,11 @@ import type { AgentEvent, RunAgentOptions } from "./types.js";
 export const DEFAULT_MAX_TURNS = 20;
 
 /**
- * Runs the agent (docs/providers.md): a model turn over the session's system prompt and `session.modelTools` (with the session's
- * deferred tools as `deferredTools`, for clients with provider-native tool search), every tool call
- * dispatched through `session.dispatchAll`, the results appended, repeated until the model answers without calls,
- * `maxTurns` is reached, the signal aborts or a model turn fails. Streams `AgentEvent`s, ends with a `done` event,
- * and returns the transcript. Every tool call in the transcript has its result, aborted ones included.
+ * Runs the agent (docs/providers.md): a model turn over the session's system prompt and `session.modelTools`
+ * (with the session's deferred tools as `deferredTools`, for clients with provider-native tool search), every tool
+ * call dispatched through `session.dispatchAll`, the results appended, repeated until the model answers without
+ * calls, `maxTurns` is reached, the signal aborts or a model turn fails. Streams `AgentEvent`s, ends with a `done`
+ * event, and returns the transcript. Every tool call in the transcript has its result, aborted ones included.
  * Throws `AgentLoopError` (`invalid-options`) at once on bad options; never throws after that.
  */
 export function runAgent(options: RunAgentOptions): AsyncGenerator<AgentEvent, TranscriptMessage[], undefined> {
@@ -54,7 +55,8 @@ function checkOptions(options: RunAgentOptions): void {
 export async function* turns(run: LoopRun): AsyncGenerator<AgentEvent, TranscriptMessage[], undefined> {
   const { session, signal } = run.options;
   const { transcript } = run;
-  session.loadDeferredTools?.(foundToolNames(transcript)); // tools found earlier in the transcript (docs/deferred-tools.md)
+  // Tools found earlier in the transcript (docs/deferred-tools.md).
+  session.loadDeferredTools?.(foundToolNames(transcript));
   while (true) {
     if (signal?.aborted) {
       yield finish(run, "aborted");

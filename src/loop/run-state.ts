@@ -42,7 +42,9 @@ export function sealRunState(approvals: SessionApprovals, body: RunStateBody): A
   return { ...plain, signature: approvals.seal.sign(plain) } as unknown as AgentRunState;
 }
 
-/** A state whose signature verifies, with its paused calls; throws `ApprovalError` `approval-state-invalid` otherwise. */
+/**
+ * A state whose signature verifies, with its paused calls; throws `ApprovalError` `approval-state-invalid` otherwise.
+ */
 export function openRunState(
   approvals: SessionApprovals | undefined,
   state: unknown,

@@ -63,7 +63,10 @@ export type AgentEvent =
       readonly turn: number;
       readonly call: ToolCall;
       readonly result: ToolResultBlock;
-      /** How long the call took, and why it failed when it failed before or in its executor (from `dispatchAllDetailed`). */
+      /**
+       * How long the call took, and why it failed when it failed before or in its executor (from
+       * `dispatchAllDetailed`).
+       */
       readonly durationMs?: number;
       readonly errorCode?: ToolCallErrorCode;
     }

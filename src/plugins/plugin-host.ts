@@ -1,4 +1,5 @@
-// The plugin host: loads plugins (by module path or in process), enables and disables them, and serves their tools and hooks.
+// The plugin host: loads plugins (by module path or in process), enables and disables them, and serves their tools and
+// hooks.
 import { stat } from "node:fs/promises";
 import { isAbsolute, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -79,12 +80,17 @@ export interface LoadedPlugin {
 
 /** Loaded plugins as a live tool source for the registry, with their hooks and what went wrong. */
 export interface PluginHost extends LiveToolSource {
-  /** Every loaded plugin's tools, enabled or not (a disabled plugin's tools are hidden by availability), conflicts resolved. */
+  /**
+   * Every loaded plugin's tools, enabled or not (a disabled plugin's tools are hidden by availability), conflicts
+   * resolved.
+   */
   readonly tools: readonly AgentTool[];
   /** Called after `enable`/`disable` changed something; the registry refreshes on it. */
   onChange(listener: () => void): () => void;
   readonly plugins: readonly LoadedPlugin[];
-  /** Live: the same Set object, updated in place by `enable`/`disable`. Put it in the registry's availability context. */
+  /**
+   * Live: the same Set object, updated in place by `enable`/`disable`. Put it in the registry's availability context.
+   */
   readonly enabledPluginIds: ReadonlySet<string>;
   /** One hook per plugin that has one, in plugin order; a disabled plugin's hook does nothing. */
   readonly beforeToolCall: readonly BeforeToolCall[];

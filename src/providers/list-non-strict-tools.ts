@@ -12,7 +12,8 @@ export interface NonStrictTool {
 /**
  * The tools, in order, whose input schema cannot be made strict for OpenAI (Chat and Responses), each with its
  * reasons (a JSON pointer into the schema and what is there). `formatTools(…, { strict: true })` sends these
- * tools without `strict` and their schema as it is; every other tool goes strict.
+ * tools as it sends every tool without strict mode: no `strict: true`, the schema unconverted except that an array
+ * schema without `items` gets `items: {}`. Every other tool goes strict.
  */
 export function listNonStrictTools(tools: Iterable<ToolDescriptor | AgentTool>): NonStrictTool[] {
   const out: NonStrictTool[] = [];

@@ -1,4 +1,5 @@
-// OpenAI Chat Completions wire shapes the adapter writes and reads, structural so that no one needs the SDK to use them.
+// OpenAI Chat Completions wire shapes the adapter writes and reads, structural so that no one needs the SDK to use
+// them.
 import type { JsonObject } from "../core/types.js";
 
 /** The function of a Chat Completions tool (the SDK's `FunctionDefinition`); `strict` only in strict mode. */

@@ -1,7 +1,7 @@
 // OpenAI Chat Completions: { type: "function", function } tools, message.tool_calls in, role "tool" messages out.
 import { isRecord } from "../core/json.js";
 import type { OpenAIChatCompletionLike, OpenAIChatTool, OpenAIChatToolMessage } from "./openai-chat-wire.js";
-import { adaptSchema, strictSchemaOf } from "./schema-adapt.js";
+import { openAIParameters } from "./schema-adapt.js";
 import {
   cachedToolEntries,
   contentAsText,
@@ -24,16 +24,15 @@ export const openaiChat: ProviderAdapter<OpenAIChatTool, OpenAIChatToolMessage[]
   formatTools(tools, options) {
     const strict = options?.strict === true;
     return cachedToolEntries(tools, strict ? "openai-chat-strict" : "openai-chat", (descriptor): OpenAIChatTool => {
-      const converted = strict ? strictSchemaOf(descriptor.inputSchema) : undefined;
+      const sent = openAIParameters(descriptor.inputSchema, strict);
       return {
         type: "function",
-        function: converted?.strict
-          ? { name: descriptor.name, description: descriptor.description, parameters: converted.schema, strict: true }
-          : {
-              name: descriptor.name,
-              description: descriptor.description,
-              parameters: adaptSchema(descriptor.inputSchema, "openai"),
-            },
+        function: {
+          name: descriptor.name,
+          description: descriptor.description,
+          parameters: sent.parameters,
+          ...(sent.strict ? { strict: true } : {}),
+        },
       };
     });
   },

@@ -10,7 +10,7 @@ import type {
   OpenAIResponsesResultItem,
   OpenAIResponsesToolSearchTool,
 } from "./openai-responses-wire.js";
-import { adaptSchema, strictSchemaOf } from "./schema-adapt.js";
+import { openAIParameters } from "./schema-adapt.js";
 import {
   blockAsText,
   cachedToolEntries,
@@ -27,13 +27,14 @@ import type { ProviderAdapter, ToolCall } from "./types.js";
 /**
  * The OpenAI Responses adapter. Tools are flat and carry `strict: false` unless `strict: true` (then the
  * strict-mode schema, for each tool whose schema can be made strict: `listNonStrictTools` says which cannot; an
- * array schema without `items` gets `items: {}` otherwise, as OpenAI refuses it); calls are answered by `call_id`; output is text (errors prefixed `Error: `) when every
- * block is text (a text resource counts as its text), otherwise a list of parts: images (and embedded image blobs)
- * as `input_image` data URLs, an embedded PDF as an `input_file` named after its URI, everything else as
- * `input_text` (audio, other blobs and resource links described). Native deferral: `formatTools(tools,
- * { deferLoading: true })` marks the tools `defer_loading: true`; a client-executed `tool_search_call` item is read
- * as a call of `tool_search`; with `formatToolResults(..., { toolSearch })` its result is a `tool_search_output`
- * item listing the found tools' definitions (as `formatTools` gives them, without `defer_loading`).
+ * array schema without `items` gets `items: {}` otherwise, as OpenAI refuses it); calls are answered by `call_id`;
+ * output is text (errors prefixed `Error: `) when every block is text (a text resource counts as its text), otherwise a
+ * list of parts: images (and embedded image blobs) as `input_image` data URLs, an embedded PDF as an `input_file` named
+ * after its URI, everything else as `input_text` (audio, other blobs and resource links described). Native deferral:
+ * `formatTools(tools, { deferLoading: true })` marks the tools `defer_loading: true`; a client-executed
+ * `tool_search_call` item is read as a call of `tool_search`; with `formatToolResults(..., { toolSearch })` its result
+ * is a `tool_search_output` item listing the found tools' definitions (as `formatTools` gives them, without
+ * `defer_loading`).
  */
 export const openaiResponses: ProviderAdapter<
   OpenAIResponsesFunctionTool,
@@ -46,13 +47,13 @@ export const openaiResponses: ProviderAdapter<
     const deferLoading = options?.deferLoading === true;
     const variant = `openai-responses${strict ? "-strict" : ""}${deferLoading ? "-deferred" : ""}`;
     return cachedToolEntries(tools, variant, (descriptor): OpenAIResponsesFunctionTool => {
-      const converted = strict ? strictSchemaOf(descriptor.inputSchema) : undefined;
+      const sent = openAIParameters(descriptor.inputSchema, strict);
       return {
         type: "function",
         name: descriptor.name,
         description: descriptor.description,
-        parameters: converted?.strict ? converted.schema : adaptSchema(descriptor.inputSchema, "openai"),
-        strict: converted?.strict === true,
+        parameters: sent.parameters,
+        strict: sent.strict,
         ...(deferLoading ? { defer_loading: true as const } : {}),
       };
     });

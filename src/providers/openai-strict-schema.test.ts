@@ -165,4 +165,16 @@ describe("toOpenAIStrictSchema", () => {
       "#/properties/list: an array without items (accepts any items)",
     ]);
   });
+
+  it("keeps a definition named __proto__ as a definition, and ends (it once looped forever)", () => {
+    const schema = JSON.parse(
+      '{"type":"object","properties":{"a":{"$ref":"#/$defs/__proto__"}},"required":["a"],' +
+        '"$defs":{"__proto__":{"type":"object","properties":{"b":{"$ref":"#/$defs/leaf"}},"required":["b"]},' +
+        '"leaf":{"type":"string"}}}',
+    );
+    const result = toOpenAIStrictSchema(schema);
+    expect(result.strict).toBe(true);
+    expect(Object.keys(result.schema.$defs as object)).toEqual(["__proto__", "leaf"]);
+    expect(Object.getPrototypeOf(result.schema.$defs)).toBe(Object.prototype);
+  });
 });

@@ -1,4 +1,5 @@
-// OpenAI strict mode: a tool's input schema converted to the subset strict function calling accepts, or the reasons it cannot be.
+// OpenAI strict mode: a tool's input schema converted to the subset strict function calling accepts, or the reasons
+// it cannot be.
 import { isRecord } from "../core/json.js";
 import type { JsonObject } from "../core/types.js";
 import { resolveLocalRef } from "./resolve-local-ref.js";
@@ -76,12 +77,11 @@ export function toOpenAIStrictSchema(schema: JsonObject): StrictSchemaResult {
   // Only the definitions the schema uses go (some servers send the same $defs with every tool).
   const definitions = definitionsOf(schema);
   const $defs: Record<string, unknown> = {};
-  for (
-    let pending = [...context.used];
-    pending.length > 0;
-    pending = [...context.used].filter((name) => !Object.hasOwn($defs, name))
-  ) {
-    for (const name of pending) $defs[name] = convertNode(definitions[name], context, `#/$defs/${name}`, 0, 1);
+  // A Set's loop also visits the names added while it runs: the definitions that these definitions use. Defined, not
+  // assigned: a definition may be called `__proto__`.
+  for (const name of context.used) {
+    const value = convertNode(definitions[name], context, `#/$defs/${name}`, 0, 1);
+    Object.defineProperty($defs, name, { value, enumerable: true, writable: true, configurable: true });
   }
   if (Object.keys($defs).length > 0) out.$defs = $defs;
   if (context.properties > MAX_PROPERTIES) context.reasons.push(`#: more than ${MAX_PROPERTIES} properties in all`);

@@ -1,7 +1,10 @@
 // The node a local JSON Pointer reference (`#/$defs/Item`) names inside a schema.
 import { isRecord } from "../core/json.js";
 
-/** The node `ref` (`#/…`, JSON Pointer escapes `~0` `~1` and percent-encoding undone) points to in `root`, or `undefined`. */
+/**
+ * The node `ref` (`#/…`, JSON Pointer escapes `~0` `~1` and percent-encoding undone) points to in `root`, or
+ * `undefined`.
+ */
 export function resolveLocalRef(root: Record<string, unknown>, ref: string): unknown {
   if (!ref.startsWith("#/")) return undefined;
   let node: unknown = root;

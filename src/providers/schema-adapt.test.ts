@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { isRecord } from "../core/json.js";
 import type { JsonObject } from "../core/types.js";
-import { adaptSchema, toGeminiSchema, toStrictSchema } from "./schema-adapt.js";
+import { adaptSchema, strictSchemaOf, toGeminiSchema } from "./schema-adapt.js";
 
 function deepFreeze<T>(value: T): T {
   if (typeof value === "object" && value !== null) {
@@ -98,7 +98,7 @@ const GEMINI_KEYS = new Set([
   "maximum",
 ]);
 
-describe("toStrictSchema", () => {
+describe("strictSchemaOf", () => {
   it("closes every object, requires every property and lets the optional ones be null", () => {
     const schema = deepFreeze({
       $schema: "http://json-schema.org/draft-07/schema#",
@@ -114,7 +114,7 @@ describe("toStrictSchema", () => {
       required: ["name"],
       $defs: { thing: { type: "object", properties: { id: { type: "integer" } }, required: ["id"] } },
     } as const);
-    expect(toStrictSchema(schema)).toEqual({
+    expect(strictSchemaOf(schema).schema).toEqual({
       type: "object",
       properties: {
         name: { type: "string" },
@@ -149,7 +149,7 @@ describe("toStrictSchema", () => {
     fc.assert(
       fc.property(rootArbitrary, (schema) => {
         const before = JSON.stringify(schema);
-        const strict = toStrictSchema(deepFreeze(schema));
+        const strict = strictSchemaOf(deepFreeze(schema)).schema;
         expect(JSON.stringify(schema)).toBe(before);
         expect(JSON.stringify(strict)).not.toContain("$schema");
         for (const [path, node] of nodes(strict)) {
@@ -233,11 +233,12 @@ describe("toGeminiSchema", () => {
 
 describe("adaptSchema", () => {
   it("converts a schema once per variant and hands back the same object after", () => {
-    const schema = deepFreeze({ type: "object", properties: { a: { type: "string" } } } as JsonObject);
-    const strict = adaptSchema(schema, "openai-strict");
-    expect(adaptSchema(schema, "openai-strict")).toBe(strict);
+    const schema = deepFreeze({ type: "object", properties: { a: { type: "array" } } } as JsonObject);
+    const forOpenAI = adaptSchema(schema, "openai");
+    expect(adaptSchema(schema, "openai")).toBe(forOpenAI);
+    expect(strictSchemaOf(schema)).toBe(strictSchemaOf(schema));
     const forGemini = adaptSchema(schema, "gemini");
     expect(adaptSchema(schema, "gemini")).toBe(forGemini);
-    expect(forGemini).not.toBe(strict);
+    expect(forGemini).not.toBe(forOpenAI);
   });
 });

@@ -5,7 +5,7 @@ import { type StrictSchemaResult, toOpenAIStrictSchema } from "./openai-strict-s
 import { resolveLocalRef } from "./resolve-local-ref.js";
 
 /** The schema conversions an adapter may need. */
-type SchemaVariant = "openai" | "openai-strict" | "gemini";
+type SchemaVariant = "openai" | "gemini";
 
 const cache = new WeakMap<object, Map<SchemaVariant, JsonObject | undefined>>();
 
@@ -16,7 +16,7 @@ const MAX_DEPTH = 64;
  * immutable: `defineTool` freezes them), so a tool's bytes never change from turn to turn. Gemini's result is
  * `undefined` for a schema without properties (Gemini wants `parameters` left out then).
  */
-export function adaptSchema(schema: JsonObject, variant: "openai" | "openai-strict"): JsonObject;
+export function adaptSchema(schema: JsonObject, variant: "openai"): JsonObject;
 export function adaptSchema(schema: JsonObject, variant: SchemaVariant): JsonObject | undefined;
 export function adaptSchema(schema: JsonObject, variant: SchemaVariant): JsonObject | undefined {
   let byVariant = cache.get(schema);
@@ -25,12 +25,7 @@ export function adaptSchema(schema: JsonObject, variant: SchemaVariant): JsonObj
     cache.set(schema, byVariant);
   }
   if (byVariant.has(variant)) return byVariant.get(variant);
-  const adapted =
-    variant === "openai"
-      ? withArrayItems(schema)
-      : variant === "openai-strict"
-        ? strictSchemaOf(schema).schema
-        : toGeminiSchema(schema);
+  const adapted = variant === "openai" ? withArrayItems(schema) : toGeminiSchema(schema);
   byVariant.set(variant, adapted);
   return adapted;
 }
@@ -82,15 +77,6 @@ function mapIfChanged(record: Record<string, unknown>, map: (value: unknown) => 
 
 // ---------------------------------------------------------------- OpenAI strict mode
 
-/**
- * OpenAI strict mode: the schema as `toOpenAIStrictSchema` converts it (every object closed with all its properties
- * required, optional ones nullable, refused keywords converted or moved into descriptions), whether or not the
- * result is strict. The input is not changed.
- */
-export function toStrictSchema(schema: JsonObject): JsonObject {
-  return strictSchemaOf(schema).schema;
-}
-
 const strictResults = new WeakMap<object, StrictSchemaResult>();
 
 /** `toOpenAIStrictSchema`, converted once per schema object and then reused (schemas are immutable). */
@@ -101,6 +87,21 @@ export function strictSchemaOf(schema: JsonObject): StrictSchemaResult {
     strictResults.set(schema, result);
   }
   return result;
+}
+
+/**
+ * The `parameters` of an OpenAI function tool (Chat or Responses), and whether the tool goes with `strict: true`:
+ * with `strict`, the strict-mode schema when the schema can be made strict; otherwise, or when it cannot, the schema
+ * as OpenAI takes it without strict mode.
+ */
+export function openAIParameters(
+  schema: JsonObject,
+  strict: boolean,
+): { readonly parameters: JsonObject; readonly strict: boolean } {
+  const converted = strict ? strictSchemaOf(schema) : undefined;
+  return converted?.strict === true
+    ? { parameters: converted.schema, strict: true }
+    : { parameters: adaptSchema(schema, "openai"), strict: false };
 }
 
 // ---------------------------------------------------------------- Gemini

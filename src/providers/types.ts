@@ -1,4 +1,5 @@
-// The provider adapter contract (docs/providers.md): tools out, tool calls in, results out, in one provider's wire format.
+// The provider adapter contract (docs/providers.md): tools out, tool calls in, results out, in one provider's wire
+// format.
 import type { AgentTool, ToolDescriptor, ToolResultBlock } from "../core/types.js";
 
 /** A model's tool call, read from a provider response. `input` is untrusted: dispatch parses and validates it. */

@@ -9,7 +9,10 @@ import { readRedisAddress, redisAddressOptions } from "./read-redis-address.js";
 export interface RedisApprovalStoreOptions {
   /** `redis://[user:password@]HOST:PORT[/db]`, or `rediss://` for TLS. */
   readonly connection: string;
-  /** How long one claim may wait for Redis, connecting included, before it fails (and its call is declined). Default 2000 ms. */
+  /**
+   * How long one claim may wait for Redis, connecting included, before it fails (and its call is declined). Default
+   * 2000 ms.
+   */
   readonly timeoutMs?: number;
 }
 
@@ -32,8 +35,8 @@ const RECONNECT_DELAY_MS = 500;
 
 /**
  * An approval store in Redis: a claim is `SET toolwire:approval:<id> 1 NX PX <ms until expiresAt, plus 60 s>`
- * (the minute is for replicas whose clocks differ), true only for the process whose `SET` made the key. Every process and every
- * restart that uses the same Redis sees the same claims, until Redis itself loses them (a restart of a
+ * (the minute is for replicas whose clocks differ), true only for the process whose `SET` made the key. Every process
+ * and every restart that uses the same Redis sees the same claims, until Redis itself loses them (a restart of a
  * Redis without persistence, a failover to a replica that had not received the key). An id claimed without
  * `expiresAt` is kept for good. Connects at the first claim and reconnects on its own after a loss; a claim
  * that Redis does not answer within `timeoutMs` rejects (the call is declined, never run). Throws a

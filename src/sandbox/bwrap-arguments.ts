@@ -10,12 +10,12 @@ export const PROXY_SOCKET_NAME = "proxy.sock";
 /**
  * bwrap's arguments up to and including `--`, in the order bwrap applies them (later mounts cover
  * earlier ones): the host read-only, a fresh /dev and /proc, a private /tmp (and /dev/shm) of at most
- * `tmpSizeBytes`, /proc/sys and the other kernel knobs of /proc read-only, the root and `writable` writable, `readOnly` read-only again, `denyRead` hidden (an
- * empty read-only folder over a folder, /dev/null over a file; never one that holds the root), the proxy folder when there is one; new
- * PID, IPC, UTS and (unless the network is on) network namespaces; `--die-with-parent`, `--new-session`,
- * and the command as PID 1 (`--as-pid-1`, unless `asPid1: false`: toolwire's init script reaps and ends
- * everything; without it bwrap's own init does, and ends the namespace when the command exits). Paths that
- * do not exist now are left out (they are looked up on every call).
+ * `tmpSizeBytes`, /proc/sys and the other kernel knobs of /proc read-only, the root and `writable` writable, `readOnly`
+ * read-only again, `denyRead` hidden (an empty read-only folder over a folder, /dev/null over a file; never one that
+ * holds the root), the proxy folder when there is one; new PID, IPC, UTS and (unless the network is on) network
+ * namespaces; `--die-with-parent`, `--new-session`, and the command as PID 1 (`--as-pid-1`, unless `asPid1: false`:
+ * toolwire's init script reaps and ends everything; without it bwrap's own init does, and ends the namespace when the
+ * command exits). Paths that do not exist now are left out (they are looked up on every call).
  */
 export function buildBwrapArguments(
   sandbox: ResolvedSandbox,

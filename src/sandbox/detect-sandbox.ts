@@ -4,7 +4,10 @@ import { spawn, spawnSync } from "node:child_process";
 import { findExecutable, isExecutable } from "./find-executable.js";
 import { findPidsCgroupParent } from "./pids-cgroup.js";
 
-/** How a sandboxed command's process count is capped: a pids cgroup, RLIMIT_NPROC in its own user namespace, or not at all. */
+/**
+ * How a sandboxed command's process count is capped: a pids cgroup, RLIMIT_NPROC in its own user namespace, or not at
+ * all.
+ */
 export type SandboxProcessLimit =
   | { readonly kind: "cgroup"; readonly parent: string }
   | { readonly kind: "rlimit" }
@@ -68,7 +71,8 @@ export function detectSandbox(): Promise<SandboxSupport> {
 /**
  * `detectSandbox`'s first answer, whether bubblewrap can start a sandbox here, for code that cannot wait for it
  * (`createBuiltinTools` deciding whether a sandbox-only `bash` is visible): the answer `detectSandbox` already has,
- * else the same probe run synchronously (one run of bwrap, blocking: 30 to 40 ms on a busy 2-core machine), remembered per bwrap path like `detectSandbox`'s.
+ * else the same probe run synchronously (one run of bwrap, blocking: 30 to 40 ms on a busy 2-core machine), remembered
+ * per bwrap path like `detectSandbox`'s.
  */
 export function checkSandboxNow(): SandboxUsability {
   const chosen = process.env[BWRAP_VARIABLE];

@@ -1,4 +1,5 @@
-// Everything one sandboxed process needs before it starts: its pids cgroup, its proxy, bwrap's arguments, its environment.
+// Everything one sandboxed process needs before it starts: its pids cgroup, its proxy, bwrap's arguments, its
+// environment.
 import { writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { buildBwrapArguments, PROXY_INNER_DIR, PROXY_SOCKET_NAME } from "./bwrap-arguments.js";

@@ -16,7 +16,10 @@ export interface SandboxOptions {
   readonly writable?: readonly string[];
   /** Paths inside the root that stay read-only. Default `[".git"]`, so a command cannot plant hooks. */
   readonly readOnly?: readonly string[];
-  /** Paths hidden from the command (relative ones and `~/` resolve against the home folder). Default `DEFAULT_DENY_READ`. */
+  /**
+   * Paths hidden from the command (relative ones and `~/` resolve against the home folder). Default
+   * `DEFAULT_DENY_READ`.
+   */
   readonly denyRead?: readonly string[];
   /** The most processes (threads count) the command may run at once. Default 1024. */
   readonly maxProcesses?: number;

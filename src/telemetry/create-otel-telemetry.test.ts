@@ -1,4 +1,5 @@
-// Telemetry (docs/telemetry.md) against the real OpenTelemetry SDK: spans, their attributes, parent/child links, errors, the duration histogram.
+// Telemetry (docs/telemetry.md) against the real OpenTelemetry SDK: spans, their attributes, parent/child links,
+// errors, the duration histogram.
 import { context, trace } from "@opentelemetry/api";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import {

@@ -1,5 +1,5 @@
-// A session's telemetry over OpenTelemetry (docs/telemetry.md): a span `execute_tool <name>` per call, following the GenAI
-// semantic conventions, child spans for its phases and for what its executor starts, and a duration histogram.
+// A session's telemetry over OpenTelemetry (docs/telemetry.md): a span `execute_tool <name>` per call, following the
+// GenAI semantic conventions, child spans for its phases and for what its executor starts, and a duration histogram.
 // A tracer or meter that throws is ignored: telemetry never changes a call.
 import type { CallTelemetry, CallTrace } from "../core/dispatch/call-watch.js";
 import { cutText } from "../core/errors.js";
@@ -8,7 +8,7 @@ import type {
   TelemetryAttributes,
   TelemetrySpan,
   TelemetryTracer,
-} from "../core/telemetry-types.js";
+} from "../core/types/telemetry.js";
 import type {
   AgentTool,
   ToolCallChildSpan,

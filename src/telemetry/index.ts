@@ -6,6 +6,6 @@ export type {
   TelemetryMeter,
   TelemetrySpan,
   TelemetryTracer,
-} from "../core/telemetry-types.js";
+} from "../core/types/telemetry.js";
 export type { ToolCallChildSpan, ToolCallSpan, TraceContext } from "../core/types.js";
 export { TELEMETRY_SCOPE, TOOL_DURATION_METRIC } from "./create-otel-telemetry.js";

@@ -1,6 +1,6 @@
 // `@opentelemetry/api`, loaded when a session first asks for telemetry (it is an optional peer dependency).
 import { createRequire } from "node:module";
-import type { TelemetryMeter, TelemetrySpan, TelemetryTracer } from "../core/telemetry-types.js";
+import type { TelemetryMeter, TelemetrySpan, TelemetryTracer } from "../core/types/telemetry.js";
 import { isPackageNotFound, MissingPeerDependencyError } from "../load-optional.js";
 
 /** The part of `@opentelemetry/api` toolwire calls. Contexts are opaque to toolwire. */

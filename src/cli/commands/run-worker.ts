@@ -1,4 +1,5 @@
-// `toolwire worker --executor <id>`: runs the calls of one remote executor of the config (docs/workers.md) until stopped.
+// `toolwire worker --executor <id>`: runs the calls of one remote executor of the config (docs/workers.md) until
+// stopped.
 import { BULLMQ_FEATURE, BULLMQ_PACKAGES, loadOptional } from "../../load-optional.js";
 import { EXIT_OK } from "../exit-codes.js";
 import { type Output, paint } from "../output.js";

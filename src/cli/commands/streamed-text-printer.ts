@@ -1,4 +1,5 @@
-// The model's text printed as it streams in, laid out as `toolwire run` prints a whole text: `model  ` and indented lines.
+// The model's text printed as it streams in, laid out as `toolwire run` prints a whole text: `model  ` and indented
+// lines.
 import { type Output, paint } from "../output.js";
 
 /** What `run` prints a streamed text with. */

@@ -102,7 +102,8 @@ export function createApprovalRequest(approvals: Approvals, call: ApprovalSubjec
  * Asks for approval of one call (of `approver`: the call's own, else the session's) and waits, holding
  * no lock, for at most `ttlMs`. Never rejects.
  * Approved: the verdict's `input`, a fresh copy of the request's frozen input, is what runs, whatever the
- * approver or a listener did to what they were handed. Declined, expired, unanswerable or aborted: the verdict says why. A decision is read once, as plain data, and claimed in the store once.
+ * approver or a listener did to what they were handed. Declined, expired, unanswerable or aborted: the verdict says
+ * why. A decision is read once, as plain data, and claimed in the store once.
  */
 export async function askApproval(
   approvals: Approvals,

@@ -1,4 +1,5 @@
-// tool_search: the one tool a model gets instead of the deferred tools' definitions; the tools it finds join the next request.
+// tool_search: the one tool a model gets instead of the deferred tools' definitions; the tools it finds join the next
+// request.
 import { toolCallRefusal } from "../errors.js";
 import { defineTool } from "../register/define-tool.js";
 import type { AgentTool, JsonObject, ToolDescriptor, ToolProtocolDescriptor } from "../types.js";

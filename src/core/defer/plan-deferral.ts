@@ -1,4 +1,5 @@
-// Which of the registry's tools are deferred, and why: marked in code, matched a defer pattern, or over the token budget.
+// Which of the registry's tools are deferred, and why: marked in code, matched a defer pattern, or over the token
+// budget.
 import { compilePolicyPattern } from "../filter/policy.js";
 import type { AgentTool, ToolDeferral, ToolDescriptor } from "../types.js";
 import { TOOL_SEARCH_DEFINITION } from "./create-tool-search-tool.js";

@@ -22,9 +22,9 @@ interface ContextCall {
 }
 
 /**
- * The context of one executor run: its abort (`signal`, `onAbort`, `abort`) is a `LazyAbortSignal`. Nothing it offers throws, and no listener it calls can break the executor:
- * a listener that throws is reported as an `error` event (`listener-failed`). Once the call has its outcome
- * (`finished`), progress, logs and phases are dropped.
+ * The context of one executor run: its abort (`signal`, `onAbort`, `abort`) is a `LazyAbortSignal`. Nothing it offers
+ * throws, and no listener it calls can break the executor: a listener that throws is reported as an `error` event
+ * (`listener-failed`). Once the call has its outcome (`finished`), progress, logs and phases are dropped.
  */
 export class CallContext extends LazyAbortSignal implements ToolCallContext {
   finished = false;

@@ -1,4 +1,5 @@
-// A call as a state machine: received → ready → (awaiting-approval →) running → executed → ended; refused → ended; paused.
+// A call as a state machine: received → ready → (awaiting-approval →) running → executed → ended; refused → ended;
+// paused.
 import { errorResult } from "../tool-result.js";
 import type { ApprovalRequest, JsonObject, ToolCallErrorCode, ToolResult } from "../types.js";
 
@@ -82,7 +83,9 @@ export type CallEvent =
    * could start (it then goes through the after hooks like a call that ran).
    */
   | { readonly kind: "executed"; readonly result: ToolResult; readonly errorCode?: ToolCallErrorCode }
-  /** The after hooks patched the result, or the result budget saved its text and left a preview: executed → executed. */
+  /**
+   * The after hooks patched the result, or the result budget saved its text and left a preview: executed → executed.
+   */
   | { readonly kind: "result-changed"; readonly result: ToolResult }
   /** The call ends: executed → ended; refused → ended, its refusal as an error result. */
   | { readonly kind: "end" }

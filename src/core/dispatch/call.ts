@@ -62,7 +62,9 @@ export interface Call {
   readonly rawInput: unknown;
   /** When the call began (a `performance.now()` reading). */
   readonly started: number;
-  /** Times the call's phases and holds its span; `undefined` when nobody listens for phases and there is no telemetry. */
+  /**
+   * Times the call's phases and holds its span; `undefined` when nobody listens for phases and there is no telemetry.
+   */
   readonly watch: CallWatch | undefined;
   /** The active tool it calls, once found. */
   tool: CallableTool | undefined;
@@ -109,7 +111,10 @@ function move(call: Call, event: CallEvent): void {
   call.state = nextCallState(call.state, event);
 }
 
-/** received: reads an untrusted tool use and announces the call; `parent` is a trace it continues (from another process). */
+/**
+ * received: reads an untrusted tool use and announces the call; `parent` is a trace it continues (from another
+ * process).
+ */
 export function startCall(runtime: CallRuntime, toolUse: ToolUse, parent: TraceContext | undefined): Call {
   const record: Record<string, unknown> = isRecord(toolUse) ? toolUse : {};
   const id = typeof record.id === "string" ? record.id : record.id === undefined ? "" : describeThrown(record.id);

@@ -10,7 +10,9 @@ export interface SessionEmitter {
   has(event: keyof AgentSessionEvents): boolean;
 }
 
-/** Listeners run in order; one that throws is reported as an `error` event (an `error` listener that throws is ignored). */
+/**
+ * Listeners run in order; one that throws is reported as an `error` event (an `error` listener that throws is ignored).
+ */
 export function createSessionEmitter(): SessionEmitter {
   const listeners: { [K in keyof AgentSessionEvents]: Set<Listener<K>> } = {
     tool_execution_start: new Set(),

@@ -1,4 +1,5 @@
-// An executor's abort signal whose listeners cannot crash the host: Node rethrows a listener's throw as an uncaught exception.
+// An executor's abort signal whose listeners cannot crash the host: Node rethrows a listener's throw as an uncaught
+// exception.
 
 type Listener = ((event: Event) => void) | { handleEvent(event: Event): void };
 type AddOptions = Parameters<EventTarget["addEventListener"]>[2];

@@ -157,7 +157,10 @@ async function landedAt(file: FileHandle, folder: string, path: string): Promise
   }
 }
 
-/** Where the file was made when a name on the way was swapped for a link: the same file under the folder's real path now. */
+/**
+ * Where the file was made when a name on the way was swapped for a link: the same file under the folder's real path
+ * now.
+ */
 async function whereLanded(file: FileHandle, folder: string, name: string): Promise<string | undefined> {
   try {
     const path = join(await realpath(folder), name);

@@ -1,4 +1,5 @@
-// The quota of saved results: bytes reserved per folder before they are written, shared by every session of the process.
+// The quota of saved results: bytes reserved per folder before they are written, shared by every session of the
+// process.
 
 /** What is counted against one results folder's quota: `used` is final once `counted` has settled. */
 interface FolderCount {
@@ -14,7 +15,8 @@ const counts = new Map<string, FolderCount>();
  * everything counted there so far, and they are then counted; false, and nothing counted, when they do not.
  * On the folder's first use in this process its files are counted once with `countExisting`; afterwards the
  * count grows only by reservations (files removed meanwhile are not given back). The check and the count are
- * one step, so parallel calls cannot all pass it at once. Rejects when `countExisting` does (the next call counts again).
+ * one step, so parallel calls cannot all pass it at once. Rejects when `countExisting` does (the next call counts
+ * again).
  */
 export async function reserveSpillBytes(
   realPath: string,

@@ -1,4 +1,5 @@
-// Result budgets (docs/dispatch.md): a result whose text passes its limit is saved whole to a file; the model gets a preview.
+// Result budgets (docs/dispatch.md): a result whose text passes its limit is saved whole to a file; the model gets a
+// preview.
 import { type FileHandle, mkdtemp, realpath } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

@@ -1,4 +1,5 @@
-// A batch of calls: prepared one at a time in source order, then run together (sequential tools alone), results in order.
+// A batch of calls: prepared one at a time in source order, then run together (sequential tools alone), results in
+// order.
 import type { DispatchOptions, ToolCallOutcome, ToolUse } from "../types.js";
 import {
   type Call,

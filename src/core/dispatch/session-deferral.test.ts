@@ -1,4 +1,5 @@
-// The session's side of deferred tools (docs/deferred-tools.md): tool_search among the active tools, and the tools sent to the model.
+// The session's side of deferred tools (docs/deferred-tools.md): tool_search among the active tools, and the tools sent
+// to the model.
 import { describe, expect, it } from "vitest";
 import { echoTool, textOf } from "../../../test/support/session.js";
 import { createAgentSession } from "../../create-agent-session.js";

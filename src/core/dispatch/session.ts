@@ -4,7 +4,7 @@ import type { StateSeal } from "../approve/state-seal.js";
 import { ApprovalError, describeThrown, SessionError } from "../errors.js";
 import { isRecord } from "../json.js";
 import { isResultLimit } from "../register/define-tool.js";
-import type { SessionTelemetryOptions } from "../telemetry-types.js";
+import type { SessionTelemetryOptions } from "../types/telemetry.js";
 import type {
   AfterToolCall,
   AgentSessionEvents,
@@ -76,13 +76,15 @@ export interface AgentSessionOptions {
    */
   readonly workspace?: string;
   /**
-   * OpenTelemetry spans for every call (docs/telemetry.md): `true` for the global tracer and meter of `@opentelemetry/api`
-   * (an optional peer dependency), or your own tracer and meter. Default: none.
+   * OpenTelemetry spans for every call (docs/telemetry.md): `true` for the global tracer and meter of
+   * `@opentelemetry/api` (an optional peer dependency), or your own tracer and meter. Default: none.
    */
   readonly telemetry?: boolean | SessionTelemetryOptions;
 }
 
-/** The core session's options: the public ones, and how `telemetry` is made (the root export supplies OpenTelemetry). */
+/**
+ * The core session's options: the public ones, and how `telemetry` is made (the root export supplies OpenTelemetry).
+ */
 interface CoreSessionOptions extends AgentSessionOptions {
   readonly createTelemetry?: (options: SessionTelemetryOptions) => CallTelemetry;
 }
@@ -97,8 +99,8 @@ export interface AgentSession {
   readonly activeTools: ReadonlyMap<string, AgentTool>;
   readonly activeToolNames: readonly string[];
   /**
-   * The tools to send the model now (docs/deferred-tools.md): the active tools that are not deferred, in active order, then
-   * `tool_search` while any active tool is deferred, then the deferred tools searches found, in the order found.
+   * The tools to send the model now (docs/deferred-tools.md): the active tools that are not deferred, in active order,
+   * then `tool_search` while any active tool is deferred, then the deferred tools searches found, in the order found.
    * A search appends to it, so what was sent before keeps its bytes; it changes otherwise only when the active
    * set or the registry's deferral does. Without deferred tools it is every active tool.
    */

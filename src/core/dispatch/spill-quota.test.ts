@@ -1,4 +1,5 @@
-// Saved results are held to a quota per folder, and a session's temporary folder goes when it closes or the process exits.
+// Saved results are held to a quota per folder, and a session's temporary folder goes when it closes or the process
+// exits.
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -1,4 +1,5 @@
-// Input validation: a validator compiled once per schema (lazily, on a tool's first call) and messages a model can act on.
+// Input validation: a validator compiled once per schema (lazily, on a tool's first call) and messages a model can act
+// on.
 import { cutText, describeThrown } from "../errors.js";
 import type { JsonObject } from "../types.js";
 

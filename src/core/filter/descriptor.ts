@@ -5,7 +5,10 @@ import type { ToolDescriptor, ToolExecutorRef, ToolPlanEntry, ToolProtocolDescri
 /** What every model provider accepts as a tool name. */
 export const TOOL_NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
-/** `core:<executorId>`, `plugin:<pluginId>:<toolName>`, `channel:<channelId>:<actionId>`, `mcp:<serverId>:<toolName>`. For diagnostics only. */
+/**
+ * `core:<executorId>`, `plugin:<pluginId>:<toolName>`, `channel:<channelId>:<actionId>`, `mcp:<serverId>:<toolName>`.
+ * For diagnostics only.
+ */
 export function formatToolExecutorRef(ref: ToolExecutorRef): string {
   switch (ref.kind) {
     case "core":

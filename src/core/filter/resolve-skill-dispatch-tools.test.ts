@@ -1,4 +1,5 @@
-// resolveSkillDispatchTools: session policy, then the skill's allowed-tools, failing closed without a matching authority.
+// resolveSkillDispatchTools: session policy, then the skill's allowed-tools, failing closed without a matching
+// authority.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { PolicyLayer, ToolDescriptor, ToolOwnerRef } from "../types.js";

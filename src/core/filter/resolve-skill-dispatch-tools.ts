@@ -1,4 +1,5 @@
-// The tools a skill-triggered call may use: the session's policy, narrowed by the skill's allowed-tools, failing closed.
+// The tools a skill-triggered call may use: the session's policy, narrowed by the skill's allowed-tools, failing
+// closed.
 import type { PolicyLayer, ToolDescriptor } from "../types.js";
 import { applyToolPolicy } from "./policy.js";
 

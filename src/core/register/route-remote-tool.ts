@@ -1,4 +1,5 @@
-// Routes a tool's execution to a remote executor (docs/workers.md): the same descriptor and limits, another place to run.
+// Routes a tool's execution to a remote executor (docs/workers.md): the same descriptor and limits, another place to
+// run.
 import type { AgentTool, JsonObject, RemoteExecutor, ToolCallContext } from "../types.js";
 
 const routed = new WeakMap<AgentTool, WeakMap<RemoteExecutor, AgentTool>>();

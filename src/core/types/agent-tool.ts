@@ -31,8 +31,8 @@ export interface ToolCallContext {
    */
   onAbort?(listener: (reason: unknown) => void): () => void;
   /**
-   * The call's span, when the session has telemetry (docs/telemetry.md): start child spans of your own work under it, and
-   * pass its trace context on to a server you call. `undefined` without telemetry.
+   * The call's span, when the session has telemetry (docs/telemetry.md): start child spans of your own work under it,
+   * and pass its trace context on to a server you call. `undefined` without telemetry.
    */
   readonly span?: ToolCallSpan;
 }
@@ -59,13 +59,14 @@ export interface AgentTool<TInput = JsonObject> {
   readonly timeoutMs?: number;
   /**
    * The most characters of text its results may hold before they are saved to a file and the model gets a preview
-   * (docs/deferred-tools.md). Wins over an MCP tool's `_meta["anthropic/maxResultSizeChars"]` and the session's `maxResultChars`.
+   * (docs/dispatch.md#large-results-are-saved-not-sent). Wins over an MCP tool's
+   * `_meta["anthropic/maxResultSizeChars"]` and the session's `maxResultChars`.
    */
   readonly maxResultChars?: number;
   execute(input: TInput, context: ToolCallContext): Promise<ToolResult | string>;
   /**
-   * The id of the remote executor (docs/workers.md) that runs this tool's calls, set by the registry's `executors` on the
-   * tools it routes; absent for a tool that runs in the session's process.
+   * The id of the remote executor (docs/workers.md) that runs this tool's calls, set by the registry's `executors` on
+   * the tools it routes; absent for a tool that runs in the session's process.
    */
   readonly runsOn?: string;
 }

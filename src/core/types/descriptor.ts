@@ -38,9 +38,9 @@ export interface ToolDescriptor {
   readonly _meta?: JsonObject;
   readonly sortKey?: string;
   /**
-   * `true`: the model is not sent this tool's definition up front but finds it through `tool_search` (docs/deferred-tools.md);
-   * calling it by name works either way. Absent or `false`: deferred only when the registry's `defer` patterns or
-   * its token budget say so.
+   * `true`: the model is not sent this tool's definition up front but finds it through `tool_search`
+   * (docs/deferred-tools.md); calling it by name works either way. Absent or `false`: deferred only when the registry's
+   * `defer` patterns or its token budget say so.
    */
   readonly defer?: boolean;
 }

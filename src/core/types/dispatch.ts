@@ -22,7 +22,10 @@ export interface ToolResultBlock {
 /** Options of one `dispatch` (or `dispatchAll`) call. */
 export interface DispatchOptions {
   readonly signal?: AbortSignal;
-  /** This call's progress (`context.onUpdate` of its executor), as `tool_execution_update` events carry it. Must not throw. */
+  /**
+   * This call's progress (`context.onUpdate` of its executor), as `tool_execution_update` events carry it. Must not
+   * throw.
+   */
   readonly onUpdate?: (partial: ToolResult) => void;
   /** This call's log messages (`context.log` of its executor), as `tool_log` events carry them. */
   readonly onLog?: (entry: ToolLogEvent) => void;

@@ -12,7 +12,10 @@ export interface BeforeToolCallEvent {
 }
 /** A before hook's answer: allow (`undefined`), run with another input, or block with a reason for the model. */
 type BeforeToolCallDecision = undefined | { input: JsonObject } | { block: true; reason?: string };
-/** Runs before the executor: allow (`undefined`), rewrite (`{ input }`, validated again) or block (`{ block: true }` or a throw). */
+/**
+ * Runs before the executor: allow (`undefined`), rewrite (`{ input }`, validated again) or block (`{ block: true }` or
+ * a throw).
+ */
 export type BeforeToolCall = (
   event: BeforeToolCallEvent,
 ) => BeforeToolCallDecision | void | Promise<BeforeToolCallDecision | void>;

@@ -39,9 +39,9 @@ export interface ToolRegistryOptions {
    */
   readonly deferBudgetTokens?: number;
   /**
-   * Remote executors (docs/workers.md): a visible tool matched by a route's patterns keeps its descriptor, policy, hooks and
-   * approvals here, and its execution goes to the route's executor (the first route that matches wins). The Map's
-   * tool then carries `runsOn`, the executor's id. Patterns that match no tool are reported under layer
+   * Remote executors (docs/workers.md): a visible tool matched by a route's patterns keeps its descriptor, policy,
+   * hooks and approvals here, and its execution goes to the route's executor (the first route that matches wins). The
+   * Map's tool then carries `runsOn`, the executor's id. Patterns that match no tool are reported under layer
    * `executor:<id>`.
    */
   readonly executors?: readonly ToolExecutorRoute[];
@@ -101,7 +101,9 @@ export interface ToolRegistry {
   readonly deferred: ReadonlyMap<string, ToolDeferral>;
   /** The report of the latest refresh. */
   readonly lastReport: RegistryReport;
-  /** Rebuilds the Map from the (changed) options and swaps it in. Throws `ToolPlanContractError` on a broken descriptor. */
+  /**
+   * Rebuilds the Map from the (changed) options and swaps it in. Throws `ToolPlanContractError` on a broken descriptor.
+   */
   refresh(changes?: Partial<ToolRegistryOptions>): RegistryReport;
   /** Why a tool is present or absent, in words. */
   explain(name: string): string;

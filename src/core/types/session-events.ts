@@ -44,7 +44,9 @@ export interface ToolCallPhaseEvent {
   /** When it started, in milliseconds since the epoch (fractional). */
   readonly startedAt: number;
   readonly durationMs: number;
-  /** Set when the call failed in this phase (a hook blocked it, the executor failed or timed out, a person declined). */
+  /**
+   * Set when the call failed in this phase (a hook blocked it, the executor failed or timed out, a person declined).
+   */
   readonly errorCode?: ToolCallErrorCode;
 }
 

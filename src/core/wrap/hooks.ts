@@ -10,7 +10,10 @@ import type { AfterToolCall, BeforeToolCall, JsonObject, ToolDescriptor, ToolRes
 type BeforeChainOutcome =
   | { readonly kind: "allow"; readonly input: JsonObject }
   | { readonly kind: "block"; readonly reason: string }
-  /** A hook replaced the input with something that is not an object (`problem` absent) or fails the schema (`problem`: what `validate` said). */
+  /**
+   * A hook replaced the input with something that is not an object (`problem` absent) or fails the schema (`problem`:
+   * what `validate` said).
+   */
   | { readonly kind: "invalid-rewrite"; readonly value: unknown; readonly problem?: unknown };
 
 /** Checks a rewritten input: the input as it will run, or the problem with it. */

@@ -1,4 +1,5 @@
-// Wraps a tool once: error capture and result normalization (the session adds hooks and timing around it). Wrapping a wrapper returns it unchanged.
+// Wraps a tool once: error capture and result normalization (the session adds hooks and timing around it). Wrapping a
+// wrapper returns it unchanged.
 
 import { describeThrown, ToolCallError } from "../errors.js";
 import { errorResult as errorText, normalizeToolResult } from "../tool-result.js";

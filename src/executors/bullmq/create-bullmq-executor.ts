@@ -1,4 +1,5 @@
-// The session side of remote executors (docs/workers.md): a RemoteExecutor that runs each call as one BullMQ job and waits for its one reply.
+// The session side of remote executors (docs/workers.md): a RemoteExecutor that runs each call as one BullMQ job and
+// waits for its one reply.
 import { randomUUID } from "node:crypto";
 import { Job, Queue, QueueEvents } from "bullmq";
 import { Redis } from "ioredis";

@@ -1,4 +1,5 @@
-// The config's `executors` (docs/workers.md) as registry routes for a session, and as the tools and options of one worker.
+// The config's `executors` (docs/workers.md) as registry routes for a session, and as the tools and options of one
+// worker.
 
 import { compilePolicyPattern } from "../../core/filter/policy.js";
 import type { AgentTool, ToolExecutorRoute } from "../../core/types.js";

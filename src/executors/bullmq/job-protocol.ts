@@ -9,7 +9,10 @@ export interface CallJobData {
   readonly input: JsonObject;
 }
 
-/** A job's progress: one partial result of the call (`context.onUpdate` on the worker), or one log message (`context.log`). */
+/**
+ * A job's progress: one partial result of the call (`context.onUpdate` on the worker), or one log message
+ * (`context.log`).
+ */
 export type CallJobProgress =
   | { readonly partial: ToolResult }
   | { readonly log: { readonly level: ToolLogLevel; readonly data: JsonValue; readonly logger?: string } };

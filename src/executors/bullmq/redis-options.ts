@@ -1,4 +1,5 @@
-// The ioredis options of every connection an executor or worker opens: a session's fail once lost, a worker's reconnect.
+// The ioredis options of every connection an executor or worker opens: a session's fail once lost, a worker's
+// reconnect.
 import type { RedisOptions } from "ioredis";
 import { redisAddressOptions } from "../../redis/read-redis-address.js";
 import type { RedisAddress } from "./parse-redis-address.js";

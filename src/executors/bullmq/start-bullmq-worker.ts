@@ -1,4 +1,5 @@
-// The worker side of remote executors (docs/workers.md): takes a queue's jobs and runs each call with the tool of that name, here.
+// The worker side of remote executors (docs/workers.md): takes a queue's jobs and runs each call with the tool of that
+// name, here.
 import { type Job, Worker } from "bullmq";
 import { Redis } from "ioredis";
 import { describeThrown } from "../../core/errors.js";
@@ -165,7 +166,9 @@ export async function startBullmqWorker(options: BullmqWorkerOptions): Promise<B
   };
 }
 
-/** The run's outcome, or `undefined` once `signal` aborts first: a tool that ignores its signal does not hold the job. */
+/**
+ * The run's outcome, or `undefined` once `signal` aborts first: a tool that ignores its signal does not hold the job.
+ */
 function raceAbort<T>(run: Promise<T>, signal: AbortSignal): Promise<T | undefined> {
   if (signal.aborted) return Promise.resolve(undefined);
   return new Promise((resolve) => {

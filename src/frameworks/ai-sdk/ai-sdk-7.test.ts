@@ -1,5 +1,6 @@
 // The toolwire/ai-sdk tests again under the AI SDK 7 (the `ai-7` dev dependency): here `ai` and `ai/test` are ai 7 for
-// every module, toAiSdkTools and the scripted model included. ai 7 needs Node 22, so this runs on the Node 22 and 24 runs.
+// every module, toAiSdkTools and the scripted model included. ai 7 needs Node 22, so this runs on the Node 22 and 24
+// runs.
 import { describe, it, vi } from "vitest";
 
 vi.mock("ai", () => import("ai-7"));

@@ -1,7 +1,7 @@
-// toolwire/langchain: a session's tools under LangChain's agents (toLangChainTools), and LangChain's tools in a toolwire
-// registry (fromLangChainTools). @langchain/core is an optional peer dependency that ./api.ts's modules import, and a
-// static import of a missing package fails before any code of ours runs; so this entry checks for it first and only
-// then imports ./api.js.
+// toolwire/langchain: a session's tools under LangChain's agents (toLangChainTools), and LangChain's tools in a
+// toolwire registry (fromLangChainTools). @langchain/core is an optional peer dependency that ./api.ts's modules
+// import, and a static import of a missing package fails before any code of ours runs; so this entry checks for it
+// first and only then imports ./api.js.
 // `import` loads this file and `require()` loads ./index.cts, which does the same with require(). This file never
 // require()s an ES module: under import(), Node 20 and 22 can crash when that meets a module another import() is
 // still loading (test/e2e/entry-points.test.ts). The names below are ./api.ts's, one for one (a test keeps them so).

@@ -6,7 +6,10 @@ import { SessionStructuredTool } from "./session-structured-tool.js";
 
 /** What `toLangChainTools` takes besides the session. */
 export interface ToLangChainToolsOptions {
-  /** Who approves calls that the session's approvals require; wins over `approvals.approver` (see `DispatchOptions.approver`). */
+  /**
+   * Who approves calls that the session's approvals require; wins over `approvals.approver` (see
+   * `DispatchOptions.approver`).
+   */
   readonly approver?: ApprovalOptions["approver"];
 }
 

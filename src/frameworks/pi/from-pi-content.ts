@@ -6,7 +6,8 @@ import { jsonText } from "../json-text.js";
 
 /**
  * pi's text and image blocks as toolwire's (a text block's `textSignature` dropped); anything else, which a pi tool
- * should not return, as a text block of its JSON so that nothing is dropped silently. Not an array: one text block of its JSON.
+ * should not return, as a text block of its JSON so that nothing is dropped silently. Not an array: one text block of
+ * its JSON.
  */
 export function fromPiContent(content: unknown): ContentBlock[] {
   if (!Array.isArray(content)) return [{ type: "text", text: jsonText(content) }];

@@ -1,6 +1,7 @@
-// toolwire/pi: a session's tools under pi's agent loop (toPiTools), and pi's tools in a toolwire registry (fromPiTools).
-// Nothing here loads pi at run time: pi's tools are plain objects, typed by ./pi-agent-tool.ts as pi 0.73 and 1 share
-// them, so either pi package (`@mariozechner/pi-agent-core` 0.73, `@earendil-works/pi-agent-core` 1) fits.
+// toolwire/pi: a session's tools under pi's agent loop (toPiTools), and pi's tools in a toolwire registry
+// (fromPiTools). pi's tools are plain objects, typed by ./pi-agent-tool.ts as pi 0.73 and 1 share them, so either pi
+// package (`@mariozechner/pi-agent-core` 0.73, `@earendil-works/pi-agent-core` 1) fits. Only a failed call of
+// `toPiTools` loads pi, once, to learn which one it is (./pi-reads-error-results.ts).
 
 export { type ToolCallFailedCode, ToolCallFailedError } from "../tool-call-failed-error.js";
 export { fromPiContent } from "./from-pi-content.js";

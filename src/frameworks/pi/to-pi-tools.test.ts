@@ -1,5 +1,6 @@
 // toPiTools under pi's real Agent: a scripted model calls toolwire tools, and the session's policy, validation,
 // hooks, approvals and errors decide what the model reads back.
+import * as piAgentCore from "@mariozechner/pi-agent-core";
 import { Agent, type AgentEvent } from "@mariozechner/pi-agent-core";
 import * as piAi from "@mariozechner/pi-ai";
 import {
@@ -63,6 +64,17 @@ function createSession(options: { approve?: boolean } = {}) {
     },
   });
 }
+
+/** Whether the pi here is pi 1 (pi-1.test.ts maps the 0.73 name to it), which reads a result's `isError`. */
+const PI_1 = "runToolCall" in piAgentCore;
+
+/** A tool whose own error result carries details, which only pi 1's `isError` result can pass on. */
+const lookup = defineTool({
+  name: "lookup",
+  description: "Looks a row up",
+  inputSchema: { type: "object", properties: {} },
+  execute: async () => ({ content: [{ type: "text", text: "No row 7" }], details: { row: 7 }, isError: true }),
+});
 
 // pi 1 sends the model its tools in system messages, read back by its getCurrentTools; pi 0.73 in `context.tools`.
 const toolsInSystemMessages =
@@ -173,6 +185,16 @@ describe("toPiTools under pi's Agent", () => {
     expect(end).toMatchObject({ isError: true, result: { content: results[0]?.content } });
   });
 
+  it.runIf(PI_1)("answers pi 1 with an isError result, so an error result's details reach pi's messages", async () => {
+    const session = createAgentSession({ registry: createToolRegistry({ custom: [lookup] }) });
+    const { results, events } = await runPi(session, [{ name: "lookup", input: {} }]);
+    expect(results).toMatchObject([
+      { isError: true, content: [{ type: "text", text: "No row 7" }], details: { row: 7 } },
+    ]);
+    const end = events.find((event) => event.type === "tool_execution_end");
+    expect(end).toMatchObject({ isError: true, result: { details: { row: 7 } } });
+  });
+
   it("gives the model pi's own validation error for an invalid input, which never reaches the session", async () => {
     const session = createSession();
     const seen = ends(session);
@@ -241,18 +263,30 @@ describe("toPiTools under pi's Agent", () => {
 });
 
 describe("toPiTools' execute, called directly", () => {
-  it("throws ToolCallFailedError with the session's error code and the whole error result", async () => {
+  it.runIf(PI_1)("returns pi 1 the error result with isError: true", async () => {
     const [tool] = toPiTools(createSession()).filter((each) => each.name === "remove");
-    const failure = await tool?.execute("call_9", { path: "a" }).catch((error: unknown) => error);
-    expect(failure).toBeInstanceOf(ToolCallFailedError);
-    expect(failure).toMatchObject({
-      code: "blocked-by-hook",
-      toolName: "remove",
-      toolCallId: "call_9",
-      message: "Tool call blocked: removing files needs a ticket",
-      result: { isError: true },
+    expect(await tool?.execute("call_9", { path: "a" })).toEqual({
+      content: [{ type: "text", text: "Tool call blocked: removing files needs a ticket" }],
+      details: undefined,
+      isError: true,
     });
   });
+
+  it.runIf(!PI_1)(
+    "throws pi 0.73 ToolCallFailedError with the session's error code and the whole error result",
+    async () => {
+      const [tool] = toPiTools(createSession()).filter((each) => each.name === "remove");
+      const failure = await tool?.execute("call_9", { path: "a" }).catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(ToolCallFailedError);
+      expect(failure).toMatchObject({
+        code: "blocked-by-hook",
+        toolName: "remove",
+        toolCallId: "call_9",
+        message: "Tool call blocked: removing files needs a ticket",
+        result: { isError: true },
+      });
+    },
+  );
 
   it("passes pi's abort signal to the session, which ends the call as aborted", async () => {
     const waiting: AgentTool = defineTool({
@@ -263,11 +297,14 @@ describe("toPiTools' execute, called directly", () => {
         new Promise((_resolve, reject) => context.signal.addEventListener("abort", () => reject(new Error("stopped")))),
     });
     const session = createAgentSession({ registry: createToolRegistry({ custom: [waiting] }) });
+    const seen = ends(session);
     const [tool] = toPiTools(session);
     const controller = new AbortController();
     const pending = tool?.execute("call_1", {}, controller.signal).catch((error: unknown) => error);
     controller.abort();
-    expect(await pending).toMatchObject({ code: "aborted", toolCallId: "call_1" });
+    // pi 1 gets the error result, pi 0.73 the throw.
+    expect(await pending).toMatchObject(PI_1 ? { isError: true } : { code: "aborted", toolCallId: "call_1" });
+    expect(seen).toMatchObject([{ toolCallId: "call_1", errorCode: "aborted" }]);
   });
 
   it("uses the approver it was given instead of the session's", async () => {

@@ -2,12 +2,16 @@
 import type { AgentSession } from "../../core/dispatch/session.js";
 import type { ApprovalOptions, JsonObject } from "../../core/types.js";
 import { ToolCallFailedError } from "../tool-call-failed-error.js";
-import type { PiAgentTool } from "./pi-agent-tool.js";
+import type { PiAgentTool, PiToolResult } from "./pi-agent-tool.js";
+import { piReadsErrorResults } from "./pi-reads-error-results.js";
 import { toPiContent } from "./to-pi-content.js";
 
 /** What `toPiTools` takes besides the session. */
 export interface ToPiToolsOptions {
-  /** Who approves calls that the session's approvals require; wins over `approvals.approver` (see `DispatchOptions.approver`). */
+  /**
+   * Who approves calls that the session's approvals require; wins over `approvals.approver` (see
+   * `DispatchOptions.approver`).
+   */
   readonly approver?: ApprovalOptions["approver"];
 }
 
@@ -16,8 +20,9 @@ export interface ToPiToolsOptions {
  * `session.dispatchDetailed` with pi's tool call id and abort signal, so the session's policy, validation, hooks,
  * approvals and timeouts apply, and its `tool_execution_update` progress reaches pi's `onUpdate`. A result comes
  * back as `{ content, details }` (audio, resources and links as text, which is all pi's results carry besides
- * images); an error result is thrown as `ToolCallFailedError`, which pi's loop turns into an error result with
- * that text, as it does for any tool that throws. The list is a snapshot: call again after the active set changes.
+ * images). An error result goes back as one with `isError: true` under pi 1; under pi 0.73, which reads a failure
+ * only from a throw, it is thrown as `ToolCallFailedError`, and pi's loop turns it into an error result with that
+ * text. The list is a snapshot: call again after the active set changes.
  */
 export function toPiTools(session: AgentSession, options: ToPiToolsOptions = {}): PiAgentTool[] {
   const dispatchOptions = options.approver === undefined ? {} : { approver: options.approver };
@@ -45,10 +50,10 @@ export function toPiTools(session: AgentSession, options: ToPiToolsOptions = {})
           },
         );
         const { result } = outcome;
-        if (result.isError === true) {
-          throw new ToolCallFailedError(name, toolCallId, outcome);
-        }
-        return { content: toPiContent(result.content), details: result.details };
+        const piResult: PiToolResult = { content: toPiContent(result.content), details: result.details };
+        if (result.isError !== true) return piResult;
+        if (!(await piReadsErrorResults())) throw new ToolCallFailedError(name, toolCallId, outcome);
+        return { ...piResult, isError: true };
       },
     };
   });

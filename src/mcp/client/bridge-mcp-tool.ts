@@ -1,4 +1,5 @@
-// One server tool as an AgentTool: its descriptor from the listing, its results and progress as the bridge reports them.
+// One server tool as an AgentTool: its descriptor from the listing, its results and progress as the bridge reports
+// them.
 import type { Tool as McpTool, Progress } from "@modelcontextprotocol/client";
 import { isRecord } from "../../core/json.js";
 import { defineTool } from "../../core/register/define-tool.js";

@@ -14,7 +14,9 @@ interface ChildProcessTransportOptions {
   /** Merged over the minimal environment (see `minimalEnvironment`); the parent's environment is never passed whole. */
   readonly env?: Readonly<Record<string, string>>;
   readonly cwd?: string;
-  /** Start the server in this sandbox (see `serverSandbox`); in mode `auto` unsandboxed where bubblewrap is not usable. */
+  /**
+   * Start the server in this sandbox (see `serverSandbox`); in mode `auto` unsandboxed where bubblewrap is not usable.
+   */
   readonly sandbox?: ResolvedSandbox;
   /** Receives the server's stderr as text. By default it is only kept (the last 4 KB) for error messages. */
   readonly onStderr?: (text: string) => void;

@@ -1,4 +1,5 @@
-// Why a bridged call failed, from what the SDK threw: the error result the model reads, and whether the connection is gone.
+// Why a bridged call failed, from what the SDK threw: the error result the model reads, and whether the connection is
+// gone.
 import { ProtocolError, SdkError, SdkErrorCode } from "@modelcontextprotocol/client";
 import { ToolCallError } from "../../core/errors.js";
 import { McpConnectionError } from "./errors.js";

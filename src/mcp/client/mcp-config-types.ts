@@ -1,5 +1,6 @@
 // The one definition of an MCP server's config, as types only and free of the MCP SDK: `connectMcpServer` takes it,
-// toolwire.config.json's `mcpServers` holds it, and a consumer without the MCP SDK can compile against the root's types.
+// toolwire.config.json's `mcpServers` holds it, and a consumer without the MCP SDK can compile against the root's
+// types.
 import type { SandboxOptions } from "../../sandbox/sandbox-options.js";
 
 /** Which MCP protocol era a connection speaks: negotiated, 2025 only, or 2026-07-28 only. */
@@ -22,7 +23,9 @@ export interface McpOAuthAuthConfig {
   readonly authorizationTimeoutMs?: number;
 }
 
-/** A program with no user: the client credentials grant, with a secret or a private key (RFC 7523) from the environment. */
+/**
+ * A program with no user: the client credentials grant, with a secret or a private key (RFC 7523) from the environment.
+ */
 export interface McpClientCredentialsAuthConfig {
   readonly type: "client_credentials";
   readonly clientId: string;
@@ -43,7 +46,9 @@ export interface McpBearerAuthConfig {
   readonly tokenEnv: string;
 }
 
-/** `mcpServers[].auth`: how toolwire authorizes with an HTTP MCP server. Secrets are named by variable, never written. */
+/**
+ * `mcpServers[].auth`: how toolwire authorizes with an HTTP MCP server. Secrets are named by variable, never written.
+ */
 export type McpServerAuthConfig = McpOAuthAuthConfig | McpClientCredentialsAuthConfig | McpBearerAuthConfig;
 
 /**
@@ -57,7 +62,9 @@ export interface McpServerOptions {
   readonly include?: readonly string[];
   /** Server tool names (same syntax) to leave out; wins over `include`. */
   readonly exclude?: readonly string[];
-  /** Each request (listing, each call), reset by progress. Default 60 000 ms; also bounds the handshake when shorter. */
+  /**
+   * Each request (listing, each call), reset by progress. Default 60 000 ms; also bounds the handshake when shorter.
+   */
   readonly timeoutMs?: number;
   /** Starting the server and the handshake. Default: `timeoutMs` when below 30 000 ms, else 30 000 ms. */
   readonly connectTimeoutMs?: number;

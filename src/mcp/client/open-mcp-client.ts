@@ -1,4 +1,5 @@
-// One connection to an MCP server: its transport (stdio, Streamable HTTP, or one the caller makes), the handshake, and closing it.
+// One connection to an MCP server: its transport (stdio, Streamable HTTP, or one the caller makes), the handshake, and
+// closing it.
 import {
   type AuthProvider,
   Client,

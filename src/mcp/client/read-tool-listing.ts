@@ -1,4 +1,5 @@
-// A server's tools/list, read into bridged tools: broken entries skipped with a reason, names assigned, unchanged tools reused.
+// A server's tools/list, read into bridged tools: broken entries skipped with a reason, names assigned, unchanged tools
+// reused.
 import type { Tool as McpTool } from "@modelcontextprotocol/client";
 import { ToolDefinitionError } from "../../core/errors.js";
 import { isRecord } from "../../core/json.js";

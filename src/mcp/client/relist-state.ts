@@ -1,4 +1,5 @@
-// Re-listing a server's tools after list_changed as a state machine: one relist at a time, one more pass when a change came during it.
+// Re-listing a server's tools after list_changed as a state machine: one relist at a time, one more pass when a change
+// came during it.
 
 /** Whether the bridge is re-reading a server's tool list. */
 export type RelistState =

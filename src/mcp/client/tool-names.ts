@@ -1,4 +1,5 @@
-// The naming rule of bridged tools (docs/mcp.md): `<server>__<tool>`, sanitized, at most 64 characters, `-2` suffixes on collisions.
+// The naming rule of bridged tools (docs/mcp.md): `<server>__<tool>`, sanitized, at most 64 characters, `-2` suffixes
+// on collisions.
 import { createHash } from "node:crypto";
 
 /** The longest name a model provider accepts. */

@@ -36,7 +36,9 @@ export interface ServedCall {
   readonly toolCallId: string;
   readonly tool: string;
   readonly input: unknown;
-  /** `"ok"`, the call's error code, `"tool-error"` when the tool itself answered `isError`, or `"approval-required"`. */
+  /**
+   * `"ok"`, the call's error code, `"tool-error"` when the tool itself answered `isError`, or `"approval-required"`.
+   */
   readonly outcome: string;
   readonly durationMs: number;
 }
@@ -229,7 +231,9 @@ function progressForwarder(ctx: ServerContext, progressToken: unknown): ((partia
   };
 }
 
-/** A call's outcome as an MCP result: its content blocks, `isError`, and `details.structuredContent` when it succeeded. */
+/**
+ * A call's outcome as an MCP result: its content blocks, `isError`, and `details.structuredContent` when it succeeded.
+ */
 function toCallToolResult({ block, result: final }: ToolCallOutcome): CallToolResult {
   const result: CallToolResult = { content: toMcpContent(block.content) };
   if (block.is_error === true) result.isError = true;
@@ -238,7 +242,10 @@ function toCallToolResult({ block, result: final }: ToolCallOutcome): CallToolRe
   return result;
 }
 
-/** A descriptor as an MCP tool: name, title, description, inputSchema and outputSchema (unchanged), annotations, icons, _meta. */
+/**
+ * A descriptor as an MCP tool: name, title, description, inputSchema and outputSchema (unchanged), annotations, icons,
+ * _meta.
+ */
 function toMcpTool(descriptor: ToolDescriptor): McpTool {
   const tool: Record<string, unknown> = {
     name: descriptor.name,

@@ -73,7 +73,7 @@ export function createAnthropicModel(options: AnthropicModelOptions): ModelClien
       try {
         const sdk = await getClient();
         baseURL = baseUrlOf(sdk);
-        const body = anthropicRequestBody(options, request, name) as unknown as Parameters<
+        const body = anthropicRequestBody(options, request) as unknown as Parameters<
           AnthropicClient["messages"]["create"]
         >[0] & { stream?: false };
         let message: unknown;
@@ -142,8 +142,8 @@ type AnthropicBodyOptions = Pick<
 export function anthropicRequestBody(
   options: AnthropicBodyOptions,
   request: Pick<ModelRequest, "systemPrompt" | "messages" | "tools" | "deferredTools">,
-  name = `anthropic:${options.model}`,
 ): Record<string, unknown> {
+  const name = `anthropic:${options.model}`;
   const native = options.nativeToolSearch === true && (request.deferredTools?.length ?? 0) > 0;
   const deferred = native ? (request.deferredTools ?? []) : [];
   const tools = native ? nativeTools(request.tools, deferred) : anthropic.formatTools(request.tools);
@@ -161,7 +161,7 @@ export function anthropicRequestBody(
   if (options.thinkingBudget !== undefined) {
     body.thinking = { type: "enabled", budget_tokens: options.thinkingBudget };
   }
-  return options.extraBody === undefined ? body : mergeExtraBody(body, options.extraBody);
+  return mergeExtraBody(body, options.extraBody);
 }
 
 /** `tool_choice` as the Messages API takes it. */
@@ -253,7 +253,8 @@ export function readAnthropicMessage(message: unknown, model: string): ModelTurn
   }
   let text = "";
   for (const block of message.content) {
-    if (isRecord(block) && block.type === "text" && block.text != null) text += String(block.text); // as join("") reads it
+    // As join("") reads it.
+    if (isRecord(block) && block.type === "text" && block.text != null) text += String(block.text);
   }
   const rawStopReason = typeof message.stop_reason === "string" ? message.stop_reason : undefined;
   // Optional fields are set one by one, not spread in: this runs on every turn.

@@ -6,7 +6,7 @@ import { descriptorOf } from "../shared.js";
 import type { ModelGenerationOptions, ModelToolChoice } from "./types.js";
 
 /** What one provider's API takes of the shared options. */
-export interface GenerationLimits {
+interface GenerationLimits {
   /** The highest temperature (the lowest is 0). */
   readonly maxTemperature: number;
   /** The most stop sequences; 0 when the API takes none. */
@@ -78,7 +78,7 @@ export function checkGenerationOptions(
     if (limits.maxStopSequences === 0) {
       throw invalidOption(
         model,
-        'stopSequences are not taken by this API (the Responses API has none; use api: "chat")',
+        'stopSequences cannot be sent: the Responses API has none. Use api: "chat" (Chat Completions) for them.',
       );
     }
     if (!Array.isArray(stopSequences) || stopSequences.some((stop) => typeof stop !== "string" || stop === "")) {

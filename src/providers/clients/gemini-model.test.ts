@@ -1,4 +1,5 @@
-// The Gemini client over real fetch against a loopback server answering like generateContent (what the shared suite does not cover).
+// The Gemini client over real fetch against a loopback server answering like generateContent (what the shared suite
+// does not cover).
 import { afterEach, describe, expect, it } from "vitest";
 import { createNoteWorkspace, drain } from "../../../test/support/agent-harness.js";
 import {

@@ -41,7 +41,10 @@ export interface GeminiModelOptions extends ModelConnectionOptions, ModelGenerat
   readonly model: string;
   /** `generationConfig.maxOutputTokens`. Default: the model's. */
   readonly maxTokens?: number;
-  /** Stream the reply (`streamGenerateContent`), calling `onTextDelta` and `onToolCallDelta` as parts arrive. Default false. */
+  /**
+   * Stream the reply (`streamGenerateContent`), calling `onTextDelta` and `onToolCallDelta` as parts arrive. Default
+   * false.
+   */
   readonly stream?: boolean;
   /**
    * `generationConfig.thinkingConfig.thinkingBudget` (Gemini 2.5): tokens to think, 0 for none, -1 for the model to
@@ -146,7 +149,7 @@ function geminiRequestBody(request: ModelRequest, options: GeminiModelOptions, n
     contents: toGeminiContents(request.messages),
     ...(Object.keys(config).length === 0 ? {} : { generationConfig: config }),
   };
-  return options.extraBody === undefined ? body : mergeExtraBody(body, options.extraBody);
+  return mergeExtraBody(body, options.extraBody);
 }
 
 /** A tool choice as Gemini's `functionCallingConfig`, the named tool under the name Gemini knows it by. */

@@ -1,4 +1,5 @@
-// The walk every model client makes over a transcript: user text, assistant turns, tool results paired with their calls.
+// The walk every model client makes over a transcript: user text, assistant turns, tool results paired with their
+// calls.
 import type { ToolResultBlock } from "../../core/types.js";
 import type { ToolCall } from "../types.js";
 import type { TranscriptMessage } from "./types.js";

@@ -3,13 +3,13 @@ import { isRecord } from "../../core/json.js";
 
 /**
  * `body` with `extra` merged in: where both hold an object (not a list) under a key, the two are merged the same way;
- * otherwise `extra`'s value replaces `body`'s. Neither argument is changed.
+ * otherwise `extra`'s value replaces `body`'s. `body` itself when there is no `extra`. Neither argument is changed.
  */
 export function mergeExtraBody(
-  body: Readonly<Record<string, unknown>>,
+  body: Record<string, unknown>,
   extra: Readonly<Record<string, unknown>> | undefined,
 ): Record<string, unknown> {
-  if (extra === undefined) return { ...body };
+  if (extra === undefined) return body;
   const merged: Record<string, unknown> = { ...body };
   for (const [key, value] of Object.entries(extra)) {
     const current = merged[key];

@@ -45,7 +45,9 @@ interface WireFormat {
   path(stream: boolean): string;
   /** The client; `extra` goes into its options as is (the generation options). */
   client(url: string, options: { stream: boolean; maxRetries: number }, extra?: Record<string, unknown>): ModelClient;
-  /** Every shared generation option this wire takes (with an `extraBody`), and a check of the body that carries them. */
+  /**
+   * Every shared generation option this wire takes (with an `extraBody`), and a check of the body that carries them.
+   */
   readonly generation: { readonly options: Record<string, unknown>; expectIn(body: Any): void };
   /** How the body says which tools the model may call, when it says (`tool_choice`, `toolConfig`). */
   toolChoiceOf(body: Any): unknown;

@@ -1,4 +1,5 @@
-// A model client from a one-line spec, as a CLI flag gives it: scripted:FILE, anthropic:MODEL, openai:MODEL, gemini:MODEL.
+// A model client from a one-line spec, as a CLI flag gives it: scripted:FILE, anthropic:MODEL, openai:MODEL,
+// gemini:MODEL.
 import { ModelError } from "../errors.js";
 import { createAnthropicModel } from "./anthropic-model.js";
 import { checkOneOf } from "./check-model-options.js";
@@ -41,8 +42,8 @@ const MODEL_SPEC_FORMS = [
 
 /**
  * A model client from `scripted:FILE`, `anthropic:MODEL`, `openai:MODEL` (Chat Completions, any compatible server
- * with `baseURL`), `openai-responses:MODEL` or `gemini:MODEL`. Throws `ModelError` (`invalid-model-spec`) naming the forms when the
- * spec is not one of them, and (`invalid-model-options`) for an option the provider would refuse.
+ * with `baseURL`), `openai-responses:MODEL` or `gemini:MODEL`. Throws `ModelError` (`invalid-model-spec`) naming the
+ * forms when the spec is not one of them, and (`invalid-model-options`) for an option the provider would refuse.
  */
 export function createModelFromSpec(spec: string, options: ModelSpecOptions = {}): ModelClient {
   const colon = typeof spec === "string" ? spec.indexOf(":") : -1;

@@ -365,6 +365,31 @@ describe("createOpenAIModel (Responses), native tool search", () => {
 describe("createOpenAIModel, reasoning effort", () => {
   const hi = { systemPrompt: "", messages: [{ role: "user" as const, text: "hi" }], tools: [] };
 
+  it("sends maxTokens over Chat as max_completion_tokens to reasoning models, which refuse max_tokens", async () => {
+    const models = ["o1-mini", "o3", "o4-mini", "gpt-5", "gpt-5.1-codex", "gpt-4.1", "llama3.1"];
+    const server = await startFakeProvider({
+      "/v1/chat/completions": models.map(() => ({ json: chatFinalReply("ok") })),
+    });
+    cleanups.push(server.close);
+    for (const model of models) {
+      await createOpenAIModel({ apiKey: "test-key", model, baseURL: `${server.url}/v1`, maxTokens: 300 }).complete(hi);
+    }
+    const fields = server.requests.map(({ body }) => ({
+      model: body.model,
+      max_tokens: body.max_tokens,
+      max_completion_tokens: body.max_completion_tokens,
+    }));
+    expect(fields).toEqual([
+      { model: "o1-mini", max_tokens: undefined, max_completion_tokens: 300 },
+      { model: "o3", max_tokens: undefined, max_completion_tokens: 300 },
+      { model: "o4-mini", max_tokens: undefined, max_completion_tokens: 300 },
+      { model: "gpt-5", max_tokens: undefined, max_completion_tokens: 300 },
+      { model: "gpt-5.1-codex", max_tokens: undefined, max_completion_tokens: 300 },
+      { model: "gpt-4.1", max_tokens: 300, max_completion_tokens: undefined },
+      { model: "llama3.1", max_tokens: 300, max_completion_tokens: undefined },
+    ]);
+  });
+
   it("sends reasoningEffort as reasoning_effort over Chat and as reasoning.effort over Responses", async () => {
     const server = await startFakeProvider({
       "/v1/chat/completions": [{ json: chatFinalReply("ok") }],

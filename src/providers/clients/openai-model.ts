@@ -1,6 +1,6 @@
-// A model client for OpenAI-compatible servers (OpenAI, Ollama, vLLM, llama.cpp) through the official SDK: the requests
-// it sends over Chat Completions or the Responses API (openai-chat-turn.ts and openai-responses-turn.ts read and write
-// their bodies).
+// A model client for OpenAI-compatible servers (OpenAI, Ollama, vLLM, llama.cpp) through the official SDK, over Chat
+// Completions or the Responses API. The request bodies are built here; openai-chat-turn.ts and openai-responses-turn.ts
+// write the transcript into them and read the replies.
 import { openaiChat } from "../openai-chat.js";
 import { openaiResponses } from "../openai-responses.js";
 import { checkGenerationOptions, checkOneOf, toolChoiceFor } from "./check-model-options.js";
@@ -32,7 +32,10 @@ export interface OpenAIModelOptions extends ModelConnectionOptions, ModelGenerat
   readonly api?: "chat" | "responses";
   /** Strict function calling: `strict: true` tools with adapted schemas. Default false. */
   readonly strict?: boolean;
-  /** `max_tokens` / `max_output_tokens`. Default: the server's. */
+  /**
+   * Chat's `max_tokens` (`max_completion_tokens` for reasoning models: names starting `o1`, `o3`, `o4` or `gpt-5`),
+   * the Responses API's `max_output_tokens`. Default: the server's.
+   */
   readonly maxTokens?: number;
   /** Stream the reply, calling `onTextDelta` and `onToolCallDelta` as text and tool calls arrive. Default false. */
   readonly stream?: boolean;
@@ -118,7 +121,7 @@ async function completeWithChat(
       model: options.model,
       messages,
       ...(tools.length === 0 ? {} : { tools }),
-      ...(options.maxTokens === undefined ? {} : { max_tokens: options.maxTokens }),
+      ...(options.maxTokens === undefined ? {} : { [chatMaxTokensField(options.model)]: options.maxTokens }),
       ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
       ...(choice === undefined ? {} : { tool_choice: chatToolChoice(choice) }),
       ...(options.stopSequences === undefined ? {} : { stop: [...options.stopSequences] }),
@@ -143,6 +146,18 @@ async function completeWithChat(
     completion = await client.chat.completions.create(body, { signal: request.signal });
   }
   return readChatCompletion(completion, name);
+}
+
+/** Model names that refuse Chat's `max_tokens` and take `max_completion_tokens` instead (OpenAI's reasoning models). */
+const COMPLETION_TOKENS_MODELS = /^(o1|o3|o4|gpt-5)/;
+
+/**
+ * The Chat field of `maxTokens`. OpenAI's reasoning models refuse `max_tokens`; the other models keep it, since the
+ * compatible servers (Ollama, vLLM, llama.cpp and others) all read `max_tokens` and not all of them read
+ * `max_completion_tokens`.
+ */
+function chatMaxTokensField(model: string): "max_tokens" | "max_completion_tokens" {
+  return COMPLETION_TOKENS_MODELS.test(model) ? "max_completion_tokens" : "max_tokens";
 }
 
 /** `tool_choice` as Chat Completions takes it. */

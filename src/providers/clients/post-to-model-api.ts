@@ -1,4 +1,5 @@
-// One POST to a model API over fetch: a timeout, retries with backoff on 408/429/5xx and lost connections, errors as ModelError.
+// One POST to a model API over fetch: a timeout, retries with backoff on 408/429/5xx and lost connections, errors as
+// ModelError.
 import { describeThrown } from "../../core/errors.js";
 import { isRecord } from "../../core/json.js";
 import { ModelError } from "../errors.js";
@@ -111,7 +112,9 @@ function connectionError(error: unknown, model: string, url: string): ModelError
   return new ModelError("request-failed", model, `Model ${model} request failed (to ${url}): ${why}`, { cause: error });
 }
 
-/** The message of an API's error body (`{ error: { message } }`, as Google, OpenAI and Anthropic send it), or its text. */
+/**
+ * The message of an API's error body (`{ error: { message } }`, as Google, OpenAI and Anthropic send it), or its text.
+ */
 function apiErrorMessage(text: string, fallback: string): string {
   try {
     const body: unknown = JSON.parse(text);

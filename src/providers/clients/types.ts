@@ -125,7 +125,9 @@ export type ModelToolChoice = "auto" | "none" | "required" | { readonly tool: st
 export interface ModelGenerationOptions {
   /** Sampling temperature: Anthropic 0 to 1, OpenAI and Gemini 0 to 2. */
   readonly temperature?: number;
-  /** Which tools the model may call; a `{ tool }` the turn does not have fails that turn with `invalid-model-options`. */
+  /**
+   * Which tools the model may call; a `{ tool }` the turn does not have fails that turn with `invalid-model-options`.
+   */
   readonly toolChoice?: ModelToolChoice;
   /** Text that ends the reply where the model writes it (OpenAI Chat at most 4, Gemini 5; not the Responses API). */
   readonly stopSequences?: readonly string[];

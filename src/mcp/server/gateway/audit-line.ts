@@ -2,7 +2,9 @@
 import { inputDigest } from "../../../core/approve/input-digest.js";
 import type { JsonObject } from "../../../core/types.js";
 
-/** One line of the audit log (docs/serve.md). It has no field for a credential: the call's input is its only user data. */
+/**
+ * One line of the audit log (docs/serve.md). It has no field for a credential: the call's input is its only user data.
+ */
 export interface AuditEntry {
   /** When the call started, ISO 8601. */
   readonly time: string;
@@ -36,7 +38,10 @@ export type AuditRecord = Omit<AuditEntry, "input" | "inputDigest"> & { readonly
 /** What `inputDigest` says of an input that is not JSON data (a cycle, a BigInt). */
 export const UNSERIALIZABLE = "unavailable";
 
-/** The JSON line of `entry`: the fields docs/serve.md lists, in a fixed order, picked one by one so nothing else leaks in. */
+/**
+ * The JSON line of `entry`: the fields docs/serve.md lists, in a fixed order, picked one by one so nothing else leaks
+ * in.
+ */
 export function auditLine(entry: AuditRecord, withInputs: boolean, digest?: string): string {
   const line: Record<string, unknown> = {
     time: entry.time,

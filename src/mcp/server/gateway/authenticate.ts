@@ -12,7 +12,10 @@ import { type AccessTokenCheck, createAccessTokenVerifier } from "./verify-acces
 export interface Principal {
   /** The token's principal, or the access token's `sub` (else its `client_id`). */
   readonly id: string;
-  /** How it was known: a configured token, an OAuth access token, or no credential at all (loopback without auth, stdio). */
+  /**
+   * How it was known: a configured token, an OAuth access token, or no credential at all (loopback without auth,
+   * stdio).
+   */
   readonly via: "token" | "oauth" | "none";
   /** The token's policy layers; `[]` when none (always for OAuth). */
   readonly policy: readonly PolicyLayer[];

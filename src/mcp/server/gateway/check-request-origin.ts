@@ -65,7 +65,10 @@ export function validateAllowedOrigins(origins: readonly string[]): void {
   }
 }
 
-/** Throws a `GatewayError` (`invalid-serve-options`) unless every entry is a host name or address, with or without `:port`. */
+/**
+ * Throws a `GatewayError` (`invalid-serve-options`) unless every entry is a host name or address, with or without
+ * `:port`.
+ */
 export function validateAllowedHosts(hosts: readonly string[]): void {
   if (!Array.isArray(hosts)) throw invalidOptions("allowedHosts must be a list of host names");
   for (const entry of hosts) {
@@ -134,7 +137,9 @@ function parseHost(value: string): HostName | undefined {
   }
 }
 
-/** `scheme://host[:port]` (maybe with a trailing `/`) as a URL whose `origin` is the normalised form; else undefined. */
+/**
+ * `scheme://host[:port]` (maybe with a trailing `/`) as a URL whose `origin` is the normalised form; else undefined.
+ */
 function normalizeOrigin(value: string): URL | undefined {
   if (!/^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#@\\\s]+\/?$/.test(value)) return undefined;
   try {

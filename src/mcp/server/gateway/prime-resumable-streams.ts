@@ -1,4 +1,5 @@
-// primeResumableStreams: a 2025 session that agreed on 2025-11-25 gets the priming event whatever a request's header says.
+// primeResumableStreams: a 2025 session that agreed on 2025-11-25 gets the priming event whatever a request's header
+// says.
 import type { NodeStreamableHTTPServerTransport } from "@modelcontextprotocol/node";
 import type { Server } from "@modelcontextprotocol/server";
 

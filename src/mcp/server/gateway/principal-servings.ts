@@ -1,4 +1,5 @@
-// The gateway's servings, one per principal: its session, its stateless handler, its open 2025 sessions; released when idle.
+// The gateway's servings, one per principal: its session, its stateless handler, its open 2025 sessions; released when
+// idle.
 import { toNodeHandler } from "@modelcontextprotocol/node";
 import { createMcpHandler, type Server } from "@modelcontextprotocol/server";
 import type { AgentSession } from "../../../core/dispatch/session.js";

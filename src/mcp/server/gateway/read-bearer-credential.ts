@@ -1,4 +1,5 @@
-// Reads the Bearer credential out of an Authorization header, which is untrusted input: never throws, whatever it holds.
+// Reads the Bearer credential out of an Authorization header, which is untrusted input: never throws, whatever it
+// holds.
 
 /** The longest Authorization header read; a longer one is refused before any parsing. */
 const MAX_AUTHORIZATION_LENGTH = 8192;

@@ -15,7 +15,10 @@ export interface SessionTableOptions<T> {
   readonly now?: () => number;
 }
 
-/** Whether a principal may open a session now; if not, which cap it hit and when to try again (whole seconds, at least 1). */
+/**
+ * Whether a principal may open a session now; if not, which cap it hit and when to try again (whole seconds, at least
+ * 1).
+ */
 type SessionOpen =
   | { readonly ok: true }
   | { readonly ok: false; readonly limit: "principal" | "all"; readonly retryAfterSeconds: number };
