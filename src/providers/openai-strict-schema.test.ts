@@ -177,4 +177,14 @@ describe("toOpenAIStrictSchema", () => {
     expect(Object.keys(result.schema.$defs as object)).toEqual(["__proto__", "leaf"]);
     expect(Object.getPrototypeOf(result.schema.$defs)).toBe(Object.prototype);
   });
+
+  it("keeps a property named __proto__ as a property, listed in required as every other", () => {
+    const schema = JSON.parse('{"type":"object","properties":{"__proto__":{"type":"string"},"b":{"type":"number"}}}');
+    const result = toOpenAIStrictSchema(schema);
+    expect(result.strict).toBe(true);
+    const properties = result.schema.properties as Record<string, unknown>;
+    expect(Object.keys(properties)).toEqual(["__proto__", "b"]);
+    expect(Object.getPrototypeOf(properties)).toBe(Object.prototype);
+    expect(result.schema.required).toEqual(["__proto__", "b"]);
+  });
 });

@@ -77,11 +77,9 @@ export function toOpenAIStrictSchema(schema: JsonObject): StrictSchemaResult {
   // Only the definitions the schema uses go (some servers send the same $defs with every tool).
   const definitions = definitionsOf(schema);
   const $defs: Record<string, unknown> = {};
-  // A Set's loop also visits the names added while it runs: the definitions that these definitions use. Defined, not
-  // assigned: a definition may be called `__proto__`.
+  // A Set's loop also visits the names added while it runs: the definitions that these definitions use.
   for (const name of context.used) {
-    const value = convertNode(definitions[name], context, `#/$defs/${name}`, 0, 1);
-    Object.defineProperty($defs, name, { value, enumerable: true, writable: true, configurable: true });
+    setEntry($defs, name, convertNode(definitions[name], context, `#/$defs/${name}`, 0, 1));
   }
   if (Object.keys($defs).length > 0) out.$defs = $defs;
   if (context.properties > MAX_PROPERTIES) context.reasons.push(`#: more than ${MAX_PROPERTIES} properties in all`);
@@ -254,12 +252,17 @@ function convertObject(
   const strictProperties: Record<string, unknown> = {};
   for (const name of names) {
     const converted = convertNode(properties[name], context, `${path}/properties/${name}`, objectDepth + 1, depth + 1);
-    strictProperties[name] = required.has(name) ? converted : acceptNull(converted);
+    setEntry(strictProperties, name, required.has(name) ? converted : acceptNull(converted));
   }
   context.properties += names.length;
   out.properties = strictProperties;
   out.required = names;
   out.additionalProperties = false;
+}
+
+/** Sets `record[name]`: defined, not assigned, as a property or a definition may be called `__proto__`. */
+function setEntry(record: Record<string, unknown>, name: string, value: unknown): void {
+  Object.defineProperty(record, name, { value, enumerable: true, writable: true, configurable: true });
 }
 
 function convertRef(
