@@ -3,6 +3,7 @@
 import { isRecord } from "../core/json.js";
 import type { JsonObject } from "../core/types.js";
 import { resolveLocalRef } from "./resolve-local-ref.js";
+import { setOwn } from "./set-own.js";
 
 /**
  * A schema converted for OpenAI's strict mode. `strict: true`: `schema` keeps to every published rule of strict
@@ -79,7 +80,7 @@ export function toOpenAIStrictSchema(schema: JsonObject): StrictSchemaResult {
   const $defs: Record<string, unknown> = {};
   // A Set's loop also visits the names added while it runs: the definitions that these definitions use.
   for (const name of context.used) {
-    setEntry($defs, name, convertNode(definitions[name], context, `#/$defs/${name}`, 0, 1));
+    setOwn($defs, name, convertNode(definitions[name], context, `#/$defs/${name}`, 0, 1));
   }
   if (Object.keys($defs).length > 0) out.$defs = $defs;
   if (context.properties > MAX_PROPERTIES) context.reasons.push(`#: more than ${MAX_PROPERTIES} properties in all`);
@@ -252,17 +253,12 @@ function convertObject(
   const strictProperties: Record<string, unknown> = {};
   for (const name of names) {
     const converted = convertNode(properties[name], context, `${path}/properties/${name}`, objectDepth + 1, depth + 1);
-    setEntry(strictProperties, name, required.has(name) ? converted : acceptNull(converted));
+    setOwn(strictProperties, name, required.has(name) ? converted : acceptNull(converted));
   }
   context.properties += names.length;
   out.properties = strictProperties;
   out.required = names;
   out.additionalProperties = false;
-}
-
-/** Sets `record[name]`: defined, not assigned, as a property or a definition may be called `__proto__`. */
-function setEntry(record: Record<string, unknown>, name: string, value: unknown): void {
-  Object.defineProperty(record, name, { value, enumerable: true, writable: true, configurable: true });
 }
 
 function convertRef(

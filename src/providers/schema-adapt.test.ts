@@ -209,6 +209,16 @@ describe("toGeminiSchema", () => {
     });
   });
 
+  it("keeps a property named __proto__ as a property, and its place in required", () => {
+    const schema = JSON.parse(
+      '{"type":"object","properties":{"__proto__":{"type":"string"}},"required":["__proto__"]}',
+    );
+    const converted = toGeminiSchema(schema) as JsonObject;
+    expect(Object.keys(converted.properties as object)).toEqual(["__proto__"]);
+    expect(Object.getPrototypeOf(converted.properties)).toBe(Object.prototype);
+    expect(converted.required).toEqual(["__proto__"]);
+  });
+
   it("keeps only the fields Gemini accepts, on any schema", () => {
     fc.assert(
       fc.property(rootArbitrary, (schema) => {

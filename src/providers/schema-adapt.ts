@@ -3,6 +3,7 @@ import { isRecord } from "../core/json.js";
 import type { JsonObject } from "../core/types.js";
 import { type StrictSchemaResult, toOpenAIStrictSchema } from "./openai-strict-schema.js";
 import { resolveLocalRef } from "./resolve-local-ref.js";
+import { setOwn } from "./set-own.js";
 
 /** The schema conversions an adapter may need. */
 type SchemaVariant = "openai" | "gemini";
@@ -280,6 +281,6 @@ function adaptEnum(out: Record<string, unknown>, notes: string[]): void {
 
 function mapValues(record: Record<string, unknown>, map: (value: unknown) => unknown): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(record)) out[key] = map(value);
+  for (const [key, value] of Object.entries(record)) setOwn(out, key, map(value));
   return out;
 }
