@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import { SlowFilesFirst } from "./test/support/slow-files-first.js";
 
 export default defineConfig({
   test: {
@@ -10,5 +11,6 @@ export default defineConfig({
     maxWorkers: 3,
     hookTimeout: 30_000,
     globalSetup: ["test/support/own-temp-folder.ts"],
+    sequence: { sequencer: SlowFilesFirst },
   },
 });
