@@ -181,7 +181,7 @@ function hunksOf(runs: { kind: Run["kind"]; lines: string[] }[], context: number
 }
 
 /** Lines with their newlines; a last line without one stays as it is. */
-function splitLines(text: string): string[] {
+export function splitLines(text: string): string[] {
   const lines: string[] = [];
   let from = 0;
   for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) {

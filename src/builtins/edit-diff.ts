@@ -1,5 +1,5 @@
 // The diff an edit result shows: unified hunks of the changed region, bounded in time and in size.
-import { diffLines } from "./diff-lines.js";
+import { diffLines, splitLines } from "./diff-lines.js";
 import { MAX_OUTPUT_BYTES, shortenLine, truncateHead } from "./truncate.js";
 
 /** The most diff lines an edit result shows the model. */
@@ -117,8 +117,8 @@ function changedRegion(before: string, after: string, context: number): Region {
 
 /** The region as one hunk: its leading context, every old line removed, every new line added, its trailing context. */
 function regionHunk(region: Region): string[] {
-  const oldLines = splitKeepingEnds(region.oldPart);
-  const newLines = splitKeepingEnds(region.newPart);
+  const oldLines = splitLines(region.oldPart);
+  const newLines = splitLines(region.newPart);
   if (region.oldPart === region.newPart) return [];
   const oldStart = region.start + 1 - (oldLines.length === 0 ? 1 : 0);
   const newStart = region.start + 1 - (newLines.length === 0 ? 1 : 0);
@@ -134,20 +134,8 @@ function regionHunk(region: Region): string[] {
   return out;
 }
 
-/** Lines with their newlines; a last line without one stays as it is. */
-function splitKeepingEnds(text: string): string[] {
-  const lines: string[] = [];
-  let from = 0;
-  for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) {
-    lines.push(text.slice(from, at + 1));
-    from = at + 1;
-  }
-  if (from < text.length) lines.push(text.slice(from));
-  return lines;
-}
-
 function countLines(text: string): number {
-  return splitKeepingEnds(text).length;
+  return splitLines(text).length;
 }
 
 /** Offsets where each line starts, plus the text's length as a last entry. */
