@@ -12,6 +12,19 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0)) await cleanup();
 });
 
+/** A short final reply of each API, as the fake server gives it. */
+const anthropicReply = {
+  id: "msg_1",
+  type: "message",
+  role: "assistant",
+  model: "claude-test",
+  content: [{ type: "text", text: "hi" }],
+  stop_reason: "end_turn",
+  stop_sequence: null,
+  usage: { input_tokens: 1, output_tokens: 1 },
+};
+const chatReply = { choices: [{ index: 0, finish_reason: "stop", message: { role: "assistant", content: "hi" } }] };
+
 describe("createModelFromSpec", () => {
   it("names each client after its spec", () => {
     expect(createModelFromSpec("scripted:turns.json").name).toBe("scripted:turns.json");
@@ -22,9 +35,7 @@ describe("createModelFromSpec", () => {
 
   it("talks to the server given as baseURL", async () => {
     const server: FakeProviderServer = await startFakeProvider({
-      "/v1/chat/completions": [
-        { json: { choices: [{ index: 0, finish_reason: "stop", message: { role: "assistant", content: "hi" } }] } },
-      ],
+      "/v1/chat/completions": [{ json: chatReply }],
     });
     const workspace = await createNoteWorkspace();
     cleanups.push(server.close, workspace.cleanup);
@@ -35,17 +46,7 @@ describe("createModelFromSpec", () => {
   });
 
   it("passes nativeToolSearch on to the Anthropic client, which then sends deferred tools with defer_loading", async () => {
-    const reply = {
-      id: "msg_1",
-      type: "message",
-      role: "assistant",
-      model: "claude-test",
-      content: [{ type: "text", text: "hi" }],
-      stop_reason: "end_turn",
-      stop_sequence: null,
-      usage: { input_tokens: 1, output_tokens: 1 },
-    };
-    const server = await startFakeProvider({ "/v1/messages": [{ json: reply }] });
+    const server = await startFakeProvider({ "/v1/messages": [{ json: anthropicReply }] });
     cleanups.push(server.close);
     const lookup = defineTool({
       name: "lookup",
@@ -84,17 +85,6 @@ describe("createModelFromSpec", () => {
   });
 
   it("maps reasoning to each provider's own option and passes the generation options on", async () => {
-    const anthropicReply = {
-      id: "msg_1",
-      type: "message",
-      role: "assistant",
-      model: "claude-test",
-      content: [{ type: "text", text: "hi" }],
-      stop_reason: "end_turn",
-      stop_sequence: null,
-      usage: { input_tokens: 1, output_tokens: 1 },
-    };
-    const chatReply = { choices: [{ index: 0, finish_reason: "stop", message: { role: "assistant", content: "hi" } }] };
     const responsesReply = {
       id: "resp_1",
       object: "response",
