@@ -1,6 +1,8 @@
 // A plain-data copy of an untrusted value (a tool's result, a hook's patch, a model's input), made without ever
 // throwing.
+
 import { describeThrown } from "./errors.js";
+import { setOwn } from "./json.js";
 
 /** How deep a value may nest before it is refused: deeper input is hostile, and deeper output breaks encoders. */
 export const MAX_JSON_DEPTH = 100;
@@ -177,8 +179,7 @@ function copyFields(copied: Record<string, unknown>, depth: number, state: CopyS
     try {
       const value = copyValue(field, key, depth + 1, state);
       if (value === OMIT) delete copied[key];
-      else if (value !== field)
-        Object.defineProperty(copied, key, { value, enumerable: true, writable: true, configurable: true });
+      else if (value !== field) setOwn(copied, key, value);
     } catch (error) {
       throw within(error, segmentOf(key));
     }
@@ -232,8 +233,7 @@ function copyObjectByKey(object: object, depth: number, state: CopyState): Recor
         throw unreadable(error);
       }
       const value = copyValue(field, key, depth + 1, state);
-      if (value !== OMIT)
-        Object.defineProperty(copied, key, { value, enumerable: true, writable: true, configurable: true });
+      if (value !== OMIT) setOwn(copied, key, value);
     } catch (error) {
       throw within(error, segmentOf(key));
     }

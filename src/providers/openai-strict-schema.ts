@@ -1,9 +1,8 @@
 // OpenAI strict mode: a tool's input schema converted to the subset strict function calling accepts, or the reasons
 // it cannot be.
-import { isRecord } from "../core/json.js";
+import { isRecord, setOwn } from "../core/json.js";
 import type { JsonObject } from "../core/types.js";
 import { resolveLocalRef } from "./resolve-local-ref.js";
-import { setOwn } from "./set-own.js";
 
 /**
  * A schema converted for OpenAI's strict mode. `strict: true`: `schema` keeps to every published rule of strict

@@ -1,9 +1,8 @@
 // Schema adaptation per provider: OpenAI's strict mode and Gemini's OpenAPI subset, each converted once per schema.
-import { isRecord } from "../core/json.js";
+import { isRecord, setOwn } from "../core/json.js";
 import type { JsonObject } from "../core/types.js";
 import { type StrictSchemaResult, toOpenAIStrictSchema } from "./openai-strict-schema.js";
 import { resolveLocalRef } from "./resolve-local-ref.js";
-import { setOwn } from "./set-own.js";
 
 /** The schema conversions an adapter may need. */
 type SchemaVariant = "openai" | "gemini";

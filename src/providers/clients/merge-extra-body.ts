@@ -1,5 +1,5 @@
 // A request body with the user's extra fields merged in last: objects key by key, anything else replaced.
-import { isRecord } from "../../core/json.js";
+import { isRecord, setOwn } from "../../core/json.js";
 
 /**
  * `body` with `extra` merged in: where both hold an object (not a list) under a key, the two are merged the same way;
@@ -14,8 +14,8 @@ export function mergeExtraBody(
   for (const [key, value] of Object.entries(extra)) {
     const current = merged[key];
     const next = isRecord(current) && isRecord(value) ? mergeExtraBody(current, value) : value;
-    // Defined, not assigned: a `__proto__` key (JSON.parse makes one) is a field like any other.
-    Object.defineProperty(merged, key, { value: next, enumerable: true, writable: true, configurable: true });
+    // A `__proto__` key (JSON.parse makes one) is a field like any other.
+    setOwn(merged, key, next);
   }
   return merged;
 }
