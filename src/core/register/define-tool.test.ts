@@ -147,12 +147,24 @@ describe("defineTool", () => {
     expect("timeoutMs" in plain).toBe(false);
   });
 
+  it("takes timeoutMs Infinity for a tool whose executor may run as long as it needs", () => {
+    const tool = defineTool({
+      name: "t",
+      description: "d",
+      inputSchema: { type: "object" },
+      timeoutMs: Infinity,
+      execute: () => "",
+    });
+    expect(tool.timeoutMs).toBe(Infinity);
+  });
+
   it.each([
     ["a bad name", { name: "no spaces" }, "invalid-tool-definition"],
     ["a missing description", { description: undefined }, "invalid-tool-definition"],
     ["a missing execute", { execute: undefined }, "invalid-tool-definition"],
     ["a bad execution mode", { executionMode: "eventually" }, "invalid-tool-definition"],
     ["a negative timeout", { timeoutMs: -1 }, "invalid-tool-definition"],
+    ["a timeout that is not a number", { timeoutMs: Number.NaN }, "invalid-tool-definition"],
     ["a non-object schema", { inputSchema: { type: "string" } }, "invalid-schema"],
     ["a schema that is not JSON", { inputSchema: { type: "object", default: 1n } }, "invalid-schema"],
     [

@@ -40,6 +40,7 @@ export interface ToolDefinition<S extends ToolSchemaInput> {
    */
   readonly defer?: boolean;
   readonly executionMode?: ToolExecutionMode;
+  /** How long its executor may run, in milliseconds; `Infinity` for no limit. Default: the session's. */
   readonly timeoutMs?: number;
   /** Results with more characters of text than this are saved to a file and previewed. Default: the session's. */
   readonly maxResultChars?: number;
@@ -96,8 +97,11 @@ export function defineTool<const S extends ToolSchemaInput>(definition: ToolDefi
       `Tool ${name} has executionMode ${JSON.stringify(executionMode)}, expected "parallel" or "sequential"`,
     );
   }
-  if (timeoutMs !== undefined && !(typeof timeoutMs === "number" && timeoutMs > 0 && Number.isFinite(timeoutMs))) {
-    fail("invalid-tool-definition", `Tool ${name} has timeoutMs ${String(timeoutMs)}, expected a positive number`);
+  if (timeoutMs !== undefined && !(typeof timeoutMs === "number" && timeoutMs > 0)) {
+    fail(
+      "invalid-tool-definition",
+      `Tool ${name} has timeoutMs ${String(timeoutMs)}, expected a positive number (or Infinity for no limit)`,
+    );
   }
   const standard = asStandardSchema(definition.inputSchema);
   const inputSchema = toFrozenJsonSchema(name, definition.inputSchema);
