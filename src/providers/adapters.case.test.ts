@@ -2,19 +2,21 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
+  anthropicRequestViolations,
   anthropicToolViolations,
   geminiDeclarationViolations,
   openAIFunctionViolations,
+  openAIResponsesInputViolations,
 } from "../../test/support/provider-request-rules.js";
 import { defineTool } from "../core/register/define-tool.js";
 import { createToolRegistry } from "../core/register/registry.js";
 import type { ContentBlock, ToolResultBlock } from "../core/types.js";
 import { createAgentSession } from "../create-agent-session.js";
-import { anthropic } from "./anthropic.js";
+import { ANTHROPIC_CODE_EXECUTION_TOOL, anthropic } from "./anthropic.js";
 import { ProviderFormatError } from "./errors.js";
 import { gemini } from "./gemini.js";
 import { openaiChat } from "./openai-chat.js";
-import { openaiResponses } from "./openai-responses.js";
+import { OPENAI_PROGRAMMATIC_TOOL, openaiResponses } from "./openai-responses.js";
 import type { ProviderAdapter } from "./types.js";
 
 /** A call as a test writes it; `args` goes on the wire in the provider's own way. */
@@ -49,6 +51,32 @@ interface AdapterCase {
   refusals(formatted: unknown): string[];
   /** Behaviours that do not apply to this provider, with the reason. */
   readonly skip: Readonly<Record<string, string>>;
+  /** Provider-native programmatic tool calling, where the provider has it. */
+  readonly programmatic?: ProgrammaticCase;
+}
+
+/** A call as a test writes it with a `caller` value as the wire carries it (`undefined`: no `caller` field). */
+interface WireCallWithCaller extends WireCall {
+  readonly caller: unknown;
+}
+
+interface ProgrammaticCase {
+  /** A whole response with these calls, and an item for each program a `program` caller names. */
+  response(calls: readonly WireCallWithCaller[]): unknown;
+  /** The wire caller of the model's own call. */
+  readonly direct: unknown;
+  /** The wire caller of a call the program `id` made. */
+  program(id: string): unknown;
+  /** The tool entries that let programs call them, with the program's tool added as the request needs. */
+  requestTools(entries: unknown[]): unknown[];
+  /** What the provider refuses in the request after `response`: its tools, the response echoed, the results. */
+  nextRequestViolations(tools: unknown[], response: unknown, results: unknown): string[];
+}
+
+/** The program ids the calls' callers name, in order, once each (the key a caller's id goes by differs). */
+function programIds(calls: readonly WireCallWithCaller[], key: string): string[] {
+  const ids = calls.map((call) => (call.caller as Any)?.[key]).filter((id) => typeof id === "string");
+  return [...new Set<string>(ids)];
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: reading wire shapes back
@@ -95,6 +123,49 @@ const CASES: readonly AdapterCase[] = [
       "images are described in words": "Anthropic tool results carry base64 image blocks",
       "an embedded PDF is described in text": "Anthropic tool results carry base64 PDF document blocks",
       "an embedded image blob is described in text": "Anthropic tool results carry base64 image blocks",
+    },
+    // Shapes: the provider-fixture anthropic-messages.programmatic-tool-use.json and its sources.
+    programmatic: {
+      response: (calls) => ({
+        type: "message",
+        role: "assistant",
+        content: [
+          { type: "text", text: "Working." },
+          ...programIds(calls, "tool_id").map((id) => ({
+            type: "server_tool_use",
+            id,
+            name: "code_execution",
+            input: { code: "print(await get_weather(location='Lima'))" },
+            caller: { type: "direct" },
+          })),
+          ...calls.map((call) => ({
+            type: "tool_use",
+            id: call.id,
+            name: call.name,
+            input: call.args,
+            ...(call.caller === undefined ? {} : { caller: call.caller }),
+          })),
+        ],
+        container: { id: "container_1", expires_at: "2026-01-15T14:30:00Z", skills: null },
+        stop_reason: "tool_use",
+      }),
+      direct: { type: "direct" },
+      program: (id) => ({ type: "code_execution_20260120", tool_id: id }),
+      requestTools: (entries) => [...entries, ANTHROPIC_CODE_EXECUTION_TOOL],
+      nextRequestViolations: (tools, response: Any, results) => [
+        ...tools.filter((tool: Any) => tool.type === undefined).flatMap((tool: Any) => anthropicToolViolations(tool)),
+        ...anthropicRequestViolations({
+          model: "claude-test",
+          max_tokens: 1024,
+          tools,
+          messages: [
+            { role: "user", content: "Weather in Lima?" },
+            { role: "assistant", content: response.content },
+            results,
+          ],
+          container: response.container.id,
+        }),
+      ],
     },
   },
   {
@@ -193,6 +264,42 @@ const CASES: readonly AdapterCase[] = [
       "images are described in words": "Responses function_call_output carries input_image parts",
       "an embedded PDF is described in text": "Responses function_call_output carries input_file parts",
       "an embedded image blob is described in text": "Responses function_call_output carries input_image parts",
+    },
+    // Shapes: the provider-fixture openai-responses.programmatic-function-call.json and its sources.
+    programmatic: {
+      response: (calls) => ({
+        object: "response",
+        status: "completed",
+        output: [
+          ...programIds(calls, "caller_id").map((id, index) => ({
+            type: "program",
+            id: `prog_${index}`,
+            call_id: id,
+            code: 'text(await get_weather({ location: "Lima" }));',
+            fingerprint: `fp_${index}`,
+          })),
+          ...calls.map((call, index) => ({
+            type: "function_call",
+            id: `fc_${index}`,
+            call_id: call.id,
+            name: call.name,
+            arguments: JSON.stringify(call.args),
+            status: "completed",
+            ...(call.caller === undefined ? {} : { caller: call.caller }),
+          })),
+        ],
+      }),
+      direct: { type: "direct" },
+      program: (id) => ({ type: "program", caller_id: id }),
+      requestTools: (entries) => [...entries, OPENAI_PROGRAMMATIC_TOOL],
+      nextRequestViolations: (tools, response: Any, results: Any) => [
+        ...tools.filter((tool: Any) => tool.type === "function").flatMap((tool: Any) => openAIFunctionViolations(tool)),
+        ...openAIResponsesInputViolations([
+          { role: "user", content: "Weather in Lima?" },
+          ...response.output,
+          ...results,
+        ]),
+      ],
     },
   },
   {
@@ -308,6 +415,15 @@ function each(name: string, run: (c: AdapterCase) => void | Promise<void>) {
     const reason = c.skip[name];
     if (reason === undefined) it(`${c.adapter.name}: ${name}`, () => run(c));
     else it.skip(`${c.adapter.name}: ${name} (skipped: ${reason})`, () => {});
+  }
+}
+
+/** A behaviour of provider-native programmatic tool calling: skipped where the provider has none. */
+function eachProgrammatic(name: string, run: (c: AdapterCase, programmatic: ProgrammaticCase) => void | Promise<void>) {
+  for (const c of CASES) {
+    const { programmatic } = c;
+    if (programmatic !== undefined) it(`${c.adapter.name}: ${name}`, () => run(c, programmatic));
+    else it.skip(`${c.adapter.name}: ${name} (skipped: no provider-native programmatic tool calling)`, () => {});
   }
 }
 
@@ -599,4 +715,98 @@ describe("every provider adapter", () => {
     expect(read[2]?.text).toContain("Tool no_such_tool not found");
     expect(read[3]?.text).toContain("location");
   });
+
+  eachProgrammatic("a call a program made carries the program as its caller, the model's own call direct", (c, p) => {
+    const calls = c.adapter.parseToolCalls(
+      p.response([
+        { id: "d1", name: "get_weather", args: { location: "Lima" }, caller: p.direct },
+        { id: "p1", name: "get_weather", args: { location: "Quito" }, caller: p.program("prog_a") },
+        { id: "p2", name: "always_fails", args: {}, caller: p.program("prog_a") },
+      ]),
+    );
+    expect(calls).toEqual([
+      { id: "d1", name: "get_weather", input: { location: "Lima" }, caller: { type: "direct" } },
+      { id: "p1", name: "get_weather", input: { location: "Quito" }, caller: { type: "program", id: "prog_a" } },
+      { id: "p2", name: "always_fails", input: {}, caller: { type: "program", id: "prog_a" } },
+    ]);
+  });
+
+  eachProgrammatic("a call without a caller carries none", (c, p) => {
+    const [call] = c.adapter.parseToolCalls(
+      p.response([{ id: "d1", name: "get_weather", args: {}, caller: undefined }]),
+    );
+    expect(call).toEqual({ id: "d1", name: "get_weather", input: {} });
+    expect(call !== undefined && "caller" in call).toBe(false);
+  });
+
+  eachProgrammatic("a malformed caller is ignored: the call is read without one, nothing throws", (c, p) => {
+    const hostile: unknown[] = [
+      null,
+      "direct",
+      ["direct"],
+      42,
+      {},
+      { type: "program" },
+      { type: "program", caller_id: 7 },
+      { type: "program", caller_id: "" },
+      { type: "code_execution_20260120" },
+      { type: "code_execution_20260120", tool_id: { id: "x" } },
+      { type: "code_execution_20260120", tool_id: "" },
+      { type: "server", tool_id: "srv_1", caller_id: "srv_1" },
+      { type: "DIRECT" },
+      JSON.parse('{"__proto__": {"type": "direct"}}'),
+      Object.create({ type: "direct" }),
+    ];
+    for (const caller of hostile) {
+      const [call] = c.adapter.parseToolCalls(p.response([{ id: "h1", name: "get_weather", args: {}, caller }]));
+      expect(call).toEqual({ id: "h1", name: "get_weather", input: {} });
+    }
+    fc.assert(
+      fc.property(fc.anything(), (caller) => {
+        const [call] = c.adapter.parseToolCalls(p.response([{ id: "h1", name: "get_weather", args: {}, caller }]));
+        expect(call?.id).toBe("h1");
+        const read = call?.caller;
+        if (read === undefined) return;
+        if (read.type === "direct") expect(read).toEqual({ type: "direct" });
+        else expect(read).toEqual({ type: "program", id: expect.stringMatching(/./) });
+      }),
+    );
+  });
+
+  eachProgrammatic(
+    "formatTools with programmaticToolCalling lets programs call every tool, as well as the model",
+    (c, p) => {
+      const plain = c.adapter.formatTools([weather, fail]) as Any[];
+      const entries = c.adapter.formatTools([weather, fail], { programmaticToolCalling: true }) as Any[];
+      expect(plain.map((entry) => entry.allowed_callers)).toEqual([undefined, undefined]);
+      for (const entry of entries) expect(entry.allowed_callers).toContain("direct");
+      expect(entries.map((entry) => entry.allowed_callers.length)).toEqual([2, 2]);
+      expect(c.adapter.formatTools([weather, fail], { programmaticToolCalling: true })).toEqual(entries);
+      expect(c.adapter.formatTools([weather, fail], { programmaticToolCalling: true })[0]).toBe(entries[0]);
+      expect(p.nextRequestViolations(p.requestTools(entries), p.response([]), [])).toEqual([]);
+    },
+  );
+
+  eachProgrammatic(
+    "a program's calls dispatch like any other and their results go back in a request the provider accepts",
+    async (c, p) => {
+      const session = createAgentSession({ registry: createToolRegistry({ custom: [weather, fail] }) });
+      const response = p.response([
+        { id: "p1", name: "get_weather", args: { location: "Lima" }, caller: p.program("prog_a") },
+        { id: "p2", name: "always_fails", args: {}, caller: p.program("prog_a") },
+        { id: "p3", name: "get_weather", args: { location: "Quito" }, caller: p.program("prog_b") },
+      ]);
+      const calls = c.adapter.parseToolCalls(response);
+      const formatted = c.adapter.formatToolResults(await session.dispatchAll(calls), calls);
+      const read = c.read(formatted);
+      expect(read.map(({ id, isError }) => ({ id, isError }))).toEqual([
+        { id: "p1", isError: false },
+        { id: "p2", isError: true },
+        { id: "p3", isError: false },
+      ]);
+      expect(read[0]?.text).toBe("Sunny in Lima");
+      const tools = p.requestTools(c.adapter.formatTools([weather, fail], { programmaticToolCalling: true }));
+      expect(p.nextRequestViolations(tools, response, formatted)).toEqual([]);
+    },
+  );
 });

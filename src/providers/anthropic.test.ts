@@ -51,7 +51,14 @@ describe("anthropic", () => {
       content: [
         { type: "thinking", thinking: "hmm", signature: "sig" },
         { type: "server_tool_use", id: "srvtoolu_1", name: "web_search", input: {} },
-        { type: "tool_use", id: "toolu_1", name: "read", input: { path: "a" }, caller: { type: "direct" } },
+        {
+          type: "tool_use",
+          id: "toolu_1",
+          name: "read",
+          input: { path: "a" },
+          toolset_name: null,
+          cache_control: null,
+        },
       ],
     });
     expect(calls).toEqual([{ id: "toolu_1", name: "read", input: { path: "a" } }]);

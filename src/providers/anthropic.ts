@@ -1,7 +1,9 @@
 // Anthropic Messages: tools as { name, description, input_schema }, tool_use blocks in, tool_result blocks out.
-import { isRecord } from "../core/json.js";
+import { isRecord, ownValue } from "../core/json.js";
 import type { ContentBlock, ToolResultBlock } from "../core/types.js";
 import type {
+  AnthropicAllowedCaller,
+  AnthropicCodeExecutionTool,
   AnthropicImageMediaType,
   AnthropicInputSchema,
   AnthropicMessageLike,
@@ -10,8 +12,27 @@ import type {
   AnthropicToolResult,
   AnthropicToolResultMessage,
 } from "./anthropic-wire.js";
-import { blockAsText, cachedToolEntries, nativeSearchFinder, pairResultsWithCalls, stringField } from "./shared.js";
-import type { ProviderAdapter, ToolCall } from "./types.js";
+import {
+  blockAsText,
+  cachedToolEntries,
+  DIRECT_CALLER,
+  nativeSearchFinder,
+  pairResultsWithCalls,
+  stringField,
+} from "./shared.js";
+import type { ProviderAdapter, ToolCall, ToolCallCaller } from "./types.js";
+
+/**
+ * The code execution tool whose programs may call the tools `formatTools(..., { programmaticToolCalling: true })`
+ * marks: add it to the request's `tools` beside them. Frozen.
+ */
+export const ANTHROPIC_CODE_EXECUTION_TOOL: AnthropicCodeExecutionTool = Object.freeze({
+  type: "code_execution_20260120",
+  name: "code_execution",
+});
+
+/** Every tool's `allowed_callers` with programmatic tool calling: the model and the code execution's programs. */
+const BOTH_CALLERS = Object.freeze(["direct", ANTHROPIC_CODE_EXECUTION_TOOL.type]) as AnthropicAllowedCaller[];
 
 /**
  * The Anthropic Messages adapter. Schemas go as they are (Anthropic takes JSON Schema); results become one user
@@ -23,20 +44,25 @@ import type { ProviderAdapter, ToolCall } from "./types.js";
  * Native deferral: `formatTools(tools, { deferLoading: true })` marks the tools `defer_loading: true`, and with
  * `formatToolResults(..., { toolSearch })` a `tool_search` result that found tools is a `tool_reference` block per
  * tool found (and nothing else: the API expands each into the tool's definition).
+ * Programmatic tool calling: `formatTools(tools, { programmaticToolCalling: true })` lets code execution's programs
+ * call the tools (`allowed_callers`); a `tool_use` block's `caller` is read into the call's `caller` (`{ type:
+ * "code_execution_<date>", tool_id }` as `{ type: "program", id: tool_id }`).
  */
 export const anthropic: ProviderAdapter<AnthropicTool, AnthropicToolResultMessage, AnthropicMessageLike> = {
   name: "anthropic",
   formatTools(tools, options) {
     const deferLoading = options?.deferLoading === true;
+    const programmatic = options?.programmaticToolCalling === true;
     return cachedToolEntries(
       tools,
-      deferLoading ? "anthropic-deferred" : "anthropic",
+      `anthropic${deferLoading ? "-deferred" : ""}${programmatic ? "-programmatic" : ""}`,
       (descriptor): AnthropicTool => ({
         name: descriptor.name,
         description: descriptor.description,
         // A descriptor's schema is of `type: "object"` by contract (`defineTool` checks it).
         input_schema: descriptor.inputSchema as AnthropicInputSchema,
         ...(deferLoading ? { defer_loading: true as const } : {}),
+        ...(programmatic ? { allowed_callers: BOTH_CALLERS } : {}),
       }),
     );
   },
@@ -45,7 +71,9 @@ export const anthropic: ProviderAdapter<AnthropicTool, AnthropicToolResultMessag
     const calls: ToolCall[] = [];
     for (const block of response.content) {
       if (!isRecord(block) || block.type !== "tool_use") continue;
-      calls.push({ id: stringField(block, "id"), name: stringField(block, "name"), input: block.input ?? {} });
+      const call = { id: stringField(block, "id"), name: stringField(block, "name"), input: block.input ?? {} };
+      const caller = readAnthropicCaller(ownValue(block, "caller"));
+      calls.push(caller === undefined ? call : { ...call, caller });
     }
     return calls;
   },
@@ -62,6 +90,21 @@ export const anthropic: ProviderAdapter<AnthropicTool, AnthropicToolResultMessag
     };
   },
 };
+
+/**
+ * A `tool_use` block's `caller` as a call's: `{ type: "direct" }`, or a code execution version (`code_execution_`
+ * and a date, whatever the date) with its `tool_id` as a program. Anything else is untrusted noise: undefined.
+ */
+function readAnthropicCaller(caller: unknown): ToolCallCaller | undefined {
+  if (!isRecord(caller)) return undefined;
+  const type = ownValue(caller, "type");
+  if (type === "direct") return DIRECT_CALLER;
+  const id = ownValue(caller, "tool_id");
+  if (typeof type !== "string" || !type.startsWith("code_execution_") || typeof id !== "string" || id === "") {
+    return undefined;
+  }
+  return { type: "program", id };
+}
 
 /** What an error result with nothing to say carries: Anthropic refuses an error `tool_result` without content. */
 const EMPTY_ERROR_TEXT = "The tool failed without saying why.";

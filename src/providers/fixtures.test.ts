@@ -2,16 +2,20 @@
 import { describe, expect, it } from "vitest";
 import { startFakeProvider } from "../../test/support/fake-provider-server.js";
 import { providerFixtureNames, readProviderFixture } from "../../test/support/provider-fixtures.js";
+import {
+  anthropicRequestViolations,
+  openAIResponsesInputViolations,
+} from "../../test/support/provider-request-rules.js";
 import type { JsonObject, ToolDescriptor, ToolResultBlock } from "../core/types.js";
-import { anthropic } from "./anthropic.js";
-import { readAnthropicMessage, toAnthropicMessages } from "./clients/anthropic-model.js";
+import { ANTHROPIC_CODE_EXECUTION_TOOL, anthropic } from "./anthropic.js";
+import { anthropicRequestBody, readAnthropicMessage, toAnthropicMessages } from "./clients/anthropic-model.js";
 import { createGeminiModel, readGeminiResponse, toGeminiContents } from "./clients/gemini-model.js";
 import { readChatCompletion, toChatMessages } from "./clients/openai-chat-turn.js";
 import { readResponse, toResponsesInput } from "./clients/openai-responses-turn.js";
 import type { TranscriptMessage } from "./clients/types.js";
 import { gemini } from "./gemini.js";
 import { openaiChat } from "./openai-chat.js";
-import { formatResponsesToolSearch, openaiResponses } from "./openai-responses.js";
+import { formatResponsesToolSearch, OPENAI_PROGRAMMATIC_TOOL, openaiResponses } from "./openai-responses.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: reading wire shapes back
 type Any = any;
@@ -38,6 +42,121 @@ function sameBytes(actual: unknown, expected: unknown): void {
 
 /** What each fixture proves; a fixture not listed here fails the coverage test below. */
 const ROUND_TRIPS: Record<string, () => void | Promise<void>> = {
+  "anthropic-messages.programmatic-tool-use.json": () => {
+    const fixture = readProviderFixture("anthropic-messages.programmatic-tool-use.json");
+    const { request, response, next_request, final_response, direct_tool_use } = fixture;
+    const [tool] = request.tools;
+    const query = descriptor(tool.name, tool.description, tool.input_schema);
+    const options = { model: request.model, maxTokens: request.max_tokens, programmaticToolCalling: true };
+    const prompt: TranscriptMessage = { role: "user", text: request.messages[0].content };
+    const first = anthropicRequestBody(options, { systemPrompt: "", messages: [prompt], tools: [query] });
+    sameBytes(first, request);
+    sameBytes(anthropic.formatTools([query], { programmaticToolCalling: true }), [tool]);
+    expect(request.tools[1]).toEqual(ANTHROPIC_CODE_EXECUTION_TOOL);
+
+    const turn = readAnthropicMessage(response, "test");
+    expect(turn.toolCalls).toEqual([
+      {
+        id: "toolu_def456",
+        name: "query_database",
+        input: { sql: "SELECT SUM(revenue) AS revenue FROM sales WHERE region = 'West'" },
+        caller: { type: "program", id: "srvtoolu_abc123" },
+      },
+    ]);
+    expect(turn).toMatchObject({ stopReason: "tool_use", providerMessage: { container: "container_xyz789" } });
+    const transcript: TranscriptMessage[] = [
+      prompt,
+      { role: "assistant", text: turn.text, toolCalls: turn.toolCalls, providerMessage: turn.providerMessage },
+      { role: "tool", results: [textResult("toolu_def456", '[{"revenue": 45000}]')] },
+    ];
+    const next = anthropicRequestBody(options, { systemPrompt: "", messages: transcript, tools: [query] });
+    // The assistant content goes back exactly as sent (the program's server_tool_use, the caller), and the container.
+    expect(next).toEqual({
+      ...next_request,
+      tools: request.tools,
+      messages: [next_request.messages[0], { role: "assistant", content: response.content }, next_request.messages[2]],
+    });
+    expect(anthropicRequestViolations(next)).toEqual([]);
+    // The rules hold what the docs say: no container, or a text block beside the results, is refused.
+    expect(anthropicRequestViolations({ ...next, container: undefined })).toEqual([
+      "messages[2]: a program waits for these results and the request names no container",
+    ]);
+    const chatty = { role: "user", content: [...(next.messages as Any)[2].content, { type: "text", text: "Next?" }] };
+    expect(anthropicRequestViolations({ ...next, messages: [...(next.messages as Any).slice(0, 2), chatty] })).toEqual([
+      "messages[2]: answering a program's calls, only tool_result blocks may be sent",
+    ]);
+
+    // The program ends: its result comes in the content (no call to answer) and is echoed the next time as it came.
+    const end = readAnthropicMessage(final_response, "test");
+    expect(end).toMatchObject({ toolCalls: [], stopReason: "end", text: final_response.content[1].text });
+    const after = anthropicRequestBody(options, {
+      systemPrompt: "",
+      messages: [
+        ...transcript,
+        { role: "assistant", text: end.text, toolCalls: [], providerMessage: end.providerMessage },
+      ],
+      tools: [query],
+    });
+    expect((after.messages as Any)[3]).toEqual({ role: "assistant", content: final_response.content });
+    expect(anthropicRequestViolations(after)).toEqual([]);
+
+    // The model's own call of the same tool: caller direct, answered as any call is.
+    const direct = anthropic.parseToolCalls({ content: [direct_tool_use] });
+    expect(direct).toEqual([
+      { id: "toolu_direct01", name: "query_database", input: { sql: "SELECT 1" }, caller: { type: "direct" } },
+    ]);
+    expect(anthropic.formatToolResults([textResult("toolu_direct01", "1")], direct)).toEqual({
+      role: "user",
+      content: [{ type: "tool_result", tool_use_id: "toolu_direct01", content: [{ type: "text", text: "1" }] }],
+    });
+  },
+
+  "openai-responses.programmatic-function-call.json": () => {
+    const { request, response, next_input } = readProviderFixture("openai-responses.programmatic-function-call.json");
+    const [fn, programmatic] = request.tools;
+    const weather = descriptor(
+      fn.name,
+      fn.description,
+      withoutKey(fn.parameters, "additionalProperties") as JsonObject,
+    );
+    sameBytes(openaiResponses.formatTools([weather], { strict: true, programmaticToolCalling: true }), [fn]);
+    expect(programmatic).toEqual(OPENAI_PROGRAMMATIC_TOOL);
+
+    const turn = readResponse(response, "test");
+    expect(turn.stopReason).toBe("tool_use");
+    expect(turn.toolCalls).toEqual([
+      {
+        id: "call_1",
+        name: "get_weather",
+        input: { location: "Paris, France" },
+        caller: { type: "program", id: "call_prog_1" },
+      },
+      {
+        id: "call_2",
+        name: "get_weather",
+        input: { location: "Bogotá, Colombia" },
+        caller: { type: "program", id: "call_prog_1" },
+      },
+    ]);
+    const input = toResponsesInput([
+      { role: "user", text: request.input[0].content },
+      { role: "assistant", text: turn.text, toolCalls: turn.toolCalls, providerMessage: turn.providerMessage },
+      {
+        role: "tool",
+        results: [textResult("call_1", "14"), textResult("call_2", "weather service timed out", true)],
+      },
+    ]);
+    // The output items go back as sent (the program item with its fingerprint); each output names its call's caller.
+    expect(input).toEqual([next_input[0], ...response.output, ...next_input.slice(2)]);
+    expect(openAIResponsesInputViolations(input)).toEqual([]);
+    expect(
+      openAIResponsesInputViolations([
+        ...response.output,
+        { type: "function_call_output", call_id: "call_1", output: "14" },
+      ]),
+    ).toEqual(["input[3]: call_1 answers a program's call without its caller"]);
+  },
+
   "anthropic-messages.tool-search-request.json": () => {
     const { request } = readProviderFixture("anthropic-messages.tool-search-request.json");
     const tools: ToolDescriptor[] = request.tools.map((tool: Any) =>

@@ -2,15 +2,25 @@
 // The model clients themselves (createAnthropicModel, ...) and the ModelClient contract are in the root entry.
 
 // Adapters: a session's tools, calls and results in each provider's own format.
-export { anthropic } from "./anthropic.js";
+export { ANTHROPIC_CODE_EXECUTION_TOOL, anthropic } from "./anthropic.js";
 export { ProviderFormatError, type ProviderFormatErrorCode } from "./errors.js";
 export { gemini } from "./gemini.js";
 export { openaiChat } from "./openai-chat.js";
-export { formatResponsesToolSearch, openaiResponses } from "./openai-responses.js";
-export type { FormatToolResultsOptions, FormatToolsOptions, ProviderAdapter, ProviderName, ToolCall } from "./types.js";
+export { formatResponsesToolSearch, OPENAI_PROGRAMMATIC_TOOL, openaiResponses } from "./openai-responses.js";
+export type {
+  FormatToolResultsOptions,
+  FormatToolsOptions,
+  ProviderAdapter,
+  ProviderName,
+  ToolCall,
+  ToolCallCaller,
+} from "./types.js";
 
 // Wire types: structural, assignable to the provider SDKs' own request and response types.
 export type {
+  AnthropicAllowedCaller,
+  AnthropicCodeExecutionTool,
+  AnthropicCodeExecutionVersion,
   AnthropicContentBlockLike,
   AnthropicImageMediaType,
   AnthropicInputSchema,
@@ -41,9 +51,11 @@ export type {
 } from "./openai-chat-wire.js";
 export type {
   OpenAIResponseLike,
+  OpenAIResponsesCaller,
   OpenAIResponsesFunctionTool,
   OpenAIResponsesItemLike,
   OpenAIResponsesOutputPart,
+  OpenAIResponsesProgrammaticTool,
   OpenAIResponsesResultItem,
   OpenAIResponsesToolOutput,
   OpenAIResponsesToolSearchOutput,

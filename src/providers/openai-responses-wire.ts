@@ -4,7 +4,8 @@ import type { JsonObject } from "../core/types.js";
 /**
  * One entry of a Responses request's `tools` (the SDK's `FunctionTool`); `strict` is always sent. Frozen.
  * `defer_loading` (only with `formatTools(..., { deferLoading: true })`) leaves the definition out of the model's
- * context until a `tool_search_output` loads it.
+ * context until a `tool_search_output` loads it. `allowed_callers` (only with `formatTools(..., {
+ * programmaticToolCalling: true })`) lets the model's programs call it as well as the model.
  */
 export interface OpenAIResponsesFunctionTool {
   readonly type: "function";
@@ -13,7 +14,22 @@ export interface OpenAIResponsesFunctionTool {
   readonly parameters: JsonObject;
   readonly strict: boolean;
   readonly defer_loading?: true;
+  readonly allowed_callers?: ("direct" | "programmatic")[];
 }
+
+/**
+ * The tool that turns on programmatic tool calling (the SDK's `Tool.ProgrammaticToolCalling`): the model may write a
+ * program that calls the function tools whose `allowed_callers` include `programmatic`.
+ */
+export interface OpenAIResponsesProgrammaticTool {
+  readonly type: "programmatic_tool_calling";
+}
+
+/**
+ * Who made a call, as the Responses API writes it on a `function_call` item and reads it on its
+ * `function_call_output`: the model, or the program item with that `call_id`.
+ */
+export type OpenAIResponsesCaller = { type: "direct" } | { type: "program"; caller_id: string };
 
 /**
  * The Responses API's own tool search, run by the client (the SDK's `ToolSearchTool` with `execution: "client"`):
@@ -47,16 +63,20 @@ export type OpenAIResponsesOutputPart =
   | { type: "input_image"; image_url: string; detail: "auto" }
   | { type: "input_file"; file_data: string; filename: string };
 
-/** A function_call_output item as the Responses API reads it (the SDK's `ResponseInputItem.FunctionCallOutput`). */
+/**
+ * A function_call_output item as the Responses API reads it (the SDK's `ResponseInputItem.FunctionCallOutput`);
+ * `caller` echoes the call's, when it had one.
+ */
 export interface OpenAIResponsesToolOutput {
   type: "function_call_output";
   call_id: string;
   output: string | OpenAIResponsesOutputPart[];
+  caller?: OpenAIResponsesCaller;
 }
 
 /**
- * An output item as `openaiResponses.parseToolCalls` reads it: a `function_call`'s `call_id`, `name`, `arguments`,
- * or a `tool_search_call`'s `call_id`, `arguments` and `execution`.
+ * An output item as `openaiResponses.parseToolCalls` reads it: a `function_call`'s `call_id`, `name`, `arguments`
+ * and `caller`, or a `tool_search_call`'s `call_id`, `arguments` and `execution`.
  */
 export interface OpenAIResponsesItemLike {
   readonly type?: string | null;
@@ -64,6 +84,7 @@ export interface OpenAIResponsesItemLike {
   readonly name?: string | null;
   readonly arguments?: unknown;
   readonly execution?: string | null;
+  readonly caller?: unknown;
 }
 
 /**

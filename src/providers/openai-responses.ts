@@ -1,13 +1,16 @@
 // OpenAI Responses: flat function tools, function_call output items in, function_call_output items out.
 
 import { TOOL_SEARCH_NAME } from "../core/defer/create-tool-search-tool.js";
-import { isRecord } from "../core/json.js";
+import { isRecord, ownValue } from "../core/json.js";
 import type { AgentTool, ContentBlock, ToolDescriptor, ToolResultBlock } from "../core/types.js";
 import type {
   OpenAIResponseLike,
+  OpenAIResponsesCaller,
   OpenAIResponsesFunctionTool,
   OpenAIResponsesOutputPart,
+  OpenAIResponsesProgrammaticTool,
   OpenAIResponsesResultItem,
+  OpenAIResponsesToolOutput,
   OpenAIResponsesToolSearchTool,
 } from "./openai-responses-wire.js";
 import { openAIParameters } from "./schema-adapt.js";
@@ -15,6 +18,7 @@ import {
   blockAsText,
   cachedToolEntries,
   cachedToolEntry,
+  DIRECT_CALLER,
   descriptorOf,
   nativeSearchFinder,
   pairResultsWithCalls,
@@ -22,7 +26,18 @@ import {
   resourceFileName,
   stringField,
 } from "./shared.js";
-import type { ProviderAdapter, ToolCall } from "./types.js";
+import type { ProviderAdapter, ToolCall, ToolCallCaller } from "./types.js";
+
+/**
+ * The tool that lets the model write programs calling the tools `formatTools(..., { programmaticToolCalling: true })`
+ * marks: add it to the request's `tools` beside them. Frozen.
+ */
+export const OPENAI_PROGRAMMATIC_TOOL: OpenAIResponsesProgrammaticTool = Object.freeze({
+  type: "programmatic_tool_calling",
+});
+
+/** Every tool's `allowed_callers` with programmatic tool calling: the model and its programs. */
+const BOTH_CALLERS = Object.freeze(["direct", "programmatic"]) as ("direct" | "programmatic")[];
 
 /**
  * The OpenAI Responses adapter. Tools are flat and carry `strict: false` unless `strict: true` (then the
@@ -34,7 +49,9 @@ import type { ProviderAdapter, ToolCall } from "./types.js";
  * `formatTools(tools, { deferLoading: true })` marks the tools `defer_loading: true`; a client-executed
  * `tool_search_call` item is read as a call of `tool_search`; with `formatToolResults(..., { toolSearch })` its result
  * is a `tool_search_output` item listing the found tools' definitions (as `formatTools` gives them, without
- * `defer_loading`).
+ * `defer_loading`). Programmatic tool calling: `formatTools(tools, { programmaticToolCalling: true })` lets the model's
+ * programs call the tools (`allowed_callers`); a `function_call`'s `caller` is read into the call's `caller` (`{ type:
+ * "program", caller_id }` as `{ type: "program", id: caller_id }`) and echoed on its `function_call_output`.
  */
 export const openaiResponses: ProviderAdapter<
   OpenAIResponsesFunctionTool,
@@ -45,7 +62,8 @@ export const openaiResponses: ProviderAdapter<
   formatTools(tools, options) {
     const strict = options?.strict === true;
     const deferLoading = options?.deferLoading === true;
-    const variant = `openai-responses${strict ? "-strict" : ""}${deferLoading ? "-deferred" : ""}`;
+    const programmatic = options?.programmaticToolCalling === true;
+    const variant = `openai-responses${strict ? "-strict" : ""}${deferLoading ? "-deferred" : ""}${programmatic ? "-programmatic" : ""}`;
     return cachedToolEntries(tools, variant, (descriptor): OpenAIResponsesFunctionTool => {
       const sent = openAIParameters(descriptor.inputSchema, strict);
       return {
@@ -55,6 +73,7 @@ export const openaiResponses: ProviderAdapter<
         parameters: sent.parameters,
         strict: sent.strict,
         ...(deferLoading ? { defer_loading: true as const } : {}),
+        ...(programmatic ? { allowed_callers: BOTH_CALLERS } : {}),
       };
     });
   },
@@ -65,11 +84,13 @@ export const openaiResponses: ProviderAdapter<
     for (const item of items) {
       if (!isRecord(item)) continue;
       if (item.type === "function_call") {
-        calls.push({
+        const call = {
           id: stringField(item, "call_id"),
           name: stringField(item, "name"),
           input: parseArgumentsText(item.arguments),
-        });
+        };
+        const caller = readResponsesCaller(ownValue(item, "caller"));
+        calls.push(caller === undefined ? call : { ...call, caller });
       } else if (item.type === "tool_search_call" && item.execution === "client") {
         // A server-executed search is the API's own business: only the client's are toolwire's to answer.
         calls.push({
@@ -84,16 +105,39 @@ export const openaiResponses: ProviderAdapter<
   formatToolResults(results, calls, options) {
     const foundBy = nativeSearchFinder(options);
     const strict = options?.toolSearch?.strict === true;
+    const programmaticToolCalling = options?.toolSearch?.programmaticToolCalling === true;
     return pairResultsWithCalls(results, calls).map(({ call, result }): OpenAIResponsesResultItem => {
       const found = foundBy(call, result);
       if (found !== undefined) {
-        const tools = openaiResponses.formatTools(found, { strict });
+        const tools = openaiResponses.formatTools(found, { strict, programmaticToolCalling });
         return { type: "tool_search_output", call_id: result.tool_use_id, execution: "client", tools };
       }
-      return { type: "function_call_output", call_id: result.tool_use_id, output: toOutput(result) };
+      const output: OpenAIResponsesToolOutput = {
+        type: "function_call_output",
+        call_id: result.tool_use_id,
+        output: toOutput(result),
+      };
+      if (call?.caller !== undefined) output.caller = toResponsesCaller(call.caller);
+      return output;
     });
   },
 };
+
+/**
+ * A `function_call`'s `caller` as a call's: `{ type: "direct" }`, or `{ type: "program", caller_id }` with the
+ * program item's call id. Anything else is untrusted noise: undefined.
+ */
+function readResponsesCaller(caller: unknown): ToolCallCaller | undefined {
+  if (!isRecord(caller)) return undefined;
+  const type = ownValue(caller, "type");
+  if (type === "direct") return DIRECT_CALLER;
+  const id = ownValue(caller, "caller_id");
+  return type === "program" && typeof id === "string" && id !== "" ? { type: "program", id } : undefined;
+}
+
+function toResponsesCaller(caller: ToolCallCaller): OpenAIResponsesCaller {
+  return caller.type === "program" ? { type: "program", caller_id: caller.id } : { type: "direct" };
+}
 
 /**
  * The `tool_search` tool (the session's own, or any tool standing for it) as the Responses API's client-executed

@@ -13,7 +13,7 @@ import type {
   ToolResultBlock,
 } from "../core/types.js";
 import { ProviderFormatError } from "./errors.js";
-import type { FormatToolResultsOptions, ToolCall } from "./types.js";
+import type { FormatToolResultsOptions, ToolCall, ToolCallCaller } from "./types.js";
 
 /** The descriptor of a tool or descriptor. */
 export function descriptorOf(tool: ToolDescriptor | AgentTool): ToolDescriptor {
@@ -74,6 +74,9 @@ export function parseArgumentsText(text: unknown): unknown {
     return text;
   }
 }
+
+/** The model as a call's caller: one frozen object for every direct call. */
+export const DIRECT_CALLER: ToolCallCaller = Object.freeze({ type: "direct" });
 
 /** A string field of an untrusted record, or `""`. */
 export function stringField(record: Record<string, unknown>, key: string): string {

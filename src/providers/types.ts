@@ -7,7 +7,20 @@ export interface ToolCall {
   readonly id: string;
   readonly name: string;
   readonly input: unknown;
+  /**
+   * Who made the call, when the provider says (provider-native programmatic tool calling): the model itself, or a
+   * program the provider runs for it. Absent when the response does not say or says it in a form not known.
+   * Either way the call dispatches like any other.
+   */
+  readonly caller?: ToolCallCaller;
 }
+
+/**
+ * The maker of a call: `direct` (the model), or `program` (code the provider runs, such as Anthropic's code
+ * execution or OpenAI's programmatic tool calling), with `id` that program's own call id (Anthropic's `tool_id`,
+ * OpenAI's `caller_id`).
+ */
+export type ToolCallCaller = { readonly type: "direct" } | { readonly type: "program"; readonly id: string };
 
 /** Options of `formatTools`. */
 export interface FormatToolsOptions {
@@ -19,6 +32,13 @@ export interface FormatToolsOptions {
    * adapters ignore it.
    */
   readonly deferLoading?: boolean;
+  /**
+   * Anthropic and OpenAI Responses: let a program the provider runs call every tool given, as well as the model
+   * (Anthropic `allowed_callers: ["direct", "code_execution_20260120"]`, OpenAI Responses `allowed_callers:
+   * ["direct", "programmatic"]`). The request must also carry the provider's code tool (`ANTHROPIC_CODE_EXECUTION_TOOL`,
+   * `OPENAI_PROGRAMMATIC_TOOL`). The other adapters ignore it.
+   */
+  readonly programmaticToolCalling?: boolean;
 }
 
 /**
@@ -35,6 +55,8 @@ export interface FormatToolResultsOptions {
     readonly deferredTools: Iterable<ToolDescriptor | AgentTool>;
     /** OpenAI Responses: the found tools' definitions in strict form, as `formatTools` with `strict` gives them. */
     readonly strict?: boolean;
+    /** OpenAI Responses: the found tools' definitions as `formatTools` with `programmaticToolCalling` gives them. */
+    readonly programmaticToolCalling?: boolean;
   };
 }
 

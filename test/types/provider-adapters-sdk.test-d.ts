@@ -13,6 +13,7 @@ import type {
 } from "@google/genai";
 import type OpenAI from "openai";
 import {
+  ANTHROPIC_CODE_EXECUTION_TOOL,
   type AnthropicMessageLike,
   type AnthropicResultContent,
   anthropic,
@@ -68,6 +69,11 @@ isFalse<IsAny<typeof geminiResults>>();
 
 accepts<Anthropic.Messages.Tool[]>(anthropicTools);
 accepts<Anthropic.Messages.ToolUnion[]>(anthropicTools);
+// Programmatic tool calling: the tools with allowed_callers, then the code execution tool.
+accepts<Anthropic.Messages.ToolUnion[]>([
+  ...anthropic.formatTools([], { programmaticToolCalling: true }),
+  ANTHROPIC_CODE_EXECUTION_TOOL,
+]);
 accepts<Anthropic.Messages.MessageParam>(anthropicResults);
 accepts<Anthropic.Messages.ToolResultBlockParam[]>(anthropicResults.content);
 accepts<Anthropic.Messages.MessageCreateParamsNonStreaming>({

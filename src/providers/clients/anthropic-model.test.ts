@@ -1,12 +1,17 @@
 // The Anthropic client through the real SDK against a loopback server answering like the Messages API.
 import { afterEach, describe, expect, it } from "vitest";
 import { createNoteWorkspace, drain, eventTrace } from "../../../test/support/agent-harness.js";
-import { type FakeProviderServer, startFakeProvider } from "../../../test/support/fake-provider-server.js";
+import {
+  anthropicMessageEvents,
+  type FakeProviderServer,
+  startFakeProvider,
+} from "../../../test/support/fake-provider-server.js";
 import { readProviderFixture } from "../../../test/support/provider-fixtures.js";
+import { anthropicRequestViolations } from "../../../test/support/provider-request-rules.js";
 import { TOOL_SEARCH_DEFINITION } from "../../core/defer/create-tool-search-tool.js";
 import type { ToolDescriptor } from "../../core/types.js";
 import { runAgent } from "../../loop/run-agent.js";
-import { anthropic } from "../anthropic.js";
+import { ANTHROPIC_CODE_EXECUTION_TOOL, anthropic } from "../anthropic.js";
 import { createAnthropicModel } from "./anthropic-model.js";
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -174,5 +179,78 @@ describe("createAnthropicModel, thinking", () => {
     const create = () => createAnthropicModel({ apiKey: "test-key", model: "claude-test", ...options });
     expect(create).toThrow(expect.objectContaining({ code: "invalid-model-options", model: "anthropic:claude-test" }));
     expect(create).toThrow(message);
+  });
+});
+
+describe("createAnthropicModel, programmatic tool calling", () => {
+  /** The fixture's programmatic reply, its program calling our real tool. */
+  function programReply() {
+    const { response } = readProviderFixture("anthropic-messages.programmatic-tool-use.json");
+    response.model = "claude-test";
+    response.content[2] = {
+      type: "tool_use",
+      id: "toolu_p1",
+      name: "read_note",
+      input: { path: "note.txt" },
+      caller: { type: "code_execution_20260120", tool_id: "srvtoolu_abc123" },
+    };
+    return response;
+  }
+
+  for (const stream of [false, true]) {
+    it(`dispatches a program's call and sends its result back with the container${stream ? " (streaming)" : ""}`, async () => {
+      const reply = programReply();
+      const final = finalReply("The note says to ship v1 on Friday.");
+      const { server, session } = await setup({
+        "/v1/messages": stream
+          ? [{ sse: anthropicMessageEvents(reply) }, { sse: anthropicMessageEvents(final) }]
+          : [{ json: reply }, { json: final }],
+      });
+      const model = createAnthropicModel({
+        apiKey: "test-key",
+        model: "claude-test",
+        baseURL: server.url,
+        maxRetries: 0,
+        stream,
+        programmaticToolCalling: true,
+      });
+      const { events, done } = await drain(runAgent({ session, model, prompt: "What does my note say?" }));
+
+      expect(done).toMatchObject({ reason: "completed", turns: 2 });
+      const call = events.find((event) => event.type === "tool_call");
+      expect(call).toMatchObject({ call: { id: "toolu_p1", caller: { type: "program", id: "srvtoolu_abc123" } } });
+      const [first, second] = server.requests.map((request) => request.body);
+      const tools = [...anthropic.formatTools([...session.activeTools.values()], { programmaticToolCalling: true })];
+      expect(first.tools).toEqual([...tools, ANTHROPIC_CODE_EXECUTION_TOOL]);
+      expect(first.container).toBeUndefined();
+      expect(second.container).toBe("container_xyz789");
+      expect(second.messages[1]).toEqual({ role: "assistant", content: reply.content });
+      expect(second.messages[2]).toEqual({
+        role: "user",
+        content: [
+          { type: "tool_result", tool_use_id: "toolu_p1", content: [{ type: "text", text: "ship v1 on Friday\n" }] },
+        ],
+      });
+      expect(anthropicRequestViolations(first)).toEqual([]);
+      expect(anthropicRequestViolations(second)).toEqual([]);
+    });
+  }
+
+  it("sends no container after a reply that ran in none, and no code execution tool unless asked", async () => {
+    const { server, session } = await setup({
+      "/v1/messages": [{ json: toolUseReply() }, { json: finalReply("Done.") }],
+    });
+    const model = createAnthropicModel({
+      apiKey: "test-key",
+      model: "claude-test",
+      baseURL: server.url,
+      maxRetries: 0,
+    });
+    await drain(runAgent({ session, model, prompt: "What does my note say?" }));
+    const [first, second] = server.requests.map((request) => request.body);
+    expect(
+      first.tools.map((tool: { type?: string; allowed_callers?: unknown }) => [tool.type, tool.allowed_callers]),
+    ).toEqual([[undefined, undefined]]);
+    expect("container" in second).toBe(false);
   });
 });

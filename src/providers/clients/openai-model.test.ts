@@ -3,15 +3,17 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createNoteWorkspace, drain, eventTrace } from "../../../test/support/agent-harness.js";
 import {
   chatCompletionChunks,
+  responsesEvents,
   type FakeProviderServer,
   startFakeProvider,
 } from "../../../test/support/fake-provider-server.js";
 import { readProviderFixture } from "../../../test/support/provider-fixtures.js";
+import { openAIResponsesInputViolations } from "../../../test/support/provider-request-rules.js";
 import { TOOL_SEARCH_DEFINITION } from "../../core/defer/create-tool-search-tool.js";
 import type { ToolDescriptor } from "../../core/types.js";
 import { runAgent } from "../../loop/run-agent.js";
 import { openaiChat } from "../openai-chat.js";
-import { openaiResponses } from "../openai-responses.js";
+import { OPENAI_PROGRAMMATIC_TOOL, openaiResponses } from "../openai-responses.js";
 import { readChatCompletion } from "./openai-chat-turn.js";
 import { createOpenAIModel } from "./openai-model.js";
 import type { ToolCallDelta } from "./types.js";
@@ -281,6 +283,58 @@ describe("createOpenAIModel (Responses)", () => {
       { type: "function_call_output", call_id: "call_1", output: "ship v1 on Friday\n" },
     ]);
   });
+});
+
+describe("createOpenAIModel (Responses), programmatic tool calling", () => {
+  /** The fixture's programmatic reply, its program calling our real tool twice. */
+  function programReply() {
+    const { response } = readProviderFixture("openai-responses.programmatic-function-call.json");
+    response.model = "gpt-test";
+    response.output[1].name = "read_note";
+    response.output[1].arguments = '{"path":"note.txt"}';
+    response.output[2].name = "read_note";
+    response.output[2].arguments = '{"path":"missing.txt"}';
+    return response;
+  }
+
+  for (const stream of [false, true]) {
+    it(`dispatches a program's calls and answers each with its caller${stream ? " (streaming)" : ""}`, async () => {
+      const reply = programReply();
+      const final = responsesFinalReply("Ship v1 on Friday.");
+      const { server, session } = await setup({
+        "/v1/responses": stream
+          ? [{ sse: responsesEvents(reply) }, { sse: responsesEvents(final) }]
+          : [{ json: reply }, { json: final }],
+      });
+      const model = createOpenAIModel({
+        apiKey: "k",
+        model: "gpt-test",
+        baseURL: `${server.url}/v1`,
+        api: "responses",
+        maxRetries: 0,
+        stream,
+        programmaticToolCalling: true,
+      });
+      const { events, done } = await drain(runAgent({ session, model, prompt: "Read my note." }));
+
+      expect(done).toMatchObject({ reason: "completed", turns: 2 });
+      const callers = events.flatMap((event) => (event.type === "tool_call" ? [event.call.caller] : []));
+      expect(callers).toEqual([
+        { type: "program", id: "call_prog_1" },
+        { type: "program", id: "call_prog_1" },
+      ]);
+      const [first, second] = server.requests.map((request) => request.body);
+      const tools = openaiResponses.formatTools([...session.activeTools.values()], { programmaticToolCalling: true });
+      expect(first.tools).toEqual([...tools, OPENAI_PROGRAMMATIC_TOOL]);
+      const caller = { type: "program", caller_id: "call_prog_1" };
+      expect(second.input.slice(1, 4)).toEqual(reply.output); // the program item, fingerprint and all
+      expect(second.input.slice(4)).toEqual([
+        { type: "function_call_output", call_id: "call_1", output: "ship v1 on Friday\n", caller },
+        { type: "function_call_output", call_id: "call_2", output: expect.stringMatching(/^Error: /), caller },
+      ]);
+      expect(openAIResponsesInputViolations(second.input)).toEqual([]);
+    });
+  }
 });
 
 describe("createOpenAIModel (Responses), native tool search", () => {

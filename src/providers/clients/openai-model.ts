@@ -2,7 +2,7 @@
 // Completions or the Responses API. The request bodies are built here; openai-chat-turn.ts and openai-responses-turn.ts
 // write the transcript into them and read the replies.
 import { openaiChat } from "../openai-chat.js";
-import { openaiResponses } from "../openai-responses.js";
+import { OPENAI_PROGRAMMATIC_TOOL, openaiResponses } from "../openai-responses.js";
 import { checkGenerationOptions, checkOneOf, toolChoiceFor } from "./check-model-options.js";
 import { mergeExtraBody } from "./merge-extra-body.js";
 import { readChatCompletion, reportChatToolCallDeltas, toChatMessages } from "./openai-chat-turn.js";
@@ -52,6 +52,15 @@ export interface OpenAIModelOptions extends ModelConnectionOptions, ModelGenerat
    * because only models with tool search accept it (others answer 400). Chat Completions ignores it.
    */
   readonly nativeToolSearch?: boolean;
+  /**
+   * Responses only: provider-native programmatic tool calling. Every function tool goes with `allowed_callers:
+   * ["direct", "programmatic"]` and the request's tools end with `{ type: "programmatic_tool_calling" }`, so the
+   * model may write a program (run by OpenAI) that calls the tools; each such call comes back as a `function_call`
+   * whose `caller` is read into the call's (`{ type: "program", id }`), dispatches like any other and is answered
+   * with that `caller` echoed. Default false: only models with programmatic tool calling accept it. Chat
+   * Completions ignores it.
+   */
+  readonly programmaticToolCalling?: boolean;
 }
 
 type OpenAISdk = typeof import("openai");
@@ -175,17 +184,22 @@ async function completeWithResponses(
   progress: StreamProgress,
 ): Promise<ModelTurn> {
   const strict = options.strict === true;
+  const programmaticToolCalling = options.programmaticToolCalling === true;
   const native = options.nativeToolSearch === true && (request.deferredTools?.length ?? 0) > 0;
   const deferred = native ? (request.deferredTools ?? []) : [];
-  const tools: readonly unknown[] = native
-    ? nativeResponsesTools(request.tools, deferred, strict)
-    : openaiResponses.formatTools(request.tools, { strict });
+  const tools: unknown[] = native
+    ? nativeResponsesTools(request.tools, deferred, { strict, programmaticToolCalling })
+    : openaiResponses.formatTools(request.tools, { strict, programmaticToolCalling });
+  if (programmaticToolCalling && tools.length > 0) tools.push(OPENAI_PROGRAMMATIC_TOOL);
   const choice = toolChoiceFor(name, options.toolChoice, request.tools);
   const body = mergeExtraBody(
     {
       model: options.model,
       ...(request.systemPrompt === "" ? {} : { instructions: request.systemPrompt }),
-      input: toResponsesInput(request.messages, native ? { toolSearch: { deferredTools: deferred, strict } } : {}),
+      input: toResponsesInput(
+        request.messages,
+        native ? { toolSearch: { deferredTools: deferred, strict, programmaticToolCalling } } : {},
+      ),
       ...(tools.length === 0 ? {} : { tools }),
       ...(options.maxTokens === undefined ? {} : { max_output_tokens: options.maxTokens }),
       ...(options.temperature === undefined ? {} : { temperature: options.temperature }),

@@ -20,15 +20,15 @@ import type { ModelRequest, ModelStopReason, ModelTurn, TranscriptMessage } from
 export function nativeResponsesTools(
   tools: readonly (AgentTool | ToolDescriptor)[],
   deferred: readonly (AgentTool | ToolDescriptor)[],
-  strict: boolean,
+  options: { readonly strict: boolean; readonly programmaticToolCalling?: boolean },
 ): unknown[] {
   return [
     ...upFrontTools(tools, deferred).map((tool) =>
       descriptorOf(tool).name === TOOL_SEARCH_NAME
         ? formatResponsesToolSearch(tool)
-        : openaiResponses.formatTools([tool], { strict })[0],
+        : openaiResponses.formatTools([tool], options)[0],
     ),
-    ...openaiResponses.formatTools(deferred, { strict, deferLoading: true }),
+    ...openaiResponses.formatTools(deferred, { ...options, deferLoading: true }),
   ];
 }
 

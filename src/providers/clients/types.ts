@@ -7,6 +7,11 @@ export interface ProviderMessage {
   /** Which client wrote it (`anthropic`, `openai-chat`, `openai-responses`, `gemini`); other clients ignore it. */
   readonly provider: string;
   readonly value: unknown;
+  /**
+   * Anthropic: the id of the code execution container the reply ran in (its `container.id`), sent back as the next
+   * request's `container` (the API requires it while a program waits for tool results).
+   */
+  readonly container?: string;
 }
 
 /** One message of a provider-neutral transcript. */
