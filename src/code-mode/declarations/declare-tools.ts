@@ -71,9 +71,10 @@ function toEntry(tool: DeclarableTool): Entry {
   const output = tool.outputSchema === undefined ? "string" : schemaToType(tool.outputSchema).text;
   const name = propertyName(tool.name);
   const signature = `${name}(input${input.required ? "" : "?"}: ${input.text}): Promise<${output}>;`;
-  const full = tool.description.trim() === "" ? signature : `${docComment(tool.description, "")}\n${signature}`;
-  const summary = firstSentence(tool.description);
-  const shortLine = `${summary === "" ? "" : `${docComment(summary, "")} `}${name}${SHORT_SIGNATURE}`;
+  const comment = docComment(tool.description, "");
+  const full = comment === "" ? signature : `${comment}\n${signature}`;
+  const summary = docComment(firstSentence(tool.description), "");
+  const shortLine = `${summary === "" ? "" : `${summary} `}${name}${SHORT_SIGNATURE}`;
   return { name: tool.name, full, fullBlock: indent(full), shortBlock: indent(shortLine) };
 }
 

@@ -20,7 +20,7 @@ const EXAMPLE = [
  */
 export function describeRunCode(declarations: ToolDeclarations, limits: DescribedLimits): string {
   return [
-    "Runs a JavaScript program that calls the tools declared below; only its logs and what it returns come back.",
+    "Runs a JavaScript program (`code`) that calls the tools declared below; only its console lines and what it returns come back.",
     "The code is the body of an async function (TypeScript annotations allowed). Call a tool with `await tools.<name>(input)`; run independent calls at once with `Promise.all`.",
     "`return` what you need: a string as is, anything else as JSON. `console.log` lines come back first.",
     "A failed call throws an Error with `code` and `message`; catch it to go on.",
