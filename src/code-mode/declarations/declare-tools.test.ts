@@ -77,12 +77,18 @@ describe("declareTools", () => {
     expect(summarized).toEqual([]);
   });
 
-  it("types a call's result from the tool's outputSchema", () => {
+  it("types a call's result from the tool's outputSchema, its fields without doc comments", () => {
     const { text } = declareTools([
       tool(
         "count",
         { type: "object", properties: { q: { type: "string" } }, required: ["q"] },
-        { outputSchema: { type: "object", properties: { n: { type: "integer" } }, required: ["n"] } },
+        {
+          outputSchema: {
+            type: "object",
+            properties: { n: { type: "integer", description: "How many." } },
+            required: ["n"],
+          },
+        },
       ),
     ]);
     expect(text).toBe("declare const tools: {\n  count(input: { q: string }): Promise<{ n: number }>;\n};");

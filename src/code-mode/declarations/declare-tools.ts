@@ -38,7 +38,7 @@ interface Entry {
  * The declarations of `tools` as a program sees them: a `declare const tools: { … }` block, one method per tool in
  * the order given (the first of a repeated name only), each with its description as a doc comment, its input typed
  * from `inputSchema` (see `schemaToType`) and its result from `outputSchema` (a call resolves to the structured
- * content) or else `string` (the text). Names that are not identifiers are quoted (`tools["get-issue"](…)`).
+ * content; its fields without doc comments) or else `string` (the text). Names that are not identifiers are quoted (`tools["get-issue"](…)`).
  *
  * Over `budgetTokens`, the tools with the largest declarations, largest first, are declared in one line each (name,
  * the first sentence of the description, `Record<string, unknown>` in, `unknown` out) until the text fits or no
@@ -68,7 +68,8 @@ function distinctByName(tools: readonly DeclarableTool[]): DeclarableTool[] {
 
 function toEntry(tool: DeclarableTool): Entry {
   const input = schemaToType(tool.inputSchema);
-  const output = tool.outputSchema === undefined ? "string" : schemaToType(tool.outputSchema).text;
+  // A result's fields go without their descriptions: they cost every turn and rarely change what a program does.
+  const output = tool.outputSchema === undefined ? "string" : schemaToType(tool.outputSchema, { docs: false }).text;
   const name = propertyName(tool.name);
   const signature = `${name}(input${input.required ? "" : "?"}: ${input.text}): Promise<${output}>;`;
   const comment = docComment(tool.description, "");

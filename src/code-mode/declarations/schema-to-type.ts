@@ -4,10 +4,18 @@ import { docComment } from "./doc-comment.js";
 
 /** A schema's TypeScript type, as `schemaToType` prints it. */
 export interface SchemaType {
-  /** The type's text; lines after the first are indented for a member at the `indent` given. */
+  /** The type's text. */
   readonly text: string;
   /** False when `{}` is a value of the type (an object without required properties, a record, `unknown`). */
   readonly required: boolean;
+}
+
+/** Options of `schemaToType`. */
+export interface SchemaToTypeOptions {
+  /** The indent of the line the type starts on; lines after the first are indented from it. Default `""`. */
+  readonly indent?: string;
+  /** Whether properties get their descriptions and defaults as doc comments. Default true. */
+  readonly docs?: boolean;
 }
 
 type TypeNode =
@@ -27,6 +35,7 @@ interface PropertyNode {
 
 interface Walk {
   readonly root: unknown;
+  readonly docs: boolean;
   /** The `$ref`s being expanded: meeting one again is a cycle, which ends in `unknown`. */
   readonly expanding: Set<string>;
   /** Schema nodes left to visit: past it every node is `unknown`, so a schema of many shared refs stays bounded. */
@@ -49,8 +58,9 @@ const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
  * included, adds nothing; a schema saying nothing it knows is `unknown`. Never throws; the same schema always gives
  * the same text. Deep or huge schemas end in `unknown` past a fixed depth and number of nodes.
  */
-export function schemaToType(schema: unknown, indent = ""): SchemaType {
-  const node = convert(schema, { root: schema, expanding: new Set(), nodesLeft: MAX_NODES }, 0);
+export function schemaToType(schema: unknown, options: SchemaToTypeOptions = {}): SchemaType {
+  const { indent = "", docs = true } = options;
+  const node = convert(schema, { root: schema, docs, expanding: new Set(), nodesLeft: MAX_NODES }, 0);
   return { text: print(node, indent), required: !acceptsEmptyObject(node) };
 }
 
@@ -167,7 +177,7 @@ function convertObject(schema: Record<string, unknown>, walk: Walk, depth: numbe
       name,
       optional: !required.has(name),
       type: convert(property, walk, depth + 1),
-      doc: propertyDoc(property, walk.root),
+      doc: walk.docs ? propertyDoc(property, walk.root) : "",
     };
   });
   // A property's type need not fit a narrower index signature, so extra properties beside named ones are `unknown`.
