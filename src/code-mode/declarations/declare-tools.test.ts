@@ -130,6 +130,13 @@ describe("declareTools", () => {
     expect(second.summarized).toEqual(first.summarized);
   });
 
+  it("declares a tool whose listing left the description out", () => {
+    const listed = { name: "bare", inputSchema: { type: "object" } } as unknown as DeclarableTool;
+    expect(declareTools([listed], { budgetTokens: 1 }).byName.get("bare")).toBe(
+      "bare(input?: Record<string, unknown>): Promise<string>;",
+    );
+  });
+
   it("keeps the first of two tools of one name", () => {
     const { text, byName } = declareTools([
       tool("twice", { type: "object" }, { description: "First." }),

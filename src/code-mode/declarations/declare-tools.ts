@@ -72,9 +72,11 @@ function toEntry(tool: DeclarableTool): Entry {
   const output = tool.outputSchema === undefined ? "string" : schemaToType(tool.outputSchema, { docs: false }).text;
   const name = propertyName(tool.name);
   const signature = `${name}(input${input.required ? "" : "?"}: ${input.text}): Promise<${output}>;`;
-  const comment = docComment(tool.description, "");
+  // `?? ""`: a listing read from a server may leave the description out, whatever the type says.
+  const description = tool.description ?? "";
+  const comment = docComment(description, "");
   const full = comment === "" ? signature : `${comment}\n${signature}`;
-  const summary = docComment(firstSentence(tool.description), "");
+  const summary = docComment(firstSentence(description), "");
   const shortLine = `${summary === "" ? "" : `${summary} `}${name}${SHORT_SIGNATURE}`;
   return { name: tool.name, full, fullBlock: indent(full), shortBlock: indent(shortLine) };
 }
