@@ -1,8 +1,9 @@
 // One dispatch: the model's call going in, its options, and the block and outcome coming back.
-import type { ToolLogEvent } from "./agent-tool.js";
+
 import type { ApprovalOptions, ApprovalRequest } from "./approvals.js";
 import type { ContentBlock, ToolResult } from "./result.js";
 import type { TraceContext } from "./telemetry.js";
+import type { ToolLogEvent } from "./tool-log.js";
 
 /** A model's request to call a tool. `input` is untrusted: an object, JSON text, or anything else. */
 export interface ToolUse {
@@ -79,4 +80,16 @@ export type ToolCallErrorCode =
   | "aborted"
   | "approval-required"
   | "approval-declined"
-  | "approval-expired";
+  | "approval-expired"
+  /** A `run_code` program does not parse (code mode). */
+  | "code-syntax-error"
+  /** A `run_code` program threw and did not catch it: its message and the program line. */
+  | "code-runtime-error"
+  /** A `run_code` program ran past its `timeoutMs` and was stopped. */
+  | "code-timeout"
+  /** A `run_code` program used more than its `memoryBytes` and was stopped. */
+  | "code-memory-exceeded"
+  /** A `run_code` program made more than its `maxToolCalls` calls. */
+  | "code-too-many-calls"
+  /** A resumed `run_code` program asked for another call than the one its ledger holds at that step. */
+  | "code-replay-diverged";
