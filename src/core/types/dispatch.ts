@@ -47,6 +47,17 @@ export interface DispatchOptions {
    * with telemetry, the call's span becomes a child of it. Ignored when malformed.
    */
   readonly traceContext?: TraceContext;
+  /**
+   * The id of the call whose program made this call (code mode's `run_code`): announced on the call's
+   * `tool_execution_start`, `tool_call_phase` and `tool_execution_end` events, its hook events and its
+   * approval request, so a listener, a hook or an approver knows the call runs inside a program.
+   */
+  readonly parentToolCallId?: string;
+  /**
+   * For a caller that is a program, not a model: the result is never cut or saved to a file by the session's
+   * result budget (`maxResultChars`, a tool's own); the caller gets it whole.
+   */
+  readonly keepWholeResult?: boolean;
 }
 
 /**
