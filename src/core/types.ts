@@ -39,6 +39,7 @@ export type { PolicyLayer, PolicyRemoval, PolicyResult } from "./types/policy.js
 export type {
   LiveToolSource,
   RegistryReport,
+  ToolCodeOnly,
   ToolDeferral,
   ToolRegistry,
   ToolRegistryOptions,
