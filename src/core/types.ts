@@ -3,7 +3,7 @@
 // (agent-tool, telemetry, remote-executor), and the session around it (registry, hooks, approvals, dispatch,
 // session-events). Import them from here.
 
-export type { AgentTool, ToolCallContext, ToolExecutionMode, ToolLogEvent, ToolLogLevel } from "./types/agent-tool.js";
+export type { AgentTool, ToolCallContext, ToolExecutionMode } from "./types/agent-tool.js";
 export type {
   ApprovalDecision,
   ApprovalOptions,
@@ -39,6 +39,7 @@ export type { PolicyLayer, PolicyRemoval, PolicyResult } from "./types/policy.js
 export type {
   LiveToolSource,
   RegistryReport,
+  ToolCodeOnly,
   ToolDeferral,
   ToolRegistry,
   ToolRegistryOptions,
@@ -63,3 +64,4 @@ export type {
   ToolExecutionStartEvent,
 } from "./types/session-events.js";
 export type { ToolCallChildSpan, ToolCallSpan, TraceContext } from "./types/telemetry.js";
+export type { ToolLogEvent, ToolLogLevel } from "./types/tool-log.js";

@@ -51,6 +51,17 @@ describe("createCallHistory", () => {
     expect(calls.detail(last?.key ?? 0)?.result?.content.text).toBe("y".repeat(500));
   });
 
+  it("keeps the parent of a call a program made, and none for a model's call", () => {
+    const { calls } = history();
+    calls.start("s1", { toolCallId: "p", toolName: "run_code", input: {}, startedAt: 1 });
+    calls.start("s1", { toolCallId: "p.1", toolName: "echo", input: {}, startedAt: 2, parentToolCallId: "p" });
+    end(calls, "p.1", "one");
+    const [program, nested] = calls.summaries();
+    expect(nested?.parentToolCallId).toBe("p");
+    expect(calls.detail(nested?.key ?? 0)?.parentToolCallId).toBe("p");
+    expect(program !== undefined && "parentToolCallId" in program).toBe(false);
+  });
+
   it("keeps the same call id apart in two sessions", () => {
     const { calls } = history();
     calls.start("s1", { toolCallId: "c1", toolName: "echo", input: {}, startedAt: 1 });

@@ -131,6 +131,7 @@ export function createCallHistory(limits: CallHistoryLimits, listener: CallHisto
           toolCallId: start.toolCallId,
           toolName: start.toolName,
           ...(turn === undefined ? {} : { turn }),
+          ...(typeof start.parentToolCallId === "string" ? { parentToolCallId: start.parentToolCallId } : {}),
           status: "running",
           startedAt: typeof start.startedAt === "number" ? start.startedAt : Date.now(),
           inputPreview: previewOf(input.text),

@@ -295,6 +295,30 @@ describe("createInspector's event stream", () => {
     expect(detail.error).toMatchObject({ code: "invalid-input", text: expect.stringContaining("text") });
   });
 
+  it("gives the calls an executor's program made the program's call id as their parent", async () => {
+    let session: AgentSession | undefined;
+    const program = defineTool({
+      name: "program",
+      description: "Calls echo twice through the session",
+      inputSchema: { type: "object" },
+      execute: async (_input, context) => {
+        const uses = ["p.1", "p.2"].map((id) => ({ id, name: "echo", input: { text: id } }));
+        await session?.dispatchAllDetailed(uses, context.nestedDispatchOptions?.());
+        return "done";
+      },
+    });
+    session = sessionWith([program, echoTool()]);
+    const inspector = await start();
+    inspector.watch(session);
+    await session.dispatch({ id: "p", name: "program", input: {} });
+    const snapshot = (await (await follow(inspector)).next("snapshot")) as InspectorSnapshot;
+    expect(snapshot.calls.map((call) => [call.toolCallId, call.parentToolCallId])).toEqual([
+      ["p", undefined],
+      ["p.1", "p"],
+      ["p.2", "p"],
+    ]);
+  });
+
   it("gives a page that connects again a fresh snapshot with the calls so far", async () => {
     const session = sessionWith([echoTool()]);
     const inspector = await start();

@@ -115,6 +115,8 @@ export interface CallSummary {
   readonly toolName: string;
   /** The loop's turn, when the inspector follows the loop (`record`). */
   readonly turn?: number;
+  /** The call whose program made this one (code mode's `run_code`), in the same session; absent for a model's call. */
+  readonly parentToolCallId?: string;
   readonly status: CallStatus;
   /** Epoch milliseconds. */
   readonly startedAt: number;

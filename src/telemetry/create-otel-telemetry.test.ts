@@ -1,6 +1,6 @@
 // Telemetry (docs/telemetry.md) against the real OpenTelemetry SDK: spans, their attributes, parent/child links,
 // errors, the duration histogram.
-import { context, trace } from "@opentelemetry/api";
+import { context, ROOT_CONTEXT, trace } from "@opentelemetry/api";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import {
   AggregationTemporality,
@@ -220,6 +220,30 @@ describe("child spans", () => {
     expect(parentOf(child)).toBe(call.spanContext().spanId);
     expect(child.kind).toBe(SPAN_KIND_CLIENT);
     expect(child.attributes).toMatchObject({ "db.system.name": "redis", "error.type": "connection-refused" });
+  });
+});
+
+describe("nested calls", () => {
+  it("a call made with the executor's nestedDispatchOptions is a child of its call's span, with no active context", async () => {
+    let session: ReturnType<typeof telemetrySession> | undefined;
+    const program = defineTool({
+      name: "program",
+      description: "Calls echo through the session, as code mode's run_code does",
+      inputSchema: { type: "object" },
+      // Code mode answers a program's calls from a worker's messages, where the async context is lost: ROOT_CONTEXT.
+      execute: (_input, callContext) =>
+        context.with(ROOT_CONTEXT, () =>
+          session
+            ?.dispatch({ id: "p.1", name: "echo", input: { text: "x" } }, callContext.nestedDispatchOptions?.())
+            .then(textOf),
+        ) ?? "",
+    });
+    session = telemetrySession([program, echoTool()]);
+    await session.dispatch({ id: "p", name: "program", input: {} });
+    const outer = spanNamed("execute_tool program");
+    const nested = spanNamed("execute_tool echo");
+    expect(parentOf(nested)).toBe(outer.spanContext().spanId);
+    expect(nested.spanContext().traceId).toBe(outer.spanContext().traceId);
   });
 });
 

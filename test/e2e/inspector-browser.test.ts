@@ -3,11 +3,11 @@
 // test-artifacts/ (not committed) for a person to look at.
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterEach, describe, expect, it } from "vitest";
 import { browserTestsRun, CHROMIUM, CHROMIUM_FLAGS } from "../support/chromium.js";
-import { builtInspectorPage } from "./helpers/build.js";
+import { builtInspectorPage, builtScript } from "./helpers/build.js";
 import { cliEnv, type RunningCli, startCli, tempWorkspace } from "./helpers/cli.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -91,6 +91,74 @@ describe.skipIf(!runs)("toolwire run --inspect in a browser", () => {
       expect(await cli.stop("SIGTERM")).toEqual({ code: 0, signal: null });
     } finally {
       await folder.remove();
+    }
+  });
+
+  it("draws a program's nested calls indented under its row, which counts them", async () => {
+    const toolwire = (await import(
+      pathToFileURL(builtScript("dist/index.js")).href
+    )) as typeof import("../../src/index.js");
+    const { createInspector } = (await import(
+      pathToFileURL(builtScript("dist/inspector/index.js")).href
+    )) as typeof import("../../src/inspector/index.js");
+    let release: () => void = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let session: ReturnType<typeof toolwire.createAgentSession> | undefined;
+    const echo = toolwire.defineTool({
+      name: "echo",
+      description: "Echoes its text",
+      inputSchema: { type: "object", properties: { text: { type: "string" } } },
+      execute: ({ text }) => String(text),
+    });
+    const program = toolwire.defineTool({
+      name: "program",
+      description: "Calls echo twice through the session, once released",
+      inputSchema: { type: "object" },
+      execute: async (_input, context) => {
+        await released;
+        const uses = ["p.1", "p.2"].map((id) => ({ id, name: "echo", input: { text: id } }));
+        await session?.dispatchAllDetailed(uses, context.nestedDispatchOptions?.());
+        return "done";
+      },
+    });
+    session = toolwire.createAgentSession({ registry: toolwire.createToolRegistry({ custom: [program, echo] }) });
+    const inspector = await createInspector();
+    try {
+      inspector.watch(session);
+      // The program starts, a model's call starts and ends after it, then the program's calls come: the list shows
+      // them under the program, before the later call.
+      const running = session.dispatch({ id: "p", name: "program", input: {} });
+      await session.dispatch({ id: "a", name: "echo", input: { text: "a" } });
+      release();
+      await running;
+      const page = await openPage(inspector.url);
+      const rows = page.locator(".call");
+      await expect.poll(() => rows.count()).toBe(4);
+      const order: [string | null, string | null][] = [];
+      for (let index = 0; index < 4; index++) {
+        const row = rows.nth(index);
+        order.push([await row.getAttribute("data-tool-call-id"), await row.getAttribute("data-depth")]);
+      }
+      expect(order).toEqual([
+        ["p", "0"],
+        ["p.1", "1"],
+        ["p.2", "1"],
+        ["a", "0"],
+      ]);
+      expect(await page.locator('.call[data-tool-call-id="p"] .call-nested').textContent()).toBe("2 nested calls");
+      const indent = async (id: string) =>
+        (await page.locator(`.call[data-tool-call-id="${id}"] .call-name`).boundingBox())?.x ?? 0;
+      expect(await indent("p.1")).toBeGreaterThan(await indent("p"));
+      await page.locator('.call[data-tool-call-id="p.1"] .call-head').click();
+      await expect
+        .poll(() => page.locator('.call[data-tool-call-id="p.1"] .call-detail').textContent())
+        .toContain("made by the program ofp");
+      expect((page as Page & { problems: string[] }).problems).toEqual([]);
+    } finally {
+      await inspector.close();
+      session.close();
     }
   });
 });

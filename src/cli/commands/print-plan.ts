@@ -38,18 +38,21 @@ function nearName(runtime: Runtime, pattern: string): string | undefined {
 }
 
 /**
- * The estimated tokens (`estimateToolTokens`) of the definitions sent up front (the tools not deferred, and
- * `tool_search` when some are) and of the deferred ones, over the registry's visible tools.
+ * The estimated tokens (`estimateToolTokens`) of the definitions sent up front (the tools not deferred nor code-only,
+ * and `tool_search` when some are deferred), of the deferred ones, and of the code-only ones (never sent), over the
+ * registry's visible tools.
  */
-export function toolTokens(runtime: Runtime): { upFront: number; deferred: number } {
+export function toolTokens(runtime: Runtime): { upFront: number; deferred: number; codeOnly: number } {
   const { registry } = runtime;
   let upFront = registry.deferred.size > 0 ? estimateToolTokens(TOOL_SEARCH_DEFINITION) : 0;
   let deferred = 0;
+  let codeOnly = 0;
   for (const [name, tool] of registry.tools) {
-    if (registry.deferred.has(name)) deferred += estimateToolTokens(tool);
+    if (registry.codeOnly.has(name)) codeOnly += estimateToolTokens(tool);
+    else if (registry.deferred.has(name)) deferred += estimateToolTokens(tool);
     else upFront += estimateToolTokens(tool);
   }
-  return { upFront, deferred };
+  return { upFront, deferred, codeOnly };
 }
 
 /** Each remote executor of the config (docs/workers.md): its id, where it runs, and the visible tools it runs. */
@@ -81,6 +84,7 @@ export function planAsJson(runtime: Runtime) {
     excluded: report.excluded,
     overrides: report.overrides,
     deferred: report.deferred,
+    codeOnly: report.codeOnly,
     toolTokens: toolTokens(runtime),
     openaiNonStrict: listNonStrictTools(runtime.registry.tools.values()),
     unknownPatterns: report.unknownPatterns,
@@ -153,6 +157,23 @@ export function printPlan(runtime: Runtime, output: Output): void {
         output,
         "dim",
         `estimated tokens: ${tokens.upFront} sent up front (tool_search included), ${tokens.deferred} deferred`,
+      ),
+    );
+  }
+  if (report.codeOnly.length > 0) {
+    heading(`Code only (${report.codeOnly.length}): reachable only through code (codeMode), never sent to the model`);
+    output.line(
+      formatTable(
+        ["TOOL", "TOKENS", "WHY"],
+        report.codeOnly.map((entry) => {
+          const tool = runtime.registry.tools.get(entry.name);
+          return [
+            paint(output, "cyan", entry.name),
+            tool === undefined ? "" : String(estimateToolTokens(tool)),
+            `matches the codeOnly pattern "${entry.pattern}"`,
+          ];
+        }),
+        output,
       ),
     );
   }

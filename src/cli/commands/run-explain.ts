@@ -9,7 +9,8 @@ type ToolStatus = "visible" | "hidden" | "removed" | "unknown";
 
 /**
  * The explanation as data, for `--json`: the status, the registry's sentence, and the facts behind it (`deferred`:
- * why the model finds the tool through tool_search, for a deferred one; `runsOn`: the remote executor that runs it).
+ * why the model finds the tool through tool_search, for a deferred one; `codeOnly`: the pattern that keeps it for
+ * programs only; `runsOn`: the remote executor that runs it).
  */
 function explainAsJson(runtime: Runtime, tool: string) {
   const { registry } = runtime;
@@ -17,6 +18,7 @@ function explainAsJson(runtime: Runtime, tool: string) {
   const hidden = registry.hidden.find((entry) => entry.descriptor.name === tool);
   const removed = registry.lastReport.excluded.filter((entry) => entry.name === tool);
   const deferred = registry.deferred.get(tool);
+  const codeOnly = registry.codeOnly.get(tool);
   const owner = (visible ?? hidden)?.descriptor.owner;
   const subject =
     tool === "bash" && owner?.kind === "core" ? "bash" : owner?.kind === "mcp" ? `mcp:${owner.serverId}` : "";
@@ -32,6 +34,7 @@ function explainAsJson(runtime: Runtime, tool: string) {
     ...(visible === undefined ? {} : { owner: visible.descriptor.owner }),
     ...(visible?.runsOn === undefined ? {} : { runsOn: visible.runsOn }),
     ...(deferred === undefined ? {} : { deferred }),
+    ...(codeOnly === undefined ? {} : { codeOnly }),
     ...(hidden === undefined ? {} : { diagnostics: hidden.diagnostics }),
     ...(removed.length === 0 ? {} : { removed }),
   };

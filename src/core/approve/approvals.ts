@@ -37,6 +37,7 @@ interface ApprovalSubject {
   readonly toolName: string;
   readonly input: JsonObject;
   readonly descriptor: ToolDescriptor;
+  readonly parentToolCallId?: string;
 }
 
 /**
@@ -87,7 +88,7 @@ export function createApprovals(options: ApprovalOptions): Approvals {
  */
 export function createApprovalRequest(approvals: Approvals, call: ApprovalSubject): ApprovalRequest {
   const input = frozenJsonCopy(call.input);
-  return Object.freeze({
+  const request: ApprovalRequest = {
     approvalId: randomUUID(),
     toolCallId: call.toolCallId,
     toolName: call.toolName,
@@ -95,7 +96,9 @@ export function createApprovalRequest(approvals: Approvals, call: ApprovalSubjec
     inputDigest: inputDigest(input),
     descriptor: call.descriptor,
     expiresAt: Date.now() + approvals.ttlMs,
-  });
+  };
+  const { parentToolCallId } = call;
+  return Object.freeze(parentToolCallId === undefined ? request : { ...request, parentToolCallId });
 }
 
 /**

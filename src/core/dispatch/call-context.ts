@@ -10,6 +10,7 @@ import type {
   ToolLogEvent,
   ToolLogLevel,
   ToolResult,
+  TraceContext,
 } from "../types.js";
 import type { CallWatch } from "./call-watch.js";
 import type { SessionEmitter } from "./events.js";
@@ -68,11 +69,33 @@ export class CallContext extends LazyAbortSignal implements ToolCallContext {
     this.#callListener("onLog", () => options?.onLog?.(entry));
   };
 
+  /** The options for calls the executor makes through the session on this call's behalf (`ToolCallContext`). */
+  nestedDispatchOptions(): DispatchOptions {
+    const { options } = this;
+    const traceContext = this.#traceContext();
+    const nested: {
+      -readonly [K in keyof DispatchOptions]: DispatchOptions[K];
+    } = { signal: this.signal, parentToolCallId: this.toolCallId, keepWholeResult: true };
+    if (options?.approver !== undefined) nested.approver = options.approver;
+    if (options?.pauseForApproval === true) nested.pauseForApproval = true;
+    if (traceContext !== undefined) nested.traceContext = traceContext;
+    return nested;
+  }
+
   /** A stretch of the executor's own work (such as `sandbox_start`), from `start` until now. */
   phase(name: string, start: number): void {
     const { watch } = this.call;
     if (watch === undefined || this.finished || typeof name !== "string" || typeof start !== "number") return;
     watch.phase(cutText(name, 100), Math.min(start, performance.now()), performance.now(), undefined, true);
+  }
+
+  /** The call's span as a parent for other calls; `undefined` without telemetry, or if the tracer fails. */
+  #traceContext(): TraceContext | undefined {
+    try {
+      return this.span?.traceContext();
+    } catch {
+      return undefined;
+    }
   }
 
   reportAbortListener(error: unknown): void {

@@ -50,7 +50,13 @@ export function watchCall(
     readonly telemetry: CallTelemetry | undefined;
     activeTools(): ReadonlyMap<string, AgentTool>;
   },
-  call: { readonly id: string; readonly name: string; readonly started: number; readonly input: unknown },
+  call: {
+    readonly id: string;
+    readonly name: string;
+    readonly started: number;
+    readonly input: unknown;
+    readonly parentToolCallId: string | undefined;
+  },
   parent: TraceContext | undefined,
 ): CallWatch {
   const trace = runtime.telemetry?.begin(call, runtime.activeTools().get(call.name), parent);
@@ -64,7 +70,12 @@ class PhaseWatch implements CallWatch {
 
   constructor(
     private readonly emitter: SessionEmitter,
-    private readonly call: { readonly id: string; readonly name: string; readonly started: number },
+    private readonly call: {
+      readonly id: string;
+      readonly name: string;
+      readonly started: number;
+      readonly parentToolCallId: string | undefined;
+    },
     private readonly trace: CallTrace | undefined,
   ) {
     this.#last = call.started;
@@ -96,7 +107,7 @@ class PhaseWatch implements CallWatch {
   #report(phase: ToolCallPhase, start: number, end: number, errorCode: ToolCallErrorCode | undefined): void {
     this.trace?.phase(phase, start, end, errorCode);
     if (!this.emitter.has("tool_call_phase")) return;
-    const { id, name } = this.call;
+    const { id, name, parentToolCallId } = this.call;
     this.emitter.emit("tool_call_phase", {
       toolCallId: id,
       toolName: name,
@@ -104,6 +115,7 @@ class PhaseWatch implements CallWatch {
       startedAt: performance.timeOrigin + start,
       durationMs: Math.max(0, end - start),
       ...(errorCode === undefined ? {} : { errorCode }),
+      ...(parentToolCallId === undefined ? {} : { parentToolCallId }),
     });
   }
 }

@@ -68,6 +68,8 @@ export interface Call {
   readonly watch: CallWatch | undefined;
   /** The active tool it calls, once found. */
   tool: CallableTool | undefined;
+  /** The call whose program made this one (`DispatchOptions.parentToolCallId`), announced on its events. */
+  readonly parentToolCallId: string | undefined;
 }
 
 /** One call's whole life. Never rejects: a fault inside toolwire is the call's error result. */
@@ -78,7 +80,7 @@ export async function runCall(
 ): Promise<ToolCallOutcome> {
   let call: Call | undefined;
   try {
-    call = startCall(runtime, toolUse, options?.traceContext);
+    call = startCall(runtime, toolUse, options);
     checkCall(runtime, call, options?.signal);
     if (call.state.kind === "ready" && runtime.beforeHooks.length > 0) await runCallBeforeHooks(runtime, call);
   } catch (error) {
@@ -100,11 +102,17 @@ export async function completeCall(
     if (call.state.kind === "ready" && runtime.approvals !== undefined) await approveCall(runtime, call, options);
     if (call.state.kind === "ready") await executeCall(runtime, call, options);
     if (call.state.kind === "executed" && runtime.afterHooks.length > 0) await runCallAfterHooks(runtime, call);
-    if (isOverBudget(runtime, call)) await saveResultOverBudget(runtime, call);
+    if (options?.keepWholeResult !== true && isOverBudget(runtime, call)) await saveResultOverBudget(runtime, call);
     return endCall(runtime, call);
   } catch (error) {
     return internalFailure(runtime, call, undefined, error);
   }
+}
+
+/** `fields` with the call's `parentToolCallId`, when it has one (a call the model made has none, not an `undefined`). */
+function withParent<T extends object>(call: Call, fields: T): T & { readonly parentToolCallId?: string } {
+  const { parentToolCallId } = call;
+  return parentToolCallId === undefined ? fields : { ...fields, parentToolCallId };
 }
 
 function move(call: Call, event: CallEvent): void {
@@ -112,27 +120,30 @@ function move(call: Call, event: CallEvent): void {
 }
 
 /**
- * received: reads an untrusted tool use and announces the call; `parent` is a trace it continues (from another
- * process).
+ * received: reads an untrusted tool use and announces the call; `traceContext` is a trace it continues (from another
+ * process), `parentToolCallId` the call whose program made it.
  */
-export function startCall(runtime: CallRuntime, toolUse: ToolUse, parent: TraceContext | undefined): Call {
+export function startCall(
+  runtime: CallRuntime,
+  toolUse: ToolUse,
+  origin: Pick<DispatchOptions, "traceContext" | "parentToolCallId"> | undefined,
+): Call {
   const record: Record<string, unknown> = isRecord(toolUse) ? toolUse : {};
   const id = typeof record.id === "string" ? record.id : record.id === undefined ? "" : describeThrown(record.id);
   const name = typeof record.name === "string" ? record.name : describeThrown(record.name);
   const input = record.input;
+  const parentToolCallId = typeof origin?.parentToolCallId === "string" ? origin.parentToolCallId : undefined;
   const started = performance.now();
   const { emitter } = runtime;
   const watched = runtime.telemetry !== undefined || emitter.has("tool_call_phase");
-  const watch = watched ? watchCall(runtime, { id, name, started, input }, parent) : undefined;
+  const watch = watched
+    ? watchCall(runtime, { id, name, started, input, parentToolCallId }, origin?.traceContext)
+    : undefined;
   if (emitter.has("tool_execution_start")) {
-    emitter.emit("tool_execution_start", {
-      toolCallId: id,
-      toolName: name,
-      input,
-      startedAt: performance.timeOrigin + started,
-    });
+    const event = { toolCallId: id, toolName: name, input, startedAt: performance.timeOrigin + started };
+    emitter.emit("tool_execution_start", parentToolCallId === undefined ? event : { ...event, parentToolCallId });
   }
-  return { state: receivedCall(id, name), rawInput: input, started, watch, tool: undefined };
+  return { state: receivedCall(id, name), rawInput: input, started, watch, tool: undefined, parentToolCallId };
 }
 
 /** received → ready or refused: finds the active tool, then parses and validates the input. */
@@ -172,7 +183,7 @@ export async function runCallBeforeHooks(runtime: CallRuntime, call: Call): Prom
   let hooksStart = 0;
   const outcome = await runtime.lock(() => {
     if (call.watch !== undefined) hooksStart = performance.now(); // inside the lock: the wait counts as queued
-    const event = { toolName, toolCallId: id, input, descriptor: tool.tool.descriptor };
+    const event = withParent(call, { toolName, toolCallId: id, input, descriptor: tool.tool.descriptor });
     return runBeforeHooks(runtime.beforeHooks, event, runtime.hookTimeoutMs, (rewritten) => {
       const checked = checkInput(tool, rewritten, "input from a beforeToolCall hook");
       return typeof checked === "string" ? { problem: checked } : { input: checked };
@@ -202,12 +213,12 @@ async function approveCall(runtime: CallRuntime, call: Call, options: DispatchOp
   const { approvals, emitter } = runtime;
   const { state, tool } = call;
   if (approvals === undefined || state.kind !== "ready" || state.approved === true || tool === undefined) return;
-  const subject = {
+  const subject = withParent(call, {
     toolCallId: state.id,
     toolName: state.toolName,
     input: state.input,
     descriptor: tool.tool.descriptor,
-  };
+  });
   if (!approvals.requires(subject)) return;
   const approver = options?.approver ?? approvals.approver;
   if (approver === undefined && options?.pauseForApproval === true) {
@@ -249,7 +260,8 @@ export function resumeCall(
   // Read once into a frozen copy: announced, checked against the digest, and copied afresh to run.
   const copied = copyJson(request.input, "the approved input");
   const input = frozenJsonCopy(copied.ok && isRecord(copied.value) ? (copied.value as JsonObject) : {});
-  const call = startCall(runtime, { id: request.toolCallId, name: request.toolName, input }, parent);
+  const origin = { traceContext: parent, parentToolCallId: request.parentToolCallId };
+  const call = startCall(runtime, { id: request.toolCallId, name: request.toolName, input }, origin);
   const { id, toolName } = call.state;
   call.state = pausedCall({ ...request, toolCallId: id, input });
   const { emitter } = runtime;
@@ -355,7 +367,8 @@ async function runCallAfterHooks(runtime: CallRuntime, call: Call): Promise<void
   let hooksStart = 0;
   const result = await runtime.lock(() => {
     if (call.watch !== undefined) hooksStart = performance.now(); // inside the lock: the wait counts as queued
-    const event = { toolName, toolCallId: id, input: state.input, durationMs: performance.now() - call.started };
+    const durationMs = performance.now() - call.started;
+    const event = withParent(call, { toolName, toolCallId: id, input: state.input, durationMs });
     return runAfterHooks(runtime.afterHooks, event, state.result, runtime.hookTimeoutMs, (error) =>
       runtime.emitter.emit("error", { code: error.code, error, toolCallId: id, toolName }),
     );
@@ -400,12 +413,11 @@ export function endCall(runtime: CallRuntime, call: Call): ToolCallOutcome {
   watch?.end(result, errorCode, ended);
   if (runtime.emitter.has("tool_execution_end")) {
     const isError = result.isError === true;
-    runtime.emitter.emit(
-      "tool_execution_end",
+    const event =
       errorCode === undefined
         ? { toolCallId: id, toolName, durationMs, isError, result }
-        : { toolCallId: id, toolName, durationMs, isError, errorCode, result },
-    );
+        : { toolCallId: id, toolName, durationMs, isError, errorCode, result };
+    runtime.emitter.emit("tool_execution_end", withParent(call, event));
   }
   return outcomeOf(state, durationMs);
 }
@@ -435,6 +447,7 @@ export function internalFailure(
     started: performance.now(),
     watch: undefined,
     tool: undefined,
+    parentToolCallId: undefined,
   };
   move(failed, { kind: "failed", message: `Tool call failed inside toolwire: ${describeThrown(error)}` });
   try {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { echoTool, sessionWith } from "../../../test/support/session.js";
+import { ToolCallError } from "../errors.js";
 import { defineTool } from "../register/define-tool.js";
-import type { ToolResult } from "../types.js";
+import type { ToolCallErrorCode, ToolResult } from "../types.js";
 
 const weather = defineTool({
   name: "weather",
@@ -31,6 +32,37 @@ describe("dispatchDetailed", () => {
     expect(missing.block.is_error).toBe(true);
     const invalid = await session.dispatchDetailed({ id: "2", name: "echo", input: { text: 1 } });
     expect(invalid.errorCode).toBe("invalid-input");
+  });
+
+  it("carries the code an executor chose by throwing a ToolCallError, such as run_code's outcome codes", async () => {
+    const codes: ToolCallErrorCode[] = [
+      "code-syntax-error",
+      "code-runtime-error",
+      "code-timeout",
+      "code-memory-exceeded",
+      "code-too-many-calls",
+      "code-replay-diverged",
+    ];
+    const runCode = defineTool({
+      name: "run_code",
+      description: "Fails with the code it is given",
+      inputSchema: { type: "object", properties: { code: { type: "string" } }, required: ["code"] },
+      execute: ({ code }) => {
+        throw new ToolCallError(code as ToolCallErrorCode, "run_code", `The program failed: ${code}`);
+      },
+    });
+    const session = sessionWith([runCode]);
+    const ended: unknown[] = [];
+    session.on("tool_execution_end", (event) => ended.push(event.errorCode));
+    for (const code of codes) {
+      const outcome = await session.dispatchDetailed({ id: code, name: "run_code", input: { code } });
+      expect(outcome.errorCode).toBe(code);
+      expect(outcome.result).toEqual({
+        content: [{ type: "text", text: `The program failed: ${code}` }],
+        isError: true,
+      });
+    }
+    expect(ended).toEqual(codes);
   });
 
   it("dispatchAllDetailed answers every call in order, in both execution modes", async () => {

@@ -4,7 +4,7 @@ import { createToolSearchIndex, type ToolSearchIndex } from "../defer/create-too
 import { createToolSearchTool, TOOL_SEARCH_NAME } from "../defer/create-tool-search-tool.js";
 import { SessionError } from "../errors.js";
 import { sameItems } from "../same-items.js";
-import type { AgentTool, JsonObject, ToolDeferral, ToolRegistry } from "../types.js";
+import type { AgentTool, JsonObject, ToolCodeOnly, ToolDeferral, ToolRegistry } from "../types.js";
 import { type CallableTool, callableTool } from "./callable-tool.js";
 import type { SessionEmitter } from "./events.js";
 import { buildSystemPrompt } from "./system-prompt.js";
@@ -16,6 +16,7 @@ interface ModelView {
   readonly activeToolNames: readonly string[];
   readonly modelTools: readonly AgentTool[];
   readonly deferredTools: readonly AgentTool[];
+  readonly codeOnlyTools: readonly AgentTool[];
   readonly loadedToolNames: readonly string[];
   readonly systemPrompt: string;
   loadDeferredTools(names: Iterable<string>): string[];
@@ -42,6 +43,7 @@ export function createModelView(options: {
   let callable = new Map<string, CallableTool>();
   let deferredTools: readonly AgentTool[] = [];
   let deferredNames: ReadonlySet<string> = new Set();
+  let codeOnlyTools: readonly AgentTool[] = [];
   let loaded: string[] = [];
   let modelTools: readonly AgentTool[] = [];
   let systemPrompt = buildSystemPrompt(baseSystemPrompt, []); // the prompt of no tools, until recompute finds some
@@ -91,12 +93,23 @@ export function createModelView(options: {
       base = new Map(explicit.map((name) => [name, tools.get(name) as AgentTool]));
     }
     const deferral: ReadonlyMap<string, ToolDeferral> = registry.deferred ?? NO_DEFERRAL;
+    const codeOnly: ReadonlyMap<string, ToolCodeOnly> = registry.codeOnly ?? NO_CODE_ONLY;
     const nextDeferred =
-      deferral.size === 0 ? [] : [...base.values()].filter((tool) => deferral.has(tool.descriptor.name));
-    const deferralChanged = !sameItems(nextDeferred, deferredTools);
+      deferral.size === 0
+        ? []
+        : [...base.values()].filter(
+            (tool) => deferral.has(tool.descriptor.name) && !codeOnly.has(tool.descriptor.name),
+          );
+    const nextCodeOnly =
+      codeOnly.size === 0 ? [] : [...base.values()].filter((tool) => codeOnly.has(tool.descriptor.name));
+    let deferralChanged = !sameItems(nextDeferred, deferredTools);
     if (deferralChanged) {
       deferredTools = Object.freeze(nextDeferred);
       deferredNames = new Set(deferredTools.map((tool) => tool.descriptor.name));
+    }
+    if (!sameItems(nextCodeOnly, codeOnlyTools)) {
+      codeOnlyTools = Object.freeze(nextCodeOnly);
+      deferralChanged = true; // what is sent up front changes as deferral would change it
     }
     const offersSearch = deferredTools.length > 0 && !base.has(TOOL_SEARCH_NAME);
     const next: ReadonlyMap<string, AgentTool> = offersSearch
@@ -107,7 +120,9 @@ export function createModelView(options: {
     // What follows depends only on the entries, the deferral and the loaded names: a refresh that changed none of
     // them (the common case) keeps the lists and the prompt instead of rebuilding them over every tool.
     if (changed || deferralChanged || stillLoaded.length !== loaded.length) {
-      const upFront = [...next.values()].filter((tool) => !deferredNames.has(tool.descriptor.name));
+      const upFront = [...next.values()].filter(
+        (tool) => !deferredNames.has(tool.descriptor.name) && !codeOnly.has(tool.descriptor.name),
+      );
       modelTools = Object.freeze([...upFront, ...stillLoaded.map((name) => next.get(name) as AgentTool)]);
       systemPrompt = buildSystemPrompt(baseSystemPrompt, upFront);
     }
@@ -142,6 +157,9 @@ export function createModelView(options: {
     },
     get deferredTools() {
       return deferredTools;
+    },
+    get codeOnlyTools() {
+      return codeOnlyTools;
     },
     get loadedToolNames() {
       return loaded;
@@ -192,6 +210,7 @@ export function createModelView(options: {
 }
 
 const NO_DEFERRAL: ReadonlyMap<string, ToolDeferral> = new Map();
+const NO_CODE_ONLY: ReadonlyMap<string, ToolCodeOnly> = new Map();
 
 /** Whether two maps hold the same tools under the same names in the same order. */
 function sameEntries(next: ReadonlyMap<string, AgentTool>, previous: ReadonlyMap<string, AgentTool>): boolean {

@@ -34,7 +34,7 @@ export async function runCalls(
   for (const toolUse of toolUses) {
     let call: Call | undefined;
     try {
-      call = startCall(runtime, toolUse, options?.traceContext);
+      call = startCall(runtime, toolUse, options);
       checkCall(runtime, call, options?.signal);
       if (call.state.kind === "ready" && runtime.beforeHooks.length > 0) await runCallBeforeHooks(runtime, call);
       prepared.push(call.state.kind === "refused" ? endCall(runtime, call) : call);

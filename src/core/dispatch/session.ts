@@ -99,7 +99,8 @@ export interface AgentSession {
   readonly activeTools: ReadonlyMap<string, AgentTool>;
   readonly activeToolNames: readonly string[];
   /**
-   * The tools to send the model now (docs/deferred-tools.md): the active tools that are not deferred, in active order,
+   * The tools to send the model now (docs/deferred-tools.md): the active tools that are not deferred (nor code-only,
+   * `codeOnlyTools`), in active order,
    * then `tool_search` while any active tool is deferred, then the deferred tools searches found, in the order found.
    * A search appends to it, so what was sent before keeps its bytes; it changes otherwise only when the active
    * set or the registry's deferral does. Without deferred tools it is every active tool.
@@ -112,6 +113,12 @@ export interface AgentSession {
   readonly deferredTools: readonly AgentTool[];
   /** The names of `deferredTools`. */
   readonly deferredToolNames: readonly string[];
+  /**
+   * The active tools reachable only through code (the registry's `codeOnly`), in active order: callable by name, but
+   * not in `modelTools`, the system prompt or `tool_search`. Code mode exposes them to programs. The same array until
+   * they change.
+   */
+  readonly codeOnlyTools: readonly AgentTool[];
   /** The deferred tools that joined `modelTools` (found by `tool_search` or given to `loadDeferredTools`), in order. */
   readonly loadedToolNames: readonly string[];
   /**
@@ -122,7 +129,7 @@ export interface AgentSession {
   loadDeferredTools(names: Iterable<string>): string[];
   /**
    * The base prompt plus a section listing the tools sent up front (docs/core.md): the active tools that are
-   * not deferred, and `tool_search` while some are.
+   * not deferred nor code-only, and `tool_search` while some are deferred.
    */
   readonly systemPrompt: string;
   /** The prompt as the session was given it, without the tool section (what `runAgent` sends by default). */
@@ -232,6 +239,9 @@ export function createAgentSession(options: CoreSessionOptions): AgentSession {
     },
     get deferredToolNames() {
       return view.deferredTools.map((tool) => tool.descriptor.name);
+    },
+    get codeOnlyTools() {
+      return view.codeOnlyTools;
     },
     get loadedToolNames() {
       return [...view.loadedToolNames];

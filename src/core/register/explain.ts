@@ -4,6 +4,7 @@ import type {
   AgentTool,
   HiddenToolPlanEntry,
   RegistryReport,
+  ToolCodeOnly,
   ToolDeferral,
   ToolOwnerRef,
   ToolSource,
@@ -18,6 +19,7 @@ export interface RegistrySnapshot {
   readonly overrides: RegistryReport["overrides"];
   readonly excluded: RegistryReport["excluded"];
   readonly deferred: ReadonlyMap<string, ToolDeferral>;
+  readonly codeOnly: ReadonlyMap<string, ToolCodeOnly>;
 }
 
 const SOURCE_WORDS: Record<ToolSource, string> = { builtin: "built-in", extension: "extension", custom: "custom" };
@@ -64,6 +66,12 @@ export function explainTool(snapshot: RegistrySnapshot, name: string): string {
     }
     const deferral = snapshot.deferred.get(name);
     if (deferral !== undefined) lines.push(describeDeferral(name, deferral));
+    const codeOnly = snapshot.codeOnly.get(name);
+    if (codeOnly !== undefined) {
+      lines.push(
+        `${name} is reachable only through code (codeOnly pattern "${codeOnly.pattern}"): it is not sent to the model, listed in the system prompt or found by tool_search; a program (code mode) calls it, and a call by name runs it.`,
+      );
+    }
   } else if (hidden !== undefined) {
     lines.push(`${name} is hidden: its availability check failed.`);
     for (const diagnostic of hidden.diagnostics) lines.push(`- ${diagnostic.message} (${diagnostic.reason})`);

@@ -356,3 +356,47 @@ describe("deferred tools", () => {
     expect(registry.tools.has("a")).toBe(true);
   });
 });
+
+describe("code-only tools", () => {
+  it("stay in the Map, and are reported and explained as reachable only through code, naming the pattern", () => {
+    const registry = createToolRegistry({ custom: [tool("a"), tool("b")], codeOnly: ["b*", "typo"] });
+    expect([...registry.tools.keys()]).toEqual(["a", "b"]);
+    expect([...registry.codeOnly]).toEqual([["b", { pattern: "b*" }]]);
+    expect(registry.lastReport.codeOnly).toEqual([{ name: "b", pattern: "b*" }]);
+    expect(registry.lastReport.unknownPatterns).toEqual([{ layer: "codeOnly", pattern: "typo" }]);
+    expect(registry.explain("b")).toContain(
+      'b is reachable only through code (codeOnly pattern "b*"): it is not sent to the model',
+    );
+    expect(registry.explain("a")).not.toContain("only through code");
+  });
+
+  it("are never deferred, by a pattern, a mark or the budget, and the budget counts only the tools sent", () => {
+    const marked = defineTool({
+      name: "m",
+      description: "marked",
+      inputSchema: { type: "object" },
+      defer: true,
+      execute: () => "",
+    });
+    const registry = createToolRegistry({ custom: [tool("a"), tool("b"), marked], codeOnly: ["b", "m"], defer: ["b"] });
+    expect(registry.deferred.size).toBe(0);
+    expect(registry.lastReport.unknownPatterns).toEqual([{ layer: "defer", pattern: "b" }]);
+  });
+
+  it("are decided again on every refresh, and kept by refreshes that change something else", () => {
+    const registry = createToolRegistry({ custom: [tool("a"), tool("b")], codeOnly: ["a"] });
+    registry.refresh({ defer: ["b"] });
+    expect([...registry.codeOnly.keys()]).toEqual(["a"]);
+    expect(registry.refresh({ codeOnly: ["b"] }).codeOnly).toEqual([{ name: "b", pattern: "b" }]);
+    expect(registry.deferred.size).toBe(0);
+    registry.refresh({ codeOnly: [] });
+    expect(registry.codeOnly.size).toBe(0);
+  });
+
+  it("refuses a codeOnly that is not a list of strings", () => {
+    expect(() => createToolRegistry({ codeOnly: "a" as unknown as string[] })).toThrow(/codeOnly/);
+    const registry = createToolRegistry({ custom: [tool("a")], codeOnly: ["a"] });
+    expect(() => registry.refresh({ codeOnly: [1] as unknown as string[] })).toThrow(TypeError);
+    expect([...registry.codeOnly.keys()]).toEqual(["a"]);
+  });
+});

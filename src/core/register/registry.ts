@@ -1,5 +1,6 @@
 // The registry: merges the three sources through the gate, policy and planner into one Map, rebuilt and swapped whole.
 
+import { planCodeOnly } from "../defer/plan-code-only.js";
 import { planDeferral } from "../defer/plan-deferral.js";
 import { type OrderedDescriptors, orderToolDescriptors, splitByAvailability } from "../filter/planner.js";
 import { applyToolPolicy, compilePolicyPattern } from "../filter/policy.js";
@@ -8,6 +9,7 @@ import type {
   HiddenToolPlanEntry,
   LiveToolSource,
   RegistryReport,
+  ToolCodeOnly,
   ToolDeferral,
   ToolDescriptor,
   ToolExecutorRoute,
@@ -100,6 +102,9 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
     get deferred() {
       return (snapshot as RegistrySnapshot).deferred;
     },
+    get codeOnly() {
+      return (snapshot as RegistrySnapshot).codeOnly;
+    },
     get lastReport() {
       return report;
     },
@@ -115,11 +120,14 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
   };
 }
 
-/** Misuse of `defer` or `deferBudgetTokens` is a contract mistake: a `TypeError` naming the option. */
+/** Misuse of `defer`, `deferBudgetTokens` or `codeOnly` is a contract mistake: a `TypeError` naming the option. */
 function checkDeferOptions(options: Partial<ToolRegistryOptions>): void {
-  const { defer, deferBudgetTokens } = options;
-  if (defer !== undefined && !(Array.isArray(defer) && defer.every((pattern) => typeof pattern === "string"))) {
+  const { defer, deferBudgetTokens, codeOnly } = options;
+  if (defer !== undefined && !isPatternList(defer)) {
     throw new TypeError("createToolRegistry: defer must be a list of policy patterns (strings)");
+  }
+  if (codeOnly !== undefined && !isPatternList(codeOnly)) {
+    throw new TypeError("createToolRegistry: codeOnly must be a list of policy patterns (strings)");
   }
   if (
     deferBudgetTokens !== undefined &&
@@ -129,6 +137,10 @@ function checkDeferOptions(options: Partial<ToolRegistryOptions>): void {
       `createToolRegistry: deferBudgetTokens must be a number of tokens, 0 or more, got ${String(deferBudgetTokens)}`,
     );
   }
+}
+
+function isPatternList(value: unknown): boolean {
+  return Array.isArray(value) && value.every((pattern) => typeof pattern === "string");
 }
 
 function normalize(options: ToolRegistryOptions): Options {
@@ -282,8 +294,14 @@ function build(options: Options, previous: Built | undefined) {
     tools.set(entry.descriptor.name, values[index] as AgentTool);
   });
   const hidden: HiddenToolPlanEntry[] = [...plan.hidden];
+  const codeOnlyPlan = planCodeOnly(tools.values(), options.codeOnly ?? []);
+  const codeOnly: ReadonlyMap<string, ToolCodeOnly> = codeOnlyPlan.codeOnly;
+  for (const pattern of codeOnlyPlan.unknownPatterns) unknownPatterns.push({ layer: "codeOnly", pattern });
+  // A code-only tool is never sent, so never deferred: the budget counts only the tools a model may get.
+  const sendable =
+    codeOnly.size === 0 ? tools.values() : [...tools.values()].filter((tool) => !codeOnly.has(tool.descriptor.name));
   const deferral = planDeferral({
-    tools: tools.values(),
+    tools: sendable,
     ...(options.defer === undefined ? {} : { patterns: options.defer }),
     ...(options.deferBudgetTokens === undefined ? {} : { budgetTokens: options.deferBudgetTokens }),
   });
@@ -296,8 +314,9 @@ function build(options: Options, previous: Built | undefined) {
     hidden,
     unknownPatterns,
     deferred: [...deferred].map(([name, why]) => ({ name, ...why })),
+    codeOnly: [...codeOnly].map(([name, why]) => ({ name, ...why })),
   };
-  const snapshot: RegistrySnapshot = { tools, hidden, winners, overrides, excluded, deferred };
+  const snapshot: RegistrySnapshot = { tools, hidden, winners, overrides, excluded, deferred, codeOnly };
   const built: Built = { tools, gathered, order, plan, unrouted: routed ? undefined : values };
   return { built, report, snapshot };
 }

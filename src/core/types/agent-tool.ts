@@ -1,8 +1,10 @@
-// A tool the session runs: its definition, the context its executor gets, and the log messages it sends.
+// A tool the session runs: its definition and the context its executor gets.
 import type { ToolDescriptor } from "./descriptor.js";
+import type { DispatchOptions } from "./dispatch.js";
 import type { JsonObject, JsonValue } from "./json.js";
 import type { ToolResult } from "./result.js";
 import type { ToolCallSpan } from "./telemetry.js";
+import type { ToolLogLevel } from "./tool-log.js";
 
 /** What an executor gets besides its input. */
 export interface ToolCallContext {
@@ -35,18 +37,15 @@ export interface ToolCallContext {
    * and pass its trace context on to a server you call. `undefined` without telemetry.
    */
   readonly span?: ToolCallSpan;
-}
-
-/** Log levels, least severe first (syslog's, as MCP uses them). */
-export type ToolLogLevel = "debug" | "info" | "notice" | "warning" | "error" | "critical" | "alert" | "emergency";
-
-/** One log message of a call, as `tool_log` listeners and `DispatchOptions.onLog` get it. */
-export interface ToolLogEvent {
-  readonly toolCallId: string;
-  readonly toolName: string;
-  readonly level: ToolLogLevel;
-  readonly data: JsonValue;
-  readonly logger?: string;
+  /**
+   * The options for calls this executor makes through the same session on its call's behalf (code mode's programs):
+   * this call's `signal` (aborting it aborts them), the outer dispatch's `approver` and `pauseForApproval`,
+   * `parentToolCallId` (this call's id), the trace context of this call's span (their spans are its children) and
+   * `keepWholeResult`. With `pauseForApproval`, a nested call can come back with `pendingApproval`: an executor that
+   * passes these options must handle it. A new object each time. Sessions always provide it; it is optional for
+   * contexts made by hand.
+   */
+  nestedDispatchOptions?(): DispatchOptions;
 }
 
 /** How `dispatchAll` runs a tool: beside the others (`parallel`, the default) or alone (`sequential`). */

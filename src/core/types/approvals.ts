@@ -14,6 +14,8 @@ export interface ApprovalRequest {
   readonly descriptor: ToolDescriptor;
   /** Epoch milliseconds: the time of asking plus `ttlMs`. */
   readonly expiresAt: number;
+  /** The call whose program made this call (code mode's `run_code`); absent for a call the model made. */
+  readonly parentToolCallId?: string;
 }
 
 /** A person's answer to an `ApprovalRequest`. */

@@ -1,8 +1,9 @@
 // One dispatch: the model's call going in, its options, and the block and outcome coming back.
-import type { ToolLogEvent } from "./agent-tool.js";
+
 import type { ApprovalOptions, ApprovalRequest } from "./approvals.js";
 import type { ContentBlock, ToolResult } from "./result.js";
 import type { TraceContext } from "./telemetry.js";
+import type { ToolLogEvent } from "./tool-log.js";
 
 /** A model's request to call a tool. `input` is untrusted: an object, JSON text, or anything else. */
 export interface ToolUse {
@@ -46,6 +47,17 @@ export interface DispatchOptions {
    * with telemetry, the call's span becomes a child of it. Ignored when malformed.
    */
   readonly traceContext?: TraceContext;
+  /**
+   * The id of the call whose program made this call (code mode's `run_code`): announced on the call's
+   * `tool_execution_start`, `tool_call_phase` and `tool_execution_end` events, its hook events and its
+   * approval request, so a listener, a hook or an approver knows the call runs inside a program.
+   */
+  readonly parentToolCallId?: string;
+  /**
+   * For a caller that is a program, not a model: the result is never cut or saved to a file by the session's
+   * result budget (`maxResultChars`, a tool's own); the caller gets it whole.
+   */
+  readonly keepWholeResult?: boolean;
 }
 
 /**
@@ -79,4 +91,16 @@ export type ToolCallErrorCode =
   | "aborted"
   | "approval-required"
   | "approval-declined"
-  | "approval-expired";
+  | "approval-expired"
+  /** A `run_code` program does not parse (code mode). */
+  | "code-syntax-error"
+  /** A `run_code` program threw and did not catch it: its message and the program line. */
+  | "code-runtime-error"
+  /** A `run_code` program ran past its `timeoutMs` and was stopped. */
+  | "code-timeout"
+  /** A `run_code` program used more than its `memoryBytes` and was stopped. */
+  | "code-memory-exceeded"
+  /** A `run_code` program made more than its `maxToolCalls` calls. */
+  | "code-too-many-calls"
+  /** A resumed `run_code` program asked for another call than the one its ledger holds at that step. */
+  | "code-replay-diverged";

@@ -9,6 +9,8 @@ export interface BeforeToolCallEvent {
   readonly toolCallId: string;
   readonly input: JsonObject;
   readonly descriptor: ToolDescriptor;
+  /** The call whose program made this call (code mode's `run_code`); absent for a call the model made. */
+  readonly parentToolCallId?: string;
 }
 /** A before hook's answer: allow (`undefined`), run with another input, or block with a reason for the model. */
 type BeforeToolCallDecision = undefined | { input: JsonObject } | { block: true; reason?: string };
@@ -28,6 +30,8 @@ export interface AfterToolCallEvent {
   readonly result: ToolResult;
   readonly isError: boolean;
   readonly durationMs: number;
+  /** The call whose program made this call (code mode's `run_code`); absent for a call the model made. */
+  readonly parentToolCallId?: string;
 }
 /** An after hook's answer: the fields of the result to replace, or `undefined` to keep it as it is. */
 type AfterToolCallPatch = undefined | { content?: ContentBlock[]; details?: unknown; isError?: boolean };

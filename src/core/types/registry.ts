@@ -45,6 +45,18 @@ export interface ToolRegistryOptions {
    * `executor:<id>`.
    */
   readonly executors?: readonly ToolExecutorRoute[];
+  /**
+   * Policy patterns of tools reachable only through code (code mode's programs, docs/deferred-tools.md): they stay
+   * in the Map and callable by name, but are not sent to the model (`session.modelTools`), listed in the system
+   * prompt or found by `tool_search`. A code-only tool is never deferred. Patterns that match no tool are reported
+   * under layer `codeOnly`.
+   */
+  readonly codeOnly?: readonly string[];
+}
+
+/** Why a tool is reachable only through code: the registry's `codeOnly` pattern that matched it, as written. */
+export interface ToolCodeOnly {
+  readonly pattern: string;
 }
 
 /**
@@ -85,10 +97,15 @@ export interface RegistryReport {
     pattern?: string | null;
   }[];
   hidden: HiddenToolPlanEntry[];
-  /** Policy patterns that matched no tool, once per layer; `defer` patterns that matched none under layer `"defer"`. */
+  /**
+   * Policy patterns that matched no tool, once per layer; `defer` patterns that matched none under layer `"defer"`,
+   * `codeOnly` ones under `"codeOnly"`.
+   */
   unknownPatterns: { layer: string; pattern: string }[];
   /** Tools of the Map that are deferred (docs/deferred-tools.md), in the Map's order, with why. */
   deferred: ({ name: string } & ToolDeferral)[];
+  /** Tools of the Map reachable only through code (`codeOnly`), in the Map's order, with the pattern that matched. */
+  codeOnly: ({ name: string } & ToolCodeOnly)[];
 }
 
 /** The session's tools: a Map rebuilt and swapped whole on every refresh. */
@@ -99,6 +116,11 @@ export interface ToolRegistry {
   readonly hidden: readonly HiddenToolPlanEntry[];
   /** The tools of the Map that are deferred, by name, in the Map's order, with why (docs/deferred-tools.md). */
   readonly deferred: ReadonlyMap<string, ToolDeferral>;
+  /**
+   * The tools of the Map reachable only through code (`codeOnly`), by name, in the Map's order, with the pattern that
+   * matched: not sent to the model, still callable by name.
+   */
+  readonly codeOnly: ReadonlyMap<string, ToolCodeOnly>;
   /** The report of the latest refresh. */
   readonly lastReport: RegistryReport;
   /**

@@ -1,8 +1,9 @@
 // The session's events: a call's start, progress, phases and end, approvals, and trouble that did not stop a call.
-import type { ToolLogEvent } from "./agent-tool.js";
+
 import type { ApprovalRequest, ApprovalResolvedEvent } from "./approvals.js";
 import type { ToolCallErrorCode } from "./dispatch.js";
 import type { ToolResult } from "./result.js";
+import type { ToolLogEvent } from "./tool-log.js";
 
 /** `tool_execution_start`: a dispatched call began (refused calls included). */
 export interface ToolExecutionStartEvent {
@@ -11,6 +12,8 @@ export interface ToolExecutionStartEvent {
   readonly input: unknown;
   /** When the call began, in milliseconds since the epoch (fractional). */
   readonly startedAt: number;
+  /** The call whose program made this call (code mode's `run_code`); absent for a call the model made. */
+  readonly parentToolCallId?: string;
 }
 /** `tool_execution_update`: a running call reported progress. */
 interface ToolExecutionUpdateEvent {
@@ -28,6 +31,8 @@ export interface ToolExecutionEndEvent {
   readonly errorCode?: ToolCallErrorCode;
   /** The final result, `details` included. */
   readonly result: ToolResult;
+  /** The call whose program made this call (code mode's `run_code`); absent for a call the model made. */
+  readonly parentToolCallId?: string;
 }
 /**
  * `tool_call_phase`: one stretch of a call's life ended, for waterfalls. Phases, in a call's order: `validate`
@@ -48,6 +53,8 @@ export interface ToolCallPhaseEvent {
    * Set when the call failed in this phase (a hook blocked it, the executor failed or timed out, a person declined).
    */
   readonly errorCode?: ToolCallErrorCode;
+  /** The call whose program made this call (code mode's `run_code`); absent for a call the model made. */
+  readonly parentToolCallId?: string;
 }
 
 /** The phases of a call that toolwire reports, and any an executor names (`context.phase`). */

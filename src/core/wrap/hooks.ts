@@ -66,6 +66,7 @@ interface BeforeEvent {
   readonly toolCallId: string;
   readonly input: JsonObject;
   readonly descriptor: ToolDescriptor;
+  readonly parentToolCallId?: string;
 }
 
 /**
@@ -84,7 +85,12 @@ export async function runBeforeHooks(
   for (const hook of hooks) {
     let decision: unknown;
     try {
-      decision = hook({ toolName: event.toolName, toolCallId: event.toolCallId, input, descriptor: event.descriptor });
+      const { toolName, toolCallId, descriptor, parentToolCallId } = event;
+      decision = hook(
+        parentToolCallId === undefined
+          ? { toolName, toolCallId, input, descriptor }
+          : { toolName, toolCallId, input, descriptor, parentToolCallId },
+      );
       if (isThenable(decision)) decision = await settleHook(decision, hookTimeoutMs, "A beforeToolCall hook");
     } catch (error) {
       return blockFor(error);
@@ -125,6 +131,7 @@ interface AfterEvent {
   readonly toolCallId: string;
   readonly input: JsonObject;
   readonly durationMs: number;
+  readonly parentToolCallId?: string;
 }
 
 /**
@@ -142,14 +149,13 @@ export async function runAfterHooks(
   for (const hook of hooks) {
     let patch: unknown;
     try {
-      patch = hook({
-        toolName: event.toolName,
-        toolCallId: event.toolCallId,
-        input: event.input,
-        result: current,
-        isError: current.isError === true,
-        durationMs: event.durationMs,
-      });
+      const { toolName, toolCallId, input, durationMs, parentToolCallId } = event;
+      const isError = current.isError === true;
+      patch = hook(
+        parentToolCallId === undefined
+          ? { toolName, toolCallId, input, result: current, isError, durationMs }
+          : { toolName, toolCallId, input, result: current, isError, durationMs, parentToolCallId },
+      );
       if (isThenable(patch)) patch = await settleHook(patch, hookTimeoutMs, "An afterToolCall hook");
     } catch (error) {
       report(

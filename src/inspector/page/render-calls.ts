@@ -1,7 +1,11 @@
-// The calls as a waterfall: one row per call on a shared time axis, its phases inside its bar (gaps: queued);
-// a row opens to the call's input, result and error, fetched when opened.
+// The calls as a waterfall: one row per call on a shared time axis, its phases inside its bar (gaps: queued), a
+// program's nested calls indented under it; a row opens to the call's input, result and error, fetched when opened.
 import type { CallDetail, CallPhaseView, CallSummary, CutText } from "../types.js";
 import { el, formatBytes, formatClock, formatCount, formatMs, replaceChildren } from "./dom.js";
+import { nestCalls } from "./nest-calls.js";
+
+/** The deepest indentation drawn: deeper nested calls line up with it (their depth is still in `data-depth`). */
+const MAX_INDENT = 4;
 
 /** The phases the session reports, in the order of a call's life, with their names on the page. */
 const PHASES: readonly (readonly [string, string])[] = [
@@ -25,6 +29,8 @@ interface Row {
   readonly bar: HTMLElement;
   readonly detail: HTMLElement;
   call: CallSummary;
+  /** How many calls shown this call's program made (shown on its row). */
+  nested: number;
   open: boolean;
   /** The status the open detail was fetched at (fetched again when the call ends). */
   fetchedStatus: string | undefined;
@@ -51,7 +57,10 @@ export class CallList {
     this.#empty = empty;
   }
 
-  /** Shows exactly `calls` (in key order), then lays the bars out on one axis. */
+  /**
+   * Shows exactly `calls` (in key order), each program's nested calls indented under it (`nestCalls`), then lays the
+   * bars out on one axis.
+   */
   update(calls: readonly CallSummary[], now: number): void {
     const wanted = new Set(calls.map((call) => call.key));
     for (const [key, row] of this.#rows) {
@@ -60,19 +69,27 @@ export class CallList {
         this.#rows.delete(key);
       }
     }
-    for (const call of calls) {
-      const row = this.#rows.get(call.key);
+    const container = this.#container;
+    nestCalls(calls).forEach(({ call, depth, nested }, index) => {
+      let row = this.#rows.get(call.key);
       if (row === undefined) {
-        const made = this.#makeRow(call);
-        this.#rows.set(call.key, made);
-        this.#container.appendChild(made.element);
-        this.#fill(made);
-      } else if (row.call !== call) {
-        row.call = call;
+        row = this.#makeRow(call);
+        this.#rows.set(call.key, row);
+        row.nested = nested;
         this.#fill(row);
-        if (row.open && row.fetchedStatus !== call.status) void this.#loadDetail(row);
+      } else if (row.call !== call || row.nested !== nested) {
+        const changed = row.call !== call;
+        row.call = call;
+        row.nested = nested;
+        this.#fill(row);
+        if (changed && row.open && row.fetchedStatus !== call.status) void this.#loadDetail(row);
       }
-    }
+      row.element.dataset.depth = String(depth);
+      row.element.style.setProperty("--depth", String(Math.min(depth, MAX_INDENT)));
+      // Moved only when out of place: a call appended at the end (the common case) moves nothing else.
+      const here = container.children[index];
+      if (here !== row.element) container.insertBefore(row.element, here ?? null);
+    });
     this.#empty.hidden = calls.length > 0;
     this.layout(now);
   }
@@ -130,6 +147,7 @@ export class CallList {
       bar,
       detail,
       call,
+      nested: 0,
       open: false,
       fetchedStatus: undefined,
     };
@@ -151,6 +169,9 @@ export class CallList {
       row.meta,
       el("strong", { class: "call-name" }, call.toolName),
       call.turn === undefined ? null : el("span", { class: "call-turn" }, `turn ${call.turn}`),
+      row.nested === 0
+        ? null
+        : el("span", { class: "call-nested" }, `${row.nested} nested call${row.nested === 1 ? "" : "s"}`),
       call.errorCode === undefined ? null : el("span", { class: "call-error" }, call.errorCode),
       el("span", { class: "call-input" }, call.inputPreview),
     );
@@ -203,6 +224,7 @@ function detailParts(detail: CallDetail): Node[] {
       "dl",
       { class: "facts" },
       fact("tool call id", detail.toolCallId),
+      detail.parentToolCallId === undefined ? null : fact("made by the program of", detail.parentToolCallId),
       fact("started", formatClock(detail.startedAt)),
       detail.durationMs === undefined ? null : fact("took", formatMs(detail.durationMs)),
       detail.resultBytes === undefined ? null : fact("result size", formatBytes(detail.resultBytes)),
