@@ -2,6 +2,9 @@
 import { compilePolicyPattern } from "../filter/policy.js";
 import type { AgentTool, ToolCodeOnly } from "../types.js";
 
+/** The name of code mode's tool (`toolwire/code-mode`), which no codeOnly pattern hides. */
+export const CODE_MODE_TOOL_NAME = "run_code";
+
 /** What `planCodeOnly` decides. */
 interface CodeOnlyPlan {
   /** The code-only tools by name, in the tools' order, each with the first pattern that matched it. */
@@ -17,6 +20,8 @@ export function planCodeOnly(tools: Iterable<AgentTool>, patterns: readonly stri
   const compiled = patterns.map((written) => ({ written, matches: compilePolicyPattern(written) }));
   const matched = new Set<string>();
   for (const { descriptor } of tools) {
+    // Code mode's own tool is how the model reaches the others: it is always sent, whatever the patterns say.
+    if (descriptor.name === CODE_MODE_TOOL_NAME) continue;
     const lower = descriptor.name.toLowerCase();
     for (const candidate of compiled) {
       if (!candidate.matches(descriptor, lower)) continue;

@@ -38,6 +38,16 @@ describe("a session with code-only tools", () => {
     expect(textOf(await s.dispatch({ id: "1", name: "weather", input: {} }))).toBe("weather ran");
   });
 
+  it("never makes run_code code-only: with every tool code-only, the model is sent code mode's tool alone", () => {
+    const registry = createToolRegistry({
+      custom: [...TOOLS, described("run_code", "Run a program")],
+      codeOnly: ["*"],
+    });
+    const s = createAgentSession({ registry });
+    expect(names(s.modelTools)).toEqual(["run_code"]);
+    expect(names(s.codeOnlyTools)).toEqual(["read", "stocks", "weather"]);
+  });
+
   it("leaves them out of modelTools and the system prompt", () => {
     const s = session();
     expect(names(s.modelTools)).toEqual(["read", "stocks"]);

@@ -48,8 +48,8 @@ export interface ToolRegistryOptions {
   /**
    * Policy patterns of tools reachable only through code (code mode's programs, docs/deferred-tools.md): they stay
    * in the Map and callable by name, but are not sent to the model (`session.modelTools`), listed in the system
-   * prompt or found by `tool_search`. A code-only tool is never deferred. Patterns that match no tool are reported
-   * under layer `codeOnly`.
+   * prompt or found by `tool_search`. A code-only tool is never deferred. `run_code`, code mode's own tool, is never
+   * code-only. Patterns that match no tool are reported under layer `codeOnly`.
    */
   readonly codeOnly?: readonly string[];
 }
