@@ -30,6 +30,17 @@ const maximumPages = Math.min(65536, Math.ceil((setup.memoryBytes + BASELINE_BYT
 // Node's types leave out the WebAssembly global, and the variant's types describe its CommonJS face.
 const { WebAssembly: wasm } = /** @type {any} */ (globalThis);
 const wasmMemory = new wasm.Memory({ initial: Math.min(256, maximumPages), maximum: maximumPages });
+/** Whether the engine asked to grow past the cap during the running program: the sure sign it ran out of memory. */
+let growthRefused = false;
+const grow = wasmMemory.grow.bind(wasmMemory);
+wasmMemory.grow = (/** @type {number} */ pages) => {
+  try {
+    return grow(pages);
+  } catch (error) {
+    growthRefused = true;
+    throw error;
+  }
+};
 /** @type {import("@jitl/quickjs-ffi-types").QuickJSSyncVariant} */
 const syncVariant = /** @type {any} */ (engineVariant);
 const engine = await newQuickJSWASMModuleFromVariant(newVariant(syncVariant, { wasmMemory }));
@@ -159,11 +170,16 @@ function post(message) {
   if (!warmingUp) port.postMessage(message);
 }
 
-/** @param {Extract<HostMessage, { kind: "run" }>} message */
+/**
+ * The stop flag is the host's: it lowers it before it sends `run` (lowering it here could undo a stop the host raised
+ * before this message arrived).
+ * @param {Extract<HostMessage, { kind: "run" }>} message
+ */
 function startProgram(message) {
-  Atomics.store(stop, 0, 0);
+  growthRefused = false;
   const runtime = engine.newRuntime();
-  runtime.setMemoryLimit(setup.memoryBytes);
+  // No runtime.setMemoryLimit: the wasm memory's cap is the one limit, so running out always shows as a full memory
+  // (a program that catches the error and then fails otherwise still ends as out of memory).
   runtime.setMaxStackSize(STACK_BYTES);
   const context = runtime.newContext();
   /** @type {Program} */
@@ -194,7 +210,7 @@ function startProgram(message) {
     if (compiled !== undefined) return finish(program, compiled);
     drive(program);
   } catch (error) {
-    finish(program, engineFailed(error));
+    finish(program, endOfFault(program, error));
   }
 }
 
@@ -437,6 +453,19 @@ class EngineOutOfMemory extends Error {
 }
 
 /**
+ * A fault on the host side of the engine (the prelude interrupted, an allocation refused): the host's stop or the call
+ * limit when either is why, else the fault itself.
+ * @param {Program} program
+ * @param {unknown} error
+ * @returns {WorkerEnd}
+ */
+function endOfFault(program, error) {
+  if (program.ending !== undefined) return program.ending;
+  if (Atomics.load(stop, 0) !== 0) return { kind: "stopped" };
+  return engineFailed(error);
+}
+
+/**
  * @param {unknown} error
  * @returns {WorkerEnd}
  */
@@ -472,13 +501,14 @@ function finish(program, end) {
     program.context.dispose();
     program.runtime.dispose();
   } catch (error) {
-    // The engine cannot be trusted after this: the host replaces the worker (memoryFull).
+    // The engine cannot be trusted after this: the host replaces the worker.
     if (outcome.kind === "returned") outcome = engineFailed(error);
-    post({ kind: "done", id: program.id, end: outcome, memoryFull: true, ...program.news });
+    post({ kind: "done", id: program.id, end: outcome, memoryExceeded: growthRefused, replace: true, ...program.news });
     return;
   }
-  const memoryFull = wasmMemory.buffer.byteLength + 1024 * 1024 >= maximumPages * PAGE_BYTES;
-  post({ kind: "done", id: program.id, end: outcome, memoryFull, ...program.news });
+  // Wasm memory never shrinks: a worker whose memory reached its cap is replaced, so the process gives it back.
+  const replace = growthRefused || outcome.kind === "engine-failed";
+  post({ kind: "done", id: program.id, end: outcome, memoryExceeded: growthRefused, replace, ...program.news });
 }
 
 /**
@@ -500,7 +530,7 @@ function answerCalls(program, answers) {
     }
     drive(program);
   } catch (error) {
-    finish(program, engineFailed(error));
+    finish(program, endOfFault(program, error));
   }
 }
 

@@ -31,7 +31,10 @@ export type WorkerMessage =
       readonly kind: "done";
       readonly id: number;
       readonly end: WorkerEnd;
-      readonly memoryFull: boolean;
+      /** The engine asked for more memory than its cap while the program ran (whether or not the program caught it). */
+      readonly memoryExceeded: boolean;
+      /** The worker must not run another program (its memory grew to the cap, or its engine failed). */
+      readonly replace: boolean;
     } & WorkerNews);
 
 /** Calls issued, console lines written and clock values read since the worker's last message. */

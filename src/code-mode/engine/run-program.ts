@@ -10,6 +10,7 @@ import type {
   NestedCallAnswer,
   NestedCallRequest,
   ProgramErrorCode,
+  ProgramLimits,
   ProgramOutcome,
   ProgramRequest,
   ProgramRun,
@@ -38,7 +39,10 @@ export function runProgram(request: ProgramRequest): ProgramRun {
   const id = nextProgramId++;
   const seen = { logs: [] as string[], droppedLogChars: 0, now: [] as number[], random: [] as number[] };
   let settled = false;
+  /** Set once time ran out or the signal fired: the program ends so, whatever the worker says last. */
+  let stopped: { code: "code-timeout" | "aborted"; headline: string } | undefined;
   let worker: EngineWorker | undefined;
+  let grace: NodeJS.Timeout | undefined;
   let resolveOutcome!: (outcome: ProgramOutcome) => void;
   let rejectOutcome!: (error: unknown) => void;
   const outcome = new Promise<ProgramOutcome>((resolve, reject) => {
@@ -46,36 +50,32 @@ export function runProgram(request: ProgramRequest): ProgramRun {
     rejectOutcome = reject;
   });
 
-  const clock = () => ({ now: [...seen.now], random: [...seen.random] });
-  const fail = (code: ProgramErrorCode, headline: string, line?: number) => {
-    const logs = formatProgramOutput(seen.logs, "", seen.droppedLogChars, limits.maxOutputChars);
-    const message = logs === "" ? headline : `${headline}\n${logs}`;
-    settle({ kind: "failed", code, message, ...(line === undefined ? {} : { line }), clock: clock() });
-  };
   const settle = (ending: ProgramOutcome) => {
     if (settled) return;
     settled = true;
+    clearTimeout(grace);
     deadline.stop();
     signal?.removeEventListener("abort", onAbort);
     resolveOutcome(ending);
   };
-  /** Ends the program from outside (time, abort): the outcome now, the worker once it confirms, or replaced. */
+  const fail = (code: ProgramErrorCode, headline: string, line?: number) => {
+    const logs = formatProgramOutput(seen.logs, "", seen.droppedLogChars, limits.maxOutputChars);
+    const message = logs === "" ? headline : `${headline}\n${logs}`;
+    const clock = { now: [...seen.now], random: [...seen.random] };
+    settle({ kind: "failed", code, message, ...(line === undefined ? {} : { line }), clock });
+  };
+  /** Time ran out or the signal fired: the worker stops the program and reports its last console lines, or is replaced. */
   const stopFromOutside = (code: "code-timeout" | "aborted", headline: string) => {
-    if (settled) return;
-    fail(code, headline);
-    if (worker === undefined) return;
+    if (settled || stopped !== undefined) return;
+    stopped = { code, headline };
+    if (worker === undefined) return fail(code, headline);
     const stopping = worker;
     stopping.stop();
     stopping.post({ kind: "cancel", id });
-    const grace = setTimeout(() => discardEngineWorker(stopping), STOP_GRACE_MS);
-    stopping.listen(
-      (message) => {
-        if (message.kind !== "done" || message.id !== id) return;
-        clearTimeout(grace);
-        finishWith(stopping, message.memoryFull || message.end.kind === "engine-failed");
-      },
-      () => clearTimeout(grace),
-    );
+    grace = setTimeout(() => {
+      discardEngineWorker(stopping);
+      fail(code, headline);
+    }, STOP_GRACE_MS);
   };
   const onAbort = () => stopFromOutside("aborted", "The program was aborted.");
   const deadline = startProgramDeadline(limits.timeoutMs, () =>
@@ -86,13 +86,13 @@ export function runProgram(request: ProgramRequest): ProgramRun {
 
   const pendingAnswers: WorkerAnswer[] = [];
   const answer = (seq: number, reply: NestedCallAnswer) => {
-    if (settled || worker === undefined) return;
+    if (settled || stopped !== undefined || worker === undefined) return;
     pendingAnswers.push({ seq, answer: answerText(reply) });
     // Answers that arrive in the same turn of the host's loop cross to the worker in one message.
     if (pendingAnswers.length === 1) {
       queueMicrotask(() => {
         const answers = pendingAnswers.splice(0);
-        if (!settled && worker !== undefined) worker.post({ kind: "answers", id, answers });
+        if (!settled && stopped === undefined) worker?.post({ kind: "answers", id, answers });
       });
     }
   };
@@ -101,8 +101,10 @@ export function runProgram(request: ProgramRequest): ProgramRun {
     seen.droppedLogChars += news.droppedLogChars;
     seen.now.push(...news.now);
     seen.random.push(...news.random);
-    if (news.calls.length === 0 || settled) return;
-    const requests: NestedCallRequest[] = news.calls.map((call) => ({
+  };
+  const callTools = (calls: WorkerNews["calls"]) => {
+    if (calls.length === 0 || settled || stopped !== undefined) return;
+    const requests: NestedCallRequest[] = calls.map((call) => ({
       seq: call.seq,
       tool: call.tool,
       input: JSON.parse(call.input) as JsonValue,
@@ -111,24 +113,31 @@ export function runProgram(request: ProgramRequest): ProgramRun {
       reply.then((answered) => answer(requests[index]!.seq, answered));
     }
   };
-  const finishWith = (used: EngineWorker, broken: boolean) => {
-    if (broken) discardEngineWorker(used);
-    else releaseEngineWorker(used);
-  };
   const onMessage = (message: WorkerMessage) => {
-    if (message.kind === "ready" || message.id !== id) return;
+    if (message.kind === "ready" || message.id !== id || settled) return;
     record(message);
-    if (message.kind !== "done") return;
+    // Calls still in a `done` message were left behind by a program that ended: nobody would see their answers.
+    if (message.kind === "progress") return callTools(message.calls);
     const used = worker!;
-    finishWith(used, message.memoryFull || message.end.kind === "engine-failed");
-    const ending = describeEnd(message.end, message.memoryFull, request);
-    if (ending.kind === "returned") {
-      const text = renderedValueText(ending.value);
-      const output = formatProgramOutput(seen.logs, text, seen.droppedLogChars, limits.maxOutputChars);
-      settle({ kind: "returned", output, clock: clock() });
-    } else {
-      fail(ending.code, ending.headline, ending.line);
+    if (message.replace) discardEngineWorker(used);
+    else releaseEngineWorker(used);
+    if (stopped !== undefined) return fail(stopped.code, stopped.headline);
+    const ending = describeEnd(message.end, message.memoryExceeded, limits);
+    if (ending.kind === "failed") return fail(ending.code, ending.headline, ending.line);
+    const output = formatProgramOutput(
+      seen.logs,
+      renderedValueText(ending.value),
+      seen.droppedLogChars,
+      limits.maxOutputChars,
+    );
+    settle({ kind: "returned", output, clock: { now: [...seen.now], random: [...seen.random] } });
+  };
+  const onWorkerFailure = (error: Error) => {
+    if (stopped !== undefined) return fail(stopped.code, stopped.headline);
+    if (/out of memory|OOM|Cannot enlarge memory/i.test(error.message)) {
+      return fail("code-memory-exceeded", memoryHeadline(limits.memoryBytes));
     }
+    fail("code-runtime-error", `The program's engine stopped: ${error.message}`);
   };
 
   if (signal?.aborted) {
@@ -139,11 +148,8 @@ export function runProgram(request: ProgramRequest): ProgramRun {
       (acquired) => {
         if (settled) return releaseEngineWorker(acquired);
         worker = acquired;
-        acquired.listen(onMessage, (error) => {
-          const memory = /out of memory|OOM|Cannot enlarge memory/i.test(error.message);
-          if (memory) fail("code-memory-exceeded", memoryHeadline(limits.memoryBytes));
-          else fail("code-runtime-error", `The program's engine stopped: ${error.message}`);
-        });
+        acquired.listen(onMessage, onWorkerFailure);
+        acquired.clearStop();
         acquired.post({
           kind: "run",
           id,
@@ -215,8 +221,7 @@ type DescribedEnd =
   | { readonly kind: "failed"; readonly code: ProgramErrorCode; readonly headline: string; readonly line?: number };
 
 /** How the worker's end reads as an outcome: a code and a headline for a person and a model. */
-function describeEnd(end: WorkerEnd, memoryFull: boolean, request: ProgramRequest): DescribedEnd {
-  const { limits } = request;
+function describeEnd(end: WorkerEnd, memoryExceeded: boolean, limits: ProgramLimits): DescribedEnd {
   switch (end.kind) {
     case "returned":
       return end;
@@ -230,7 +235,7 @@ function describeEnd(end: WorkerEnd, memoryFull: boolean, request: ProgramReques
         end.line,
       );
     case "threw":
-      if (memoryFull || isOutOfMemory(end.error))
+      if (memoryExceeded || isOutOfMemory(end.error))
         return failed("code-memory-exceeded", memoryHeadline(limits.memoryBytes));
       return failed("code-runtime-error", `Uncaught ${errorHeadline(end.error)}`, findProgramLine(end.error.stack));
     case "too-many-calls":
@@ -246,7 +251,7 @@ function describeEnd(end: WorkerEnd, memoryFull: boolean, request: ProgramReques
         "The program waits on a promise that nothing can settle (no tool call is pending): await only tool calls and promises made from them.",
       );
     case "engine-failed":
-      if (memoryFull) return failed("code-memory-exceeded", memoryHeadline(limits.memoryBytes));
+      if (memoryExceeded) return failed("code-memory-exceeded", memoryHeadline(limits.memoryBytes));
       return failed("code-runtime-error", `The program's engine failed: ${end.message}`);
   }
 }

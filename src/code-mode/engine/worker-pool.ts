@@ -16,6 +16,8 @@ export interface EngineWorker {
   post(message: HostMessage): void;
   /** Raises the stop flag QuickJS's interrupt handler reads: spinning program code ends within milliseconds. */
   stop(): void;
+  /** Lowers the stop flag: called before each program is sent, never by the worker. */
+  clearStop(): void;
   /** Messages from the worker, and its failure (an error, an exit), for the program that holds it. */
   listen(onMessage: (message: WorkerMessage) => void, onFailure: (error: Error) => void): void;
 }
@@ -108,6 +110,7 @@ function spawnWorker(memoryBytes: number): Promise<EngineWorker> {
     gone: false,
     post: (message) => thread.postMessage(message),
     stop: () => Atomics.store(flag, 0, 1),
+    clearStop: () => Atomics.store(flag, 0, 0),
     listen(onMessage, onFailure) {
       worker.onMessage = onMessage;
       worker.onFailure = onFailure;
