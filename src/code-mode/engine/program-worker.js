@@ -1,7 +1,6 @@
 // @ts-check
 // Code mode's worker thread: each program runs in a fresh QuickJS-NG context on a capped wasm memory, and only strings
 // cross to the host. Plain JavaScript (type-checked) so that Node runs this same file from src/ and from dist/.
-import { createRequire } from "node:module";
 import { parentPort, workerData } from "node:worker_threads";
 import engineVariant from "@jitl/quickjs-ng-wasmfile-release-sync";
 import { newQuickJSWASMModuleFromVariant, newVariant } from "quickjs-emscripten-core";
@@ -206,9 +205,18 @@ function startProgram(message) {
   runtime.setInterruptHandler(() => program.ending !== undefined || Atomics.load(stop, 0) !== 0);
   try {
     installPrelude(program);
-    const compiled = evaluateProgram(program, message.script);
-    if (compiled !== undefined) return finish(program, compiled);
-    drive(program);
+    const error = evaluate(program, message.script);
+    if (error === undefined) return drive(program);
+    if (error.name !== "SyntaxError") return finish(program, endOfThrow(program, error));
+    if (transformSync !== undefined) return startStripped(program, message.script, error);
+    loadStripper().then(
+      () => {
+        if (current === program) startStripped(program, message.script, error);
+      },
+      (failure) => {
+        if (current === program) finish(program, endOfFault(program, failure));
+      },
+    );
   } catch (error) {
     finish(program, endOfFault(program, error));
   }
@@ -241,52 +249,61 @@ function installPrelude(program) {
 }
 
 /**
- * Evaluates the script; as plain JavaScript first, and only when that is a SyntaxError with TypeScript annotations
- * stripped (the stripper loads on first need). Returns how the program ended if it could not start.
+ * Evaluates the script, which starts the program's async function. Returns the error if it could not start (a
+ * SyntaxError, or the host's stop).
  * @param {Program} program
  * @param {string} script
- * @returns {WorkerEnd | undefined}
+ * @returns {import("./protocol.js").GuestError | undefined}
  */
-function evaluateProgram(program, script) {
-  const { context } = program;
+function evaluate(program, script) {
   reserve(program, script.length * 3 + 1);
-  const first = context.evalCode(script, PROGRAM_FILE);
-  if (first.error === undefined) {
-    program.promise = first.value;
+  const result = program.context.evalCode(script, PROGRAM_FILE);
+  if (result.error === undefined) {
+    program.promise = result.value;
     return undefined;
   }
-  const error = describeError(program, first.error);
-  first.error.dispose();
-  if (error.name !== "SyntaxError") return endOfThrow(program, error);
-  const stripped = stripTypes(script);
-  if (stripped.kind === "unsupported") return stripped.end;
-  if (stripped.kind === "not-typescript") return { kind: "syntax-error", error };
-  const second = context.evalCode(stripped.code, PROGRAM_FILE);
-  if (second.error === undefined) {
-    program.promise = second.value;
-    return undefined;
-  }
-  const strippedError = describeError(program, second.error);
-  second.error.dispose();
-  return strippedError.name === "SyntaxError"
-    ? { kind: "syntax-error", error: strippedError }
-    : endOfThrow(program, strippedError);
+  const error = describeError(program, result.error);
+  result.error.dispose();
+  return error;
 }
 
+/**
+ * The program was no JavaScript: runs it again with TypeScript's annotations stripped (positions kept), or reports
+ * JavaScript's syntax error when it is no TypeScript either.
+ * @param {Program} program
+ * @param {string} script
+ * @param {import("./protocol.js").GuestError} javaScriptError
+ */
+function startStripped(program, script, javaScriptError) {
+  try {
+    const stripped = stripTypes(script);
+    if (stripped.kind === "unsupported") return finish(program, stripped.end);
+    if (stripped.kind === "not-typescript") return finish(program, { kind: "syntax-error", error: javaScriptError });
+    const error = evaluate(program, stripped.code);
+    if (error === undefined) return drive(program);
+    finish(program, error.name === "SyntaxError" ? { kind: "syntax-error", error } : endOfThrow(program, error));
+  } catch (error) {
+    finish(program, endOfFault(program, error));
+  }
+}
+
+/** swc's `transformSync`, loaded the first time a program needs it: plain JavaScript programs never load it. */
 /** @type {((code: string, options: { mode: "strip-only" }) => { code: string }) | undefined} */
 let transformSync;
+
+async function loadStripper() {
+  const loaded = await import("@swc/wasm-typescript");
+  transformSync = loaded.transformSync ?? /** @type {any} */ (loaded).default.transformSync;
+}
 
 /**
  * @param {string} script
  * @returns {{ kind: "stripped", code: string } | { kind: "not-typescript" } | { kind: "unsupported", end: WorkerEnd }}
  */
 function stripTypes(script) {
-  transformSync ??= createRequire(import.meta.url)("@swc/wasm-typescript").transformSync;
   try {
-    return {
-      kind: "stripped",
-      code: /** @type {NonNullable<typeof transformSync>} */ (transformSync)(script, { mode: "strip-only" }).code,
-    };
+    const strip = /** @type {NonNullable<typeof transformSync>} */ (transformSync);
+    return { kind: "stripped", code: strip(script, { mode: "strip-only" }).code };
   } catch (error) {
     const failure = /** @type {{ code?: unknown, message?: unknown, startLine?: unknown }} */ (error);
     if (failure?.code !== "UnsupportedSyntax") return { kind: "not-typescript" };
