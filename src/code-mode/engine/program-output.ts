@@ -20,7 +20,7 @@ export function formatProgramOutput(
   if (text !== "") parts.push(text);
   const whole = parts.join("\n");
   const total = whole.length + droppedChars;
-  if (total <= maxChars) return whole;
+  if (droppedChars === 0 && total <= maxChars) return whole;
   // Console characters the worker did not keep came right after the kept lines: what follows them is cut too.
   const head = droppedChars > 0 ? logs.join("\n") : whole;
   let kept = Math.min(head.length, maxChars);

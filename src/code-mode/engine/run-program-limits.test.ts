@@ -43,6 +43,15 @@ describe("time", () => {
     expect(await run("return 1;")).toMatchObject({ kind: "returned", output: "1" });
   });
 
+  it("stops a program whose time ran out before its worker took it, without waiting to replace the worker", async () => {
+    // A 1 ms limit runs out before the worker reads the program; the worker must still see the stop (it used to
+    // lower the flag as it started, spin on, and be replaced a second later).
+    const started = performance.now();
+    const outcome = await run("while (true) {}", { timeoutMs: 1 });
+    expect(outcome).toMatchObject({ kind: "failed", code: "code-timeout" });
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+
   it("ends a program that spins inside try/finally and catch blocks", async () => {
     const outcome = await run("for (;;) { try { while (true) {} } catch {} finally { continue; } }", {
       timeoutMs: 200,

@@ -101,7 +101,7 @@ function serveWaiting(): void {
 function spawnWorker(memoryBytes: number): Promise<EngineWorker> {
   const setup: WorkerSetup = { memoryBytes, stop: new SharedArrayBuffer(4) };
   const flag = new Int32Array(setup.stop);
-  const thread = new Worker(WORKER_URL, { workerData: setup });
+  const thread = new Worker(WORKER_URL, { workerData: setup, execArgv: workerExecArgv(process.execArgv) });
   const worker: PooledWorker = {
     memoryBytes,
     thread,
@@ -134,4 +134,18 @@ function spawnWorker(memoryBytes: number): Promise<EngineWorker> {
     thread.on("error", fail);
     thread.on("exit", (code) => fail(new Error(`the engine's worker exited (code ${code})`)));
   });
+}
+
+/**
+ * The host's Node options for a worker, less those that belong to a main script given as text (`-e`, `-p`,
+ * `--input-type`): a worker started from a file refuses them.
+ */
+export function workerExecArgv(execArgv: readonly string[]): string[] {
+  const kept: string[] = [];
+  for (let index = 0; index < execArgv.length; index++) {
+    const option = execArgv[index]!;
+    if (["-e", "--eval", "-p", "--print"].includes(option)) index++;
+    else if (!/^--(?:input-type|eval|print)=/.test(option)) kept.push(option);
+  }
+  return kept;
 }

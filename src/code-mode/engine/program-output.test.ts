@@ -1,0 +1,63 @@
+// formatProgramOutput: console lines then the value, cut to the limit with a note saying how much was cut.
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { formatProgramOutput, renderedValueText } from "./program-output.js";
+
+describe("formatProgramOutput", () => {
+  it("puts the lines first, then the value, one per line", () => {
+    expect(formatProgramOutput(["a", "b"], "value", 0, 100)).toBe("a\nb\nvalue");
+    expect(formatProgramOutput([], "value", 0, 100)).toBe("value");
+    expect(formatProgramOutput(["a"], "", 0, 100)).toBe("a");
+  });
+
+  it("cuts to the limit and says how many characters were left out", () => {
+    expect(formatProgramOutput([], "abcdefghij", 0, 4)).toBe(
+      "abcd\n[output cut: 6 of 10 characters left out; the limit is 4]",
+    );
+  });
+
+  it("cuts what follows console characters the worker did not keep", () => {
+    expect(formatProgramOutput(["ab"], "value", 30, 100)).toBe(
+      "ab\n[output cut: 36 of 38 characters left out; the limit is 100]",
+    );
+  });
+
+  it("never splits a surrogate pair", () => {
+    expect(formatProgramOutput([], "ab\u{1F600}cd", 0, 3)).toBe(
+      "ab\n[output cut: 4 of 6 characters left out; the limit is 3]",
+    );
+  });
+
+  it("keeps at most the limit and counts every character", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.string()),
+        fc.string(),
+        fc.nat({ max: 50 }),
+        fc.integer({ min: 1, max: 60 }),
+        (logs, value, dropped, limit) => {
+          const text = formatProgramOutput(logs, value, dropped, limit);
+          const whole = [...logs, ...(value === "" ? [] : [value])].join("\n");
+          if (dropped === 0 && whole.length <= limit) {
+            expect(text).toBe(whole);
+            return;
+          }
+          const match = /\n?\[output cut: (\d+) of (\d+) characters left out; the limit is (\d+)\]$/.exec(text)!;
+          const kept = text.slice(0, match.index);
+          expect(kept.length).toBeLessThanOrEqual(limit);
+          expect(whole.startsWith(kept)).toBe(true);
+          expect(Number(match[1]) + kept.length).toBe(Number(match[2]));
+          expect(Number(match[2])).toBe(whole.length + dropped);
+        },
+      ),
+    );
+  });
+});
+
+describe("renderedValueText", () => {
+  it("reads a string, JSON text and nothing", () => {
+    expect(renderedValueText('s"a\\ud800"')).toBe("a\ud800");
+    expect(renderedValueText('j{"a":1}')).toBe('{"a":1}');
+    expect(renderedValueText("u")).toBe("");
+  });
+});
