@@ -1,6 +1,7 @@
 // @ts-check
 // Code mode's worker thread: each program runs in a fresh QuickJS-NG context on a capped wasm memory, and only strings
 // cross to the host. Plain JavaScript (type-checked) so that Node runs this same file from src/ and from dist/.
+import { readFileSync } from "node:fs";
 import { parentPort, workerData } from "node:worker_threads";
 import engineVariant from "@jitl/quickjs-ng-wasmfile-release-sync";
 import { newQuickJSWASMModuleFromVariant, newVariant } from "quickjs-emscripten-core";
@@ -42,7 +43,12 @@ wasmMemory.grow = (/** @type {number} */ pages) => {
 };
 /** @type {import("@jitl/quickjs-ffi-types").QuickJSSyncVariant} */
 const syncVariant = /** @type {any} */ (engineVariant);
-const engine = await newQuickJSWASMModuleFromVariant(newVariant(syncVariant, { wasmMemory }));
+// Compiled here, synchronously: left to Emscripten, the compile is asynchronous and its tiering then stalls this thread
+// for 170-250 ms just after the warm-up, which the first program waited out (measured on Node 20, 2 cores).
+const wasmModule = new wasm.Module(
+  readFileSync(new URL(import.meta.resolve("@jitl/quickjs-ng-wasmfile-release-sync/wasm"))),
+);
+const engine = await newQuickJSWASMModuleFromVariant(newVariant(syncVariant, { wasmMemory, wasmModule }));
 
 /** The guest side of the bridge, run first in every context: `tools`, `console`, the recorded clock. */
 const PRELUDE = `(() => {

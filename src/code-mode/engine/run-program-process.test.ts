@@ -105,6 +105,13 @@ describe("in a process of its own", () => {
     expect(await readFile(typedLog, "utf8")).toContain("@swc/wasm-typescript");
   });
 
+  it("runs a program in a host started with a script as text and a V8 option (which a worker refuses if given)", async () => {
+    const result = await runChild(`${PROGRAM_OF("return 6 * 7;")} console.log(JSON.stringify(outcome));`, [
+      "--max-old-space-size=512",
+    ]);
+    expect(result).toMatchObject({ kind: "returned", output: "42" });
+  });
+
   it("exits on its own after a program: the idle worker kept warm does not hold it", async () => {
     const started = performance.now();
     const result = await runChild(

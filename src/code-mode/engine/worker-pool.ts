@@ -101,7 +101,12 @@ function serveWaiting(): void {
 function spawnWorker(memoryBytes: number): Promise<EngineWorker> {
   const setup: WorkerSetup = { memoryBytes, stop: new SharedArrayBuffer(4) };
   const flag = new Int32Array(setup.stop);
-  const thread = new Worker(WORKER_URL, { workerData: setup, execArgv: workerExecArgv(process.execArgv) });
+  let thread: Worker;
+  try {
+    thread = startThread(setup);
+  } catch (error) {
+    return Promise.reject(error);
+  }
   const worker: PooledWorker = {
     memoryBytes,
     thread,
@@ -134,6 +139,19 @@ function spawnWorker(memoryBytes: number): Promise<EngineWorker> {
     thread.on("error", fail);
     thread.on("exit", (code) => fail(new Error(`the engine's worker exited (code ${code})`)));
   });
+}
+
+/** A worker thread on the worker script, with the host's Node options as far as a worker takes them. */
+function startThread(workerData: WorkerSetup): Worker {
+  const execArgv = workerExecArgv(process.execArgv);
+  // Inherited, the host's options are taken as Node takes them (process-wide ones left aside); given, they are checked.
+  if (execArgv.length === process.execArgv.length) return new Worker(WORKER_URL, { workerData });
+  try {
+    return new Worker(WORKER_URL, { workerData, execArgv });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ERR_WORKER_INVALID_EXEC_ARGV") throw error;
+    return new Worker(WORKER_URL, { workerData, execArgv: [] });
+  }
 }
 
 /**
