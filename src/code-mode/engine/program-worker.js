@@ -21,6 +21,15 @@ const BASELINE_BYTES = 16 * 1024 * 1024;
 /** QuickJS's own stack limit, well inside the worker thread's native stack, so deep recursion is a RangeError. */
 const STACK_BYTES = 256 * 1024;
 const PROGRAM_FILE = "program.js";
+/**
+ * The most JSON characters one call's input may have, and the calls of one message together: the host parses them on
+ * its own thread, and a few MiB of JSON there would hold its event loop past 50 ms.
+ */
+const MOST_INPUT_CHARS = 1024 * 1024;
+/** The longest tool name a call may give (MCP allows 128): a name travels to the host and back in error messages. */
+const LONGEST_TOOL_NAME = 256;
+/** The most characters of an error's stack sent to the host (only its first program frame is read). */
+const MOST_STACK_CHARS = 4000;
 
 if (parentPort === null) throw new Error("program-worker.js runs as a worker thread");
 const port = parentPort;
@@ -78,8 +87,12 @@ const PRELUDE = `(() => {
     throw error;
   };
   const callTool = (name, input) => {
+    if (name.length > ${LONGEST_TOOL_NAME}) throw new TypeError("no tool has a name longer than ${LONGEST_TOOL_NAME} characters");
     const json = stringify(input === undefined ? {} : input);
     if (typeof json !== "string") throw new TypeError("tools." + name + " takes one JSON value as its input");
+    if (json.length > ${MOST_INPUT_CHARS}) {
+      throw new RangeError("tools." + name + ": the input is " + json.length + " characters as JSON; one call takes at most ${MOST_INPUT_CHARS}");
+    }
     return call(name, json).then(settle);
   };
   // "then" stays undefined so that awaiting \`tools\` itself calls nothing; "toJSON" so that printing it calls nothing.
@@ -142,12 +155,13 @@ const PRELUDE = `(() => {
  * @property {number} calls
  * @property {number} maxToolCalls
  * @property {number} logChars
- * @property {number} maxLogChars
+ * @property {number} maxOutputChars
  * @property {{ now: readonly number[], random: readonly number[] }} replay
  * @property {number} nowRead
  * @property {number} randomRead
  * @property {WorkerEnd | undefined} ending set when the program must end whatever it does next
  * @property {News} news
+ * @property {number} newsInputChars the JSON characters of the inputs in `news.calls`
  */
 
 /**
@@ -200,12 +214,13 @@ function startProgram(message) {
     calls: 0,
     maxToolCalls: message.maxToolCalls,
     logChars: 0,
-    maxLogChars: message.maxLogChars,
+    maxOutputChars: message.maxOutputChars,
     replay: message.replay,
     nowRead: 0,
     randomRead: 0,
     ending: undefined,
     news: freshNews(),
+    newsInputChars: 0,
   };
   current = program;
   runtime.setInterruptHandler(() => program.ending !== undefined || Atomics.load(stop, 0) !== 0);
@@ -334,6 +349,9 @@ function issueCall(program, tool, input) {
   }
   program.deferreds.set(program.calls, deferred);
   program.news.calls.push({ seq: program.calls, tool, input });
+  program.newsInputChars += input.length;
+  // Many large inputs in one flush go out in more than one message, so the host never parses too much at once.
+  if (program.newsInputChars > MOST_INPUT_CHARS) sendNews(program, "progress");
   return deferred.handle;
 }
 
@@ -342,14 +360,14 @@ function issueCall(program, tool, input) {
  * @param {string} line
  */
 function writeLog(program, line) {
-  const room = program.maxLogChars - program.logChars;
+  const room = program.maxOutputChars - program.logChars;
   const cost = line.length + 1;
   if (room >= cost) {
     program.news.logs.push(line);
     program.logChars += cost;
   } else {
     program.news.droppedLogChars += cost;
-    program.logChars = program.maxLogChars;
+    program.logChars = program.maxOutputChars;
   }
 }
 
@@ -406,9 +424,15 @@ function drive(program) {
           : end,
       );
     }
-    const value = program.context.getString(rendered.value);
+    const rendering = program.context.getString(rendered.value);
     rendered.value.dispose();
-    return finish(program, { kind: "returned", value });
+    const text = rendering.startsWith("s")
+      ? JSON.parse(rendering.slice(1))
+      : rendering.startsWith("j")
+        ? rendering.slice(1)
+        : "";
+    const kept = cutPoint(text, program.maxOutputChars);
+    return finish(program, { kind: "returned", text: text.slice(0, kept), cutChars: text.length - kept });
   }
   if (state.type === "rejected") {
     const error = describeError(program, state.error);
@@ -447,11 +471,32 @@ function describeError(program, handle) {
   }
   const text = context.getString(described.value);
   described.value.dispose();
+  /** @type {import("./protocol.js").GuestError} */
+  let error;
   try {
-    return JSON.parse(text);
+    error = JSON.parse(text);
   } catch {
-    return { message: text };
+    error = { message: text };
   }
+  const cut = (/** @type {string | undefined} */ field, /** @type {number} */ most) =>
+    field === undefined ? undefined : field.slice(0, cutPoint(field, most));
+  return {
+    name: cut(error.name, 200),
+    message: cut(error.message, program.maxOutputChars),
+    stack: cut(error.stack, MOST_STACK_CHARS),
+    code: cut(error.code, 200),
+  };
+}
+
+/**
+ * Where to cut `text` to at most `most` characters without splitting a surrogate pair (program-output.ts cutPoint).
+ * @param {string} text
+ * @param {number} most
+ */
+function cutPoint(text, most) {
+  const kept = Math.min(text.length, most);
+  const last = text.charCodeAt(kept - 1);
+  return kept > 0 && kept < text.length && last >= 0xd800 && last <= 0xdbff ? kept - 1 : kept;
 }
 
 /**
@@ -506,6 +551,7 @@ function sendNews(program, kind) {
   const news = program.news;
   if (news.calls.length + news.logs.length + news.now.length + news.random.length + news.droppedLogChars === 0) return;
   program.news = freshNews();
+  program.newsInputChars = 0;
   post({ kind, id: program.id, ...news });
 }
 
@@ -571,7 +617,7 @@ startProgram({
   id: 0,
   script: "(async () => { await tools.warm(); return Date.now() > 0; })()",
   maxToolCalls: 1,
-  maxLogChars: 0,
+  maxOutputChars: 0,
   replay: { now: [], random: [] },
 });
 const warming = /** @type {Program | undefined} */ (/** @type {unknown} */ (current));

@@ -8,8 +8,8 @@ export type HostMessage =
       /** The program wrapped as a script: `(async () => {` + body + `\n})()`, fences stripped, lines kept. */
       readonly script: string;
       readonly maxToolCalls: number;
-      /** Console characters kept; the rest are counted, not kept. */
-      readonly maxLogChars: number;
+      /** Characters of console lines kept, and of the returned value sent; the rest are counted, not sent. */
+      readonly maxOutputChars: number;
       readonly replay: { readonly now: readonly number[]; readonly random: readonly number[] };
     }
   /** Nested call answers: each `answer` is a `NestedCallAnswer` as JSON, parsed inside the program. */
@@ -42,7 +42,7 @@ export interface WorkerNews {
   /** Calls in issue order; `input` is the program's argument as JSON text. */
   readonly calls: readonly { readonly seq: number; readonly tool: string; readonly input: string }[];
   readonly logs: readonly string[];
-  /** Console characters written but not kept (over `maxLogChars`), counted since the last message. */
+  /** Console characters written but not kept (over `maxOutputChars`), counted since the last message. */
   readonly droppedLogChars: number;
   readonly now: readonly number[];
   readonly random: readonly number[];
@@ -50,8 +50,11 @@ export interface WorkerNews {
 
 /** How a program ended inside the worker. */
 export type WorkerEnd =
-  /** `value` is `s` + a string as JSON, `j` + JSON text, or `u` (undefined, a function, a symbol: nothing to show). */
-  | { readonly kind: "returned"; readonly value: string }
+  /**
+   * `text`: a returned string as it is, anything else as JSON, `undefined` (or a function, a symbol) as nothing; at
+   * most `maxOutputChars` characters of it, `cutChars` more left out.
+   */
+  | { readonly kind: "returned"; readonly text: string; readonly cutChars: number }
   | { readonly kind: "syntax-error"; readonly error: GuestError }
   /** TypeScript the stripper refuses (an enum, a namespace): swc's message and line. */
   | { readonly kind: "unsupported-typescript"; readonly message: string; readonly line: number | undefined }

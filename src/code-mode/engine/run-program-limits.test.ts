@@ -167,6 +167,56 @@ describe("calls", () => {
   });
 });
 
+describe("what crosses to the host stays small", () => {
+  it("refuses inside the program a call whose input is over 1 MiB of JSON", async () => {
+    const calls: NestedCallRequest[] = [];
+    const outcome = await runProgram({
+      code: `try { await tools.write({ text: "x".repeat(2 * 1024 * 1024) }); } catch (error) { return error.name + ": " + error.message; }`,
+      limits: { ...LIMITS, memoryBytes: 64 * 1024 * 1024 },
+      callTools: (requests) => {
+        calls.push(...requests);
+        return echo(requests);
+      },
+    }).outcome;
+    expect(outcome).toMatchObject({ kind: "returned" });
+    expect((outcome as { output: string }).output).toMatch(
+      /^RangeError: tools\.write: the input is \d+ characters as JSON/,
+    );
+    expect(calls).toEqual([]);
+  });
+
+  it("refuses inside the program a tool name longer than 256 characters", async () => {
+    const outcome = await run(`try { await tools["t".repeat(300)]({}); } catch (error) { return error.name; }`);
+    expect(outcome).toMatchObject({ kind: "returned", output: "TypeError" });
+  });
+
+  it("sends large inputs of one Promise.all in more than one batch", async () => {
+    const batches: number[][] = [];
+    const outcome = await runProgram({
+      code: `const text = "x".repeat(600 * 1024);
+        return (await Promise.all([1, 2, 3].map((i) => tools.write({ i, text })))).length;`,
+      limits: { ...LIMITS, memoryBytes: 64 * 1024 * 1024 },
+      callTools: (requests) => {
+        batches.push(requests.map((request) => request.seq));
+        return echo(requests);
+      },
+    }).outcome;
+    expect(outcome).toMatchObject({ kind: "returned", output: "3" });
+    expect(batches).toEqual([[1, 2], [3]]);
+  });
+
+  it("keeps the host loop's worst lag under 50 ms while a program returns a huge value", async () => {
+    const { result, worstMs } = await worstLoopLag(() =>
+      run(`return "y".repeat(40 * 1024 * 1024);`, { memoryBytes: 256 * 1024 * 1024, maxOutputChars: 100 }),
+    );
+    expect(result).toMatchObject({ kind: "returned" });
+    expect((result as { output: string }).output).toBe(
+      `${"y".repeat(100)}\n[output cut: 41942940 of 41943040 characters left out; the limit is 100]`,
+    );
+    expect(worstMs).toBeLessThan(50);
+  });
+});
+
 describe("abort", () => {
   it("ends a spinning program promptly with aborted", async () => {
     const controller = new AbortController();

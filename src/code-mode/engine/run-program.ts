@@ -3,7 +3,7 @@ import type { JsonValue } from "../../core/types.js";
 import { isPackageNotFound, MissingPeerDependencyError } from "../../load-optional.js";
 import { assertEngineInstalled, ENGINE_FEATURE, ENGINE_PACKAGES } from "./engine-packages.js";
 import { startProgramDeadline } from "./program-deadline.js";
-import { formatProgramOutput, renderedValueText } from "./program-output.js";
+import { formatProgramOutput } from "./program-output.js";
 import { findProgramLine, toProgramScript } from "./program-script.js";
 import type { GuestError, WorkerAnswer, WorkerEnd, WorkerMessage, WorkerNews } from "./protocol.js";
 import type {
@@ -59,7 +59,8 @@ export function runProgram(request: ProgramRequest): ProgramRun {
     resolveOutcome(ending);
   };
   const fail = (code: ProgramErrorCode, headline: string, line?: number) => {
-    const logs = formatProgramOutput(seen.logs, "", seen.droppedLogChars, limits.maxOutputChars);
+    const leftOut = { logChars: seen.droppedLogChars, valueChars: 0 };
+    const logs = formatProgramOutput(seen.logs, "", leftOut, limits.maxOutputChars);
     const message = logs === "" ? headline : `${headline}\n${logs}`;
     const clock = { now: [...seen.now], random: [...seen.random] };
     settle({ kind: "failed", code, message, ...(line === undefined ? {} : { line }), clock });
@@ -124,12 +125,8 @@ export function runProgram(request: ProgramRequest): ProgramRun {
     if (stopped !== undefined) return fail(stopped.code, stopped.headline);
     const ending = describeEnd(message.end, message.memoryExceeded, limits);
     if (ending.kind === "failed") return fail(ending.code, ending.headline, ending.line);
-    const output = formatProgramOutput(
-      seen.logs,
-      renderedValueText(ending.value),
-      seen.droppedLogChars,
-      limits.maxOutputChars,
-    );
+    const leftOut = { logChars: seen.droppedLogChars, valueChars: ending.cutChars };
+    const output = formatProgramOutput(seen.logs, ending.text, leftOut, limits.maxOutputChars);
     settle({ kind: "returned", output, clock: { now: [...seen.now], random: [...seen.random] } });
   };
   const onWorkerFailure = (error: Error) => {
@@ -155,7 +152,7 @@ export function runProgram(request: ProgramRequest): ProgramRun {
           id,
           script: toProgramScript(request.code),
           maxToolCalls: limits.maxToolCalls,
-          maxLogChars: limits.maxOutputChars,
+          maxOutputChars: limits.maxOutputChars,
           replay: { now: [...(request.replay?.now ?? [])], random: [...(request.replay?.random ?? [])] },
         });
         untilStarted();
@@ -217,7 +214,7 @@ function answerText(reply: NestedCallAnswer): string {
 }
 
 type DescribedEnd =
-  | { readonly kind: "returned"; readonly value: string }
+  | { readonly kind: "returned"; readonly text: string; readonly cutChars: number }
   | { readonly kind: "failed"; readonly code: ProgramErrorCode; readonly headline: string; readonly line?: number };
 
 /** How the worker's end reads as an outcome: a code and a headline for a person and a model. */
