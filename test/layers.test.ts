@@ -4,9 +4,9 @@
 //   0  core                          pure: the vocabulary, register, filter, wrap, dispatch
 //   1  load-optional.ts, validation, sandbox, plugins, skills
 //                                    one job each over the core: optional peers, ajv, bubblewrap, plugin host, SKILL.md
-//   2  mcp/client, providers, builtins, telemetry, redis
+//   2  mcp/client, providers, builtins, telemetry, redis, code-mode
 //                                    the parts: MCP servers as tool sources, model wires and clients, the built-in
-//                                    tools, OpenTelemetry, the Redis store
+//                                    tools, OpenTelemetry, the Redis store, code mode (a program calling tools)
 //   3  mcp/server, executors, create-agent-session.ts
 //                                    serving a session over MCP (its gateway/ is the HTTP side), remote executors,
 //                                    a session with its default validator and telemetry
@@ -26,7 +26,7 @@ import { describe, expect, it } from "vitest";
 const LAYERS: readonly (readonly string[])[] = [
   ["core"],
   ["load-optional.ts", "validation", "sandbox", "plugins", "skills"],
-  ["mcp/client", "providers", "builtins", "telemetry", "redis"],
+  ["mcp/client", "providers", "builtins", "telemetry", "redis", "code-mode"],
   ["mcp/server", "executors", "create-agent-session.ts"],
   ["config", "mcp", "loop", "frameworks"],
   ["index.ts", "inspector"],

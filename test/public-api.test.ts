@@ -187,6 +187,14 @@ const PINNED: Record<string, readonly string[]> = {
     "ToolCallSpan",
     "TraceContext",
   ],
+  "toolwire/code-mode": [
+    "CodeMode",
+    "CodeModeLimits",
+    "CodeModeOptions",
+    "createCodeMode",
+    "DEFAULT_CODE_MODE_LIMITS",
+    "RUN_CODE_NAME",
+  ],
   "toolwire/plugins": [
     "createPluginHost",
     "definePlugin",
@@ -219,6 +227,7 @@ const PINNED: Record<string, readonly string[]> = {
     "buildFromConfig",
     "BuildFromConfigOptions",
     "BuiltConfig",
+    "CodeModeConfig",
     "CONFIG_FILE_NAME",
     "ConfigError",
     "ConfigErrorCode",

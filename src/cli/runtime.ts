@@ -103,6 +103,8 @@ interface OpenRuntimeOptions {
   readonly onAuthorizationUrl?: (serverId: string, url: URL) => void | Promise<void>;
   /** Route tools to the config's `executors` (default true); a worker runs them here and says false. */
   readonly remoteExecutors?: boolean;
+  /** Turn code mode on whatever the config says (`toolwire run --code-mode`), with the config's `codeMode` options. */
+  readonly codeMode?: boolean;
 }
 
 /**
@@ -117,9 +119,13 @@ export async function openRuntime(options: OpenRuntimeOptions): Promise<Runtime>
   const detecting = detectSandbox();
   const defaultPath = join(options.cwd, CONFIG_FILE_NAME);
   const fromFile = options.configPath !== undefined || existsSync(defaultPath);
-  const loaded: LoadedConfig = fromFile
+  const read: LoadedConfig = fromFile
     ? await loadConfig(resolve(options.cwd, options.configPath ?? defaultPath))
     : { config: {}, file: defaultPath, dir: resolve(options.cwd) };
+  const loaded: LoadedConfig =
+    options.codeMode === true
+      ? { ...read, config: { ...read.config, codeMode: { ...read.config.codeMode, enabled: true } } }
+      : read;
   // Checked before any server starts: a missing secret must not leave processes running.
   const approvals = options.approvals ?? loaded.config.approvals;
   const secret =
@@ -194,6 +200,8 @@ export async function openRuntime(options: OpenRuntimeOptions): Promise<Runtime>
   }
   const configured =
     remote === undefined ? built.registryOptions : { ...built.registryOptions, executors: remote.routes };
+  // Loaded only when on; the engine itself loads when the first program runs.
+  const codeModeModule = built.codeMode === undefined ? undefined : await import("../code-mode/create-code-mode.js");
   const basePrompt = options.systemPrompt ?? "";
   const systemPrompt = [basePrompt, built.session.skillsPrompt].filter((part) => part.trim() !== "").join("\n\n");
   /** A registry over the config's sources and a session over it; `layers` narrow the config's policy. */
@@ -225,6 +233,15 @@ export async function openRuntime(options: OpenRuntimeOptions): Promise<Runtime>
             },
           }),
     });
+    if (codeModeModule !== undefined && built.codeMode !== undefined) {
+      const { tools, limits, declarationTokens } = built.codeMode;
+      const codeMode = codeModeModule.createCodeMode(session, {
+        ...(tools === undefined ? {} : { tools }),
+        ...(limits === undefined ? {} : { limits }),
+        ...(declarationTokens === undefined ? {} : { declarationTokens }),
+      });
+      registry.refresh({ custom: [...(configured.custom ?? []), codeMode.source] });
+    }
     return { registry, session };
   };
   const { registry, session } = openSession([], secret);

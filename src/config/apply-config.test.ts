@@ -200,6 +200,27 @@ describe("buildFromConfig", () => {
     });
   });
 
+  it("turns codeMode on: the exposed tools become code-only (every tool by default), and its options are handed on", async () => {
+    const on = await buildFromConfig(await loadConfig(await configFile({ codeMode: { enabled: true } })), { builtins });
+    expect(on.registryOptions.codeOnly).toEqual(["*"]);
+    expect(on.codeMode).toEqual({ enabled: true });
+    const narrowed = { enabled: true, tools: ["read", "grep"], limits: { timeoutMs: 5000 }, declarationTokens: 800 };
+    const some = await buildFromConfig(await loadConfig(await configFile({ codeMode: narrowed })), { builtins });
+    expect(some.registryOptions.codeOnly).toEqual(["read", "grep"]);
+    expect(some.codeMode).toEqual(narrowed);
+    const off = await buildFromConfig(await loadConfig(await configFile({ codeMode: { tools: ["read"] } })), {
+      builtins,
+    });
+    expect(off.registryOptions.codeOnly).toBeUndefined();
+    expect(off.codeMode).toBeUndefined();
+    await expect(
+      loadConfig(await configFile({ codeMode: { enabled: true, limits: { memoryBytes: 1024 } } })),
+    ).rejects.toMatchObject({
+      code: "invalid-config",
+      issues: [{ path: "codeMode.limits.memoryBytes", message: "must be at least 4194304, got number 1024" }],
+    });
+  });
+
   it("a workspace that is missing or not a folder is a ConfigError at workspace, before any plugin loads", async () => {
     const marker = join(dir, "loaded.txt");
     await writeFile(

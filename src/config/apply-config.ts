@@ -16,7 +16,7 @@ import { createPluginHost, type PluginHost } from "../plugins/plugin-host.js";
 import { formatSkillsPrompt } from "../skills/format-skills-prompt.js";
 import { type LoadedSkills, loadSkills } from "../skills/load-skills.js";
 import { ConfigError, type LoadedConfig } from "./load-config.js";
-import type { BuiltinsConfig, McpServerConfig } from "./toolwire-config.js";
+import type { BuiltinsConfig, CodeModeConfig, McpServerConfig } from "./toolwire-config.js";
 
 /** connectMcpServer's handshake timeout when neither `connectTimeoutMs` nor a shorter `timeoutMs` is set. */
 const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
@@ -87,6 +87,11 @@ export interface BuiltConfig {
     /** The config's `telemetry`, when it turns it on. */
     readonly telemetry?: true | { readonly recordContent?: boolean };
   };
+  /**
+   * The config's `codeMode` when it is enabled: give `createCodeMode` (toolwire/code-mode) the session and these, and
+   * the registry its `source`. `registryOptions.codeOnly` already keeps the exposed tools from the model.
+   */
+  readonly codeMode?: CodeModeConfig;
   /** Plugins that failed to load, plugin tool name conflicts, and malformed skills. */
   readonly problems: readonly ConfigProblem[];
 }
@@ -127,6 +132,7 @@ export async function buildFromConfig(
     ...(config.policy === undefined ? {} : { policy: config.policy }),
     ...(config.defer === undefined ? {} : { defer: config.defer }),
     ...(config.deferBudgetTokens === undefined ? {} : { deferBudgetTokens: config.deferBudgetTokens }),
+    ...(config.codeMode?.enabled === true ? { codeOnly: config.codeMode.tools ?? ["*"] } : {}),
     availability,
   };
   const problems: ConfigProblem[] = [
@@ -140,6 +146,7 @@ export async function buildFromConfig(
   return {
     workspaceRoot,
     registryOptions,
+    ...(config.codeMode?.enabled === true ? { codeMode: config.codeMode } : {}),
     availability,
     pluginHost,
     skills,

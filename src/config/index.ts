@@ -18,6 +18,7 @@ export {
 export type { McpServersForm } from "./mcp-server-entries.js";
 export type {
   AvailabilityConfig,
+  CodeModeConfig,
   ExecutorConfig,
   McpHttpServerConfig,
   McpServerConfig,

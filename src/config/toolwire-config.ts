@@ -45,6 +45,24 @@ export interface AvailabilityConfig {
   readonly context?: Readonly<Record<string, JsonPrimitive>>;
 }
 
+/**
+ * Code mode (docs/code-mode.md): run_code joins the tools, and the tools it exposes are no longer sent to the model one
+ * by one (they stay callable by name).
+ */
+export interface CodeModeConfig {
+  readonly enabled?: boolean;
+  /** Policy patterns of the tools a program may call. Default: every tool. */
+  readonly tools?: readonly string[];
+  readonly limits?: {
+    readonly timeoutMs?: number;
+    readonly memoryBytes?: number;
+    readonly maxToolCalls?: number;
+    readonly maxOutputChars?: number;
+  };
+  /** The estimated tokens run_code's description may spend on declarations. Default 12 000. */
+  readonly declarationTokens?: number;
+}
+
 /** Which calls need a person's approval: policy patterns, and how long a request stays open. */
 export interface ApprovalsConfig {
   readonly require: readonly string[];
@@ -92,6 +110,7 @@ export interface ToolwireConfig {
   /** Remote executors (docs/workers.md): matching tools run as BullMQ jobs on `toolwire worker` processes. */
   readonly executors?: readonly ExecutorConfig[];
   readonly approvals?: ApprovalsConfig;
+  readonly codeMode?: CodeModeConfig;
   readonly mcpServers?: readonly McpServerConfig[];
   readonly availability?: AvailabilityConfig;
   readonly skills?: readonly string[];

@@ -23,6 +23,7 @@ interface RunOptions {
   reasoning?: "low" | "medium" | "high";
   inspect?: boolean;
   inspectPort?: number;
+  codeMode?: boolean;
 }
 
 /** Adds `toolwire run [options] [prompt...]`. */
@@ -65,6 +66,10 @@ export function registerRun(program: Command, cli: CliContext): void {
       ).choices(["low", "medium", "high"]),
     )
     .option("--max-turns <n>", "most model turns", positiveIntegerOption("--max-turns"))
+    .option(
+      "--code-mode",
+      "give the model run_code, one program that calls the tools, instead of the tools one by one (the config's codeMode options apply; docs/code-mode.md)",
+    )
     .option("--keep", "keep the temporary copy of the sample workspace (the demo task, without a prompt)")
     .option(
       "--approve <patterns>",
@@ -151,6 +156,7 @@ async function runCommand(cli: CliContext, words: string[], options: RunOptions)
       progress: (label, work) => output().progress(label, work),
       warn: cli.warn,
       approver,
+      ...(options.codeMode === true ? { codeMode: true } : {}),
       // The demo task under the inspector asks, as `toolwire demo` does, before each edit: something to approve.
       ...(demo && inspector !== undefined ? { approvals: { require: ["edit"] } } : {}),
       systemPrompt: "You are a careful coding agent. Work in the workspace with the tools you have; be brief.",

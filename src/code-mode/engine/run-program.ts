@@ -9,7 +9,7 @@ import type { GuestError, WorkerAnswer, WorkerEnd, WorkerMessage, WorkerNews } f
 import type {
   NestedCallAnswer,
   NestedCallRequest,
-  ProgramErrorCode,
+  ProgramFailureCode,
   ProgramLimits,
   ProgramOutcome,
   ProgramRequest,
@@ -58,7 +58,7 @@ export function runProgram(request: ProgramRequest): ProgramRun {
     signal?.removeEventListener("abort", onAbort);
     resolveOutcome(ending);
   };
-  const fail = (code: ProgramErrorCode, headline: string, line?: number) => {
+  const fail = (code: ProgramFailureCode, headline: string, line?: number) => {
     const leftOut = { logChars: seen.droppedLogChars, valueChars: 0 };
     const logs = formatProgramOutput(seen.logs, "", leftOut, limits.maxOutputChars);
     const message = logs === "" ? headline : `${headline}\n${logs}`;
@@ -215,7 +215,7 @@ function answerText(reply: NestedCallAnswer): string {
 
 type DescribedEnd =
   | { readonly kind: "returned"; readonly text: string; readonly cutChars: number }
-  | { readonly kind: "failed"; readonly code: ProgramErrorCode; readonly headline: string; readonly line?: number };
+  | { readonly kind: "failed"; readonly code: ProgramFailureCode; readonly headline: string; readonly line?: number };
 
 /** How the worker's end reads as an outcome: a code and a headline for a person and a model. */
 function describeEnd(end: WorkerEnd, memoryExceeded: boolean, limits: ProgramLimits): DescribedEnd {
@@ -253,7 +253,7 @@ function describeEnd(end: WorkerEnd, memoryExceeded: boolean, limits: ProgramLim
   }
 }
 
-function failed(code: ProgramErrorCode, headline: string, line?: number): DescribedEnd {
+function failed(code: ProgramFailureCode, headline: string, line?: number): DescribedEnd {
   return { kind: "failed", code, headline: line === undefined ? headline : `${headline} (line ${line})`, line };
 }
 

@@ -1,5 +1,5 @@
 // The seam between code mode and its engine: a program goes in, nested tool calls come out, one outcome comes back.
-import type { JsonValue } from "../../core/types.js";
+import type { JsonValue, ToolCallErrorCode } from "../../core/types.js";
 
 /** The limits of one program, enforced from outside it (docs/code-mode.md). */
 export interface ProgramLimits {
@@ -53,21 +53,23 @@ export type ProgramOutcome =
   | { readonly kind: "returned"; readonly output: string; readonly clock: ProgramClock }
   | {
       readonly kind: "failed";
-      readonly code: ProgramErrorCode;
+      readonly code: ProgramFailureCode;
       /** For a person and a model: what went wrong, with the program line where known, then any console lines. */
       readonly message: string;
       readonly line?: number;
       readonly clock: ProgramClock;
     };
 
-/** Why a program failed (run_code's error codes). */
-export type ProgramErrorCode =
+/** Why a program failed: run_code's error codes (docs/errors.md lists them under `ToolCallErrorCode`). */
+export type ProgramFailureCode = Extract<
+  ToolCallErrorCode,
   | "code-syntax-error"
   | "code-runtime-error"
   | "code-timeout"
   | "code-memory-exceeded"
   | "code-too-many-calls"
-  | "aborted";
+  | "aborted"
+>;
 
 /** A program on its way. */
 export interface ProgramRun {

@@ -1,0 +1,170 @@
+// createCodeMode: run_code, a tool whose input is a program that calls the session's tools (docs/code-mode.md).
+import type { AgentSession } from "../core/dispatch/session.js";
+import { ToolCallError } from "../core/errors.js";
+import { compilePolicyPattern } from "../core/filter/policy.js";
+import { defineTool } from "../core/register/define-tool.js";
+import type { AgentTool, LiveToolSource, ToolCallContext, ToolDescriptor, ToolResult } from "../core/types.js";
+import { createNestedCaller } from "./call-nested-tools.js";
+import { type CodeModeLimits, type CodeModeOptions, readCodeModeOptions } from "./code-mode-options.js";
+import { declareTools } from "./declarations/declare-tools.js";
+import { describeRunCode } from "./declarations/describe-run-code.js";
+import type { ToolDeclarations } from "./declarations/types.js";
+import { runProgram } from "./engine/run-program.js";
+import { createDeclarationSearch } from "./search-declarations.js";
+
+/** The name of code mode's tool. */
+export const RUN_CODE_NAME = "run_code";
+
+/** What `createCodeMode` gives. */
+export interface CodeMode {
+  /**
+   * run_code, described with the declarations of the tools a program may call now. A new tool object when they
+   * change (the session's active tools changed): `source` hands the registry the current one.
+   */
+  readonly tool: AgentTool;
+  /** The TypeScript declarations of the tools a program may call now, as run_code's description carries them. */
+  readonly declarations: string;
+  /** run_code as a live source: give it to the registry (`custom`) to keep run_code in step with the active tools. */
+  readonly source: LiveToolSource;
+  /** Stops following the session's active tools. run_code keeps working with the tools it had. */
+  close(): void;
+}
+
+/** The tools a program may call, at one moment, and what the model is told of them. */
+interface Exposure {
+  readonly tools: readonly AgentTool[];
+  readonly declarations: ToolDeclarations;
+  readonly tool: AgentTool;
+}
+
+/**
+ * Code mode over a session: run_code runs the model's program in a WebAssembly engine on a worker thread, and each
+ * `await tools.<name>(input)` in it is a call through `session` (policy, validation, hooks, approvals, telemetry).
+ * Throws a `TypeError` on bad options. The engine (optional peer dependencies) loads when the first program runs;
+ * without it run_code fails with `missing-peer-dependency` in its message.
+ */
+export function createCodeMode(session: AgentSession, options?: CodeModeOptions): CodeMode {
+  const { patterns, limits, declarationTokens } = readCodeModeOptions(options);
+  const matchers = patterns?.map(compilePolicyPattern);
+  const listeners = new Set<() => void>();
+  let exposure: Exposure | undefined;
+
+  const exposedNow = (): AgentTool[] =>
+    [...session.activeTools.values()].filter((tool) => {
+      const { name } = tool.descriptor;
+      if (name === RUN_CODE_NAME || name === "tool_search") return false;
+      return matchers === undefined || matchers.some((matches) => matches(tool.descriptor, name.toLowerCase()));
+    });
+
+  const current = (): Exposure => {
+    const tools = exposedNow();
+    if (exposure !== undefined && sameTools(exposure.tools, tools)) return exposure;
+    const declarations = declareTools(
+      tools.map((tool) => tool.descriptor),
+      { budgetTokens: declarationTokens },
+    );
+    if (exposure !== undefined && exposure.declarations.text === declarations.text) {
+      exposure = { ...exposure, tools };
+      return exposure;
+    }
+    const description = describeRunCode(declarations, limits);
+    exposure = { tools, declarations, tool: defineRunCode(description, (code, context) => run(code, context)) };
+    return exposure;
+  };
+
+  const run = async (code: string, context: ToolCallContext): Promise<ToolResult> => {
+    const { tools, declarations } = current();
+    const descriptors = tools.map((tool) => tool.descriptor);
+    const callTools = createNestedCaller({
+      session,
+      context,
+      exposedNames: descriptors.map((descriptor) => descriptor.name),
+      searchTools: createDeclarationSearch(descriptors, (name) => declarations.byName.get(name)),
+    });
+    return runOneProgram(session, context, { code, limits, callTools });
+  };
+
+  const unsubscribe = session.onActiveToolsChange(() => {
+    const before = exposure?.tool;
+    if (before === undefined || current().tool === before) return;
+    for (const listener of listeners) listener();
+  });
+
+  return {
+    get tool() {
+      return current().tool;
+    },
+    get declarations() {
+      return current().declarations.text;
+    },
+    source: {
+      get tools() {
+        return [current().tool];
+      },
+      onChange(listener) {
+        listeners.add(listener);
+        return () => listeners.delete(listener);
+      },
+    },
+    close() {
+      unsubscribe();
+      listeners.clear();
+    },
+  };
+}
+
+/** One program, its clock held while a nested call waits for a person's approval. */
+async function runOneProgram(
+  session: AgentSession,
+  context: ToolCallContext,
+  request: { code: string; limits: CodeModeLimits; callTools: Parameters<typeof runProgram>[0]["callTools"] },
+): Promise<ToolResult> {
+  const prefix = `${context.toolCallId}.`;
+  const held = new Map<string, () => void>();
+  const program = runProgram({ ...request, signal: context.signal });
+  const stopAsking = session.on("approval_requested", (event) => {
+    if (event.toolCallId.startsWith(prefix)) held.set(event.approvalId, program.holdClock());
+  });
+  const stopHearing = session.on("approval_resolved", (event) => {
+    held.get(event.approvalId)?.();
+    held.delete(event.approvalId);
+  });
+  try {
+    const outcome = await program.outcome;
+    if (outcome.kind === "returned") return { content: [{ type: "text", text: outcome.output }] };
+    throw new ToolCallError(outcome.code, RUN_CODE_NAME, outcome.message);
+  } finally {
+    stopAsking();
+    stopHearing();
+    for (const release of held.values()) release();
+  }
+}
+
+function defineRunCode(
+  description: string,
+  run: (code: string, context: ToolCallContext) => Promise<ToolResult>,
+): AgentTool {
+  return defineTool({
+    name: RUN_CODE_NAME,
+    description,
+    inputSchema: {
+      type: "object",
+      properties: { code: { type: "string", description: "The program: the body of an async function." } },
+      required: ["code"],
+      additionalProperties: false,
+    },
+    // The program's own limit is its clock, which stops while a person is asked: the session's must not cut it.
+    timeoutMs: Infinity,
+    // The engine already cut the output to the program's maxOutputChars.
+    maxResultChars: Infinity,
+    execute: (input, context) => run(input.code as string, context),
+  });
+}
+
+function sameTools(before: readonly AgentTool[], after: readonly AgentTool[]): boolean {
+  return before.length === after.length && before.every((tool, position) => sameDescriptor(tool, after[position]));
+}
+
+function sameDescriptor(tool: AgentTool, other: AgentTool | undefined): boolean {
+  return other !== undefined && (tool === other || tool.descriptor === (other.descriptor as ToolDescriptor));
+}
