@@ -10,7 +10,8 @@ const root = fileURLToPath(new URL("../../../", import.meta.url));
 
 function newestMtime(
   dir: string,
-  counts = (name: string) => name.endsWith(".ts") && !name.endsWith(".test.ts"),
+  // .js too: code mode's worker script is plain JavaScript in src/.
+  counts = (name: string) => (name.endsWith(".ts") || name.endsWith(".js")) && !name.endsWith(".test.ts"),
 ): number {
   let newest = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
