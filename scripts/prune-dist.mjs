@@ -51,7 +51,9 @@ const scripts = readdirSync(dist, { recursive: true, encoding: "utf8" })
   .map((name) => join(dist, name));
 const imported = new Set();
 for (const file of scripts) {
-  for (const [, path] of readFileSync(file, "utf8").matchAll(MODULE_PATH)) imported.add(resolve(dirname(file), path));
+  // Block comments left out: a JSDoc type such as `import("./protocol.js").X` loads nothing.
+  const code = readFileSync(file, "utf8").replace(/\/\*[\s\S]*?\*\//g, "");
+  for (const [, path] of code.matchAll(MODULE_PATH)) imported.add(resolve(dirname(file), path));
 }
 const typesOnly = (file) =>
   readFileSync(file, "utf8")
