@@ -3,6 +3,7 @@
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readDocBlocks } from "../support/doc-blocks.js";
 import { cliEnv, runCli, tempWorkspace, writeFiles } from "./helpers/cli.js";
 
 const require = createRequire(import.meta.url);
@@ -41,6 +42,11 @@ const ONE_PROGRAM = {
   ],
 };
 
+/** The config block of docs/code-mode.md, as a user copies it. */
+const DOCUMENTED = readDocBlocks("docs/code-mode.md").find(
+  (block) => block.marker.kind === "runs" && block.marker.test === "test/e2e/cli-code-mode.test.ts",
+);
+
 let workspace: { path: string; remove(): Promise<void> };
 beforeAll(async () => {
   workspace = await tempWorkspace({ "notes.txt": "hello\n" });
@@ -56,7 +62,7 @@ beforeAll(async () => {
   };
   await writeFiles(workspace.path, {
     "toolwire.config.json": JSON.stringify(config, null, 2),
-    "code-mode.config.json": JSON.stringify({ ...config, codeMode: { enabled: true, tools: ["mcp:memory", "read"] } }),
+    "code-mode.config.json": JSON.stringify({ ...config, ...JSON.parse(DOCUMENTED?.code ?? "{}") }),
     "one-program.json": JSON.stringify(ONE_PROGRAM),
   });
 });
@@ -72,7 +78,8 @@ describe.concurrent("code mode in the CLI", { timeout: 60_000 }, () => {
     expect(code).toBe(0);
   });
 
-  it("toolwire plan with codeMode in the config lists the tools only programs reach, and run_code up front", async () => {
+  it("toolwire plan with docs/code-mode.md's codeMode lists the tools only programs reach, and run_code up front", async () => {
+    expect(DOCUMENTED?.lang).toBe("json");
     const { code, stdout } = await cli(["plan", "--no-color", "--config", "code-mode.config.json"]);
     expect(code).toBe(0);
     expect(stdout).toMatch(/memory__read_graph/);
