@@ -9,7 +9,7 @@ import { type CodeModeLimits, type CodeModeOptions, readCodeModeOptions } from "
 import { declareTools } from "./declarations/declare-tools.js";
 import { describeRunCode } from "./declarations/describe-run-code.js";
 import type { ToolDeclarations } from "./declarations/types.js";
-import { runProgram } from "./engine/run-program.js";
+import { runProgram, warmUpEngine } from "./engine/run-program.js";
 import { createDeclarationSearch } from "./search-declarations.js";
 
 /** The name of code mode's tool. */
@@ -40,8 +40,8 @@ interface Exposure {
 /**
  * Code mode over a session: run_code runs the model's program in a WebAssembly engine on a worker thread, and each
  * `await tools.<name>(input)` in it is a call through `session` (policy, validation, hooks, approvals, telemetry).
- * Throws a `TypeError` on bad options. The engine (optional peer dependencies) loads when the first program runs;
- * without it run_code fails with `missing-peer-dependency` in its message.
+ * Throws a `TypeError` on bad options. The engine (optional peer dependencies) starts in the background at once, on a
+ * worker thread that never keeps the process alive; without it run_code's calls fail, their text saying what to install.
  */
 export function createCodeMode(session: AgentSession, options?: CodeModeOptions): CodeMode {
   const { patterns, limits, declarationTokens } = readCodeModeOptions(options);
@@ -83,6 +83,10 @@ export function createCodeMode(session: AgentSession, options?: CodeModeOptions)
     });
     return runOneProgram(session, context, { code, limits, callTools });
   };
+
+  // The engine starts now, in the background, so the model's first program does not wait for it; a missing engine is
+  // reported when a program runs.
+  warmUpEngine({ memoryBytes: limits.memoryBytes }).catch(() => undefined);
 
   const unsubscribe = session.onActiveToolsChange(() => {
     const before = exposure?.tool;

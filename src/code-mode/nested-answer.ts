@@ -1,5 +1,4 @@
 // A nested call's outcome as its program sees it: the structured value or the text, or an error with a code.
-import { copyJson } from "../core/copy-json.js";
 import { isRecord } from "../core/json.js";
 import type { ContentBlock, JsonValue, ToolCallOutcome } from "../core/types.js";
 import type { NestedCallAnswer } from "./engine/types.js";
@@ -16,12 +15,9 @@ export function answerFromOutcome(outcome: ToolCallOutcome): NestedCallAnswer {
   if (errorCode !== undefined || result.isError === true) {
     return { ok: false, code: errorCode ?? "tool-error", message: text };
   }
+  // The session made the result plain JSON already: a getter or a cycle in what the tool returned never gets here.
   const structured = isRecord(result.details) ? result.details.structuredContent : undefined;
-  if (!isRecord(structured)) return { ok: true, value: text };
-  // A tool's details may hold anything (a getter, a cycle): the program gets plain data or a clear error.
-  const copy = copyJson(structured, "structuredContent");
-  if (!copy.ok) return { ok: false, code: "invalid-result", message: `The tool's ${copy.problem}` };
-  return { ok: true, value: copy.value as JsonValue };
+  return { ok: true, value: isRecord(structured) ? (structured as JsonValue) : text };
 }
 
 /** The text of a result's blocks: text as is, anything else as a short placeholder such as `[image image/png]`. */

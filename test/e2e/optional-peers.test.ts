@@ -11,7 +11,7 @@ import { CLI, cliEnv, tempWorkspace } from "./helpers/cli.js";
 
 const HIDE = fileURLToPath(new URL("../support/hide-optional-peers.mjs", import.meta.url));
 const PEERS =
-  /^(openai|ai|@openai\/agents-core|@anthropic-ai\/sdk|@modelcontextprotocol\/(?:client|server|node)|bullmq|ioredis)(?:\/|$)/;
+  /^(openai|ai|@openai\/agents-core|@anthropic-ai\/sdk|@modelcontextprotocol\/(?:client|server|node)|bullmq|ioredis|quickjs-emscripten-core|@jitl\/quickjs-ng-wasmfile-release-sync|@swc\/wasm-typescript)(?:\/|$)/;
 const root = builtScript("dist/index.js");
 const dist = dirname(root);
 
@@ -108,6 +108,24 @@ describe("without the optional peer dependencies", () => {
         packages: ["@openai/agents-core"],
         message: "toolwire/openai-agents needs @openai/agents-core: npm install @openai/agents-core",
       },
+    });
+  });
+
+  it("toolwire/code-mode loads, and run_code's call fails naming the engine's three packages", async () => {
+    const result = await runWithoutPeers(`
+      const { createAgentSession, createToolRegistry } = await import("./index.js");
+      const { createCodeMode } = await import("./code-mode/index.js");
+      const registry = createToolRegistry({});
+      const session = createAgentSession({ registry });
+      const codeMode = createCodeMode(session);
+      registry.refresh({ custom: [codeMode.source] });
+      const outcome = await session.dispatchDetailed({ id: "p1", name: "run_code", input: { code: "return 1" } });
+      console.log(JSON.stringify({ errorCode: outcome.errorCode, text: outcome.block.content[0].text }));`);
+    expect(result).toEqual({
+      errorCode: "execution-failed",
+      text: expect.stringContaining(
+        "code mode needs quickjs-emscripten-core, @jitl/quickjs-ng-wasmfile-release-sync and @swc/wasm-typescript: npm install quickjs-emscripten-core @jitl/quickjs-ng-wasmfile-release-sync @swc/wasm-typescript",
+      ),
     });
   });
 
