@@ -92,13 +92,14 @@ function listPage(session: AgentSession, cursor: unknown): { tools: McpTool[]; n
 }
 
 /**
- * The active tools, without the session's own `tool_search`: a client is listed every tool, deferred ones
- * included, and MCP clients keep their own tool search (docs/deferred-tools.md). A call of `tool_search` still runs.
+ * The active tools, without the session's own `tool_search` and without code-only tools: a client is listed every
+ * tool, deferred ones included, and MCP clients keep their own tool search (docs/deferred-tools.md); code-only tools
+ * are reached through run_code (docs/code-mode.md). A call of either by name still runs.
  */
 function servedTools(session: AgentSession) {
-  const active = [...session.activeTools.values()];
   const own = session.registry.tools.has(TOOL_SEARCH_NAME) ? undefined : session.activeTools.get(TOOL_SEARCH_NAME);
-  return own === undefined ? active : active.filter((tool) => tool !== own);
+  const codeOnly = new Set(session.codeOnlyTools);
+  return [...session.activeTools.values()].filter((tool) => tool !== own && !codeOnly.has(tool));
 }
 
 type CallParams = {
