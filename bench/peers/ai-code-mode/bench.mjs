@@ -27,10 +27,11 @@ await writeWorkspace(root);
 const ours = taskTools(api, []);
 const aiTools = {};
 for (const each of ours) {
-  const { name, description, inputSchema } = each.descriptor;
+  const { name, description, inputSchema, outputSchema } = each.descriptor;
   aiTools[name] = tool({
     description,
     inputSchema: jsonSchema(inputSchema),
+    ...(outputSchema === undefined ? {} : { outputSchema: jsonSchema(outputSchema) }),
     execute: async (input) => {
       const result = await each.execute(input, { toolCallId: "x", signal: new AbortController().signal });
       return result.details?.structuredContent ?? result.content.map((block) => block.text ?? "").join("");
