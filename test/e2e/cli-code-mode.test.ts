@@ -74,6 +74,9 @@ describe.concurrent("code mode in the CLI", { timeout: 60_000 }, () => {
   it("toolwire run --code-mode: the model gets run_code alone, and one program calls MCP tools and a built-in", async () => {
     const { code, stdout } = await cli(["run", "--code-mode", "--model", "scripted:one-program.json", "remember Ada"]);
     expect(stdout).toContain("call   run_code");
+    const nested = [...stdout.matchAll(/ {2}↳ ([✓✗]) (\S+) [\d.]+ ms( \S+)?/g)].map((match) => match.slice(1).join(""));
+    expect(nested).toEqual(["✓memory__create_entities", "✓memory__read_graph", "✓read", "✗read invalid-input"]);
+    expect(stdout.indexOf("↳")).toBeLessThan(stdout.indexOf("✓      run_code"));
     expect(stdout).toContain("■ completed after 2 turns");
     expect(code).toBe(0);
   });

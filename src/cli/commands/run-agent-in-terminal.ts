@@ -1,6 +1,6 @@
 // `toolwire run`: the agent loop in a terminal: model text, each tool call with its result and timing, the outcome.
 import { contentBlockAsText } from "../../core/tool-result.js";
-import type { ToolResultBlock } from "../../core/types.js";
+import type { ToolExecutionEndEvent, ToolResultBlock } from "../../core/types.js";
 import { runAgent } from "../../loop/run-agent.js";
 import type { AgentEvent } from "../../loop/types.js";
 import type { ModelClient } from "../../providers/clients/types.js";
@@ -53,6 +53,16 @@ export async function runAgentInTerminal(
     ...(options.toolsInSystemPrompt === true ? { toolsInSystemPrompt: true } : {}),
   });
   const text = options.streamText === true && !options.json ? createStreamedTextPrinter(output) : undefined;
+  // The calls a program made (code mode), shown under its result: printed as they ended, they would cut the spinner.
+  const nested = new Map<string, string[]>();
+  const stopNested = options.json
+    ? () => undefined
+    : runtime.session.on("tool_execution_end", (end) => {
+        if (end.parentToolCallId === undefined) return;
+        const lines = nested.get(end.parentToolCallId) ?? [];
+        if (lines.length === 0) nested.set(end.parentToolCallId, lines);
+        lines.push(nestedLine(end, output));
+      });
   let waitingFor = "waiting for the model";
   let streamed = false; // some of this turn's text was printed as it came
   while (true) {
@@ -77,11 +87,23 @@ export async function runAgentInTerminal(
       if (!streamed) printEvent(event, output); // a client that sent no deltas
     } else {
       text?.end();
+      if (event.type === "tool_result") {
+        for (const line of nested.get(event.call.id) ?? []) output.line(line);
+        nested.delete(event.call.id);
+      }
       printEvent(event, output);
     }
     if (event.type === "done") finished = event;
   }
+  stopNested();
   return finished?.reason === "completed" ? EXIT_OK : EXIT_FAILED;
+}
+
+/** One call a program made: `  ↳ ✓ name 1.2 ms`, and its error code when it failed. */
+function nestedLine(end: ToolExecutionEndEvent, output: Output): string {
+  const mark = end.isError ? paint(output, "red", "✗") : paint(output, "green", "✓");
+  const failed = end.errorCode === undefined ? "" : ` ${end.errorCode}`;
+  return `  ↳ ${mark} ${end.toolName} ${paint(output, "dim", `${end.durationMs.toFixed(1)} ms${failed}`)}`;
 }
 
 /** An error as JSON: `message` and `name` are not own enumerable properties, so `JSON.stringify` would drop them. */
