@@ -222,6 +222,7 @@ async function fresh(node, args, times, cwd) {
   return runs;
 }
 const first = await fresh(process.execPath, [here("./lib/code-mode-first.mjs")], PASSES, here(".."));
+const afterTurn = await fresh(process.execPath, [here("./lib/code-mode-first.mjs"), "500"], PASSES, here(".."));
 
 const ms = (figure, digits = 2) =>
   figure === undefined
@@ -238,6 +239,11 @@ const speedRows = [
     "<= 250 ms",
   ],
   ["first program of a fresh process: spawn to outcome", ms(figureOf(first.map((run) => run.spawnToOutcomeMs)), 1), ""],
+  [
+    "first program dispatched 500 ms after run_code was made (a model's first turn), dispatch to outcome",
+    ms(figureOf(afterTurn.map((run) => run.dispatchToOutcomeMs)), 1),
+    "",
+  ],
   [
     "host event loop's worst lag (5 ms probe) over an idle second, no program (the machine's noise)",
     ms(figureOf(lag.idle), 1),

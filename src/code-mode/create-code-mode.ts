@@ -3,7 +3,7 @@ import type { AgentSession } from "../core/dispatch/session.js";
 import { ToolCallError } from "../core/errors.js";
 import { compilePolicyPattern } from "../core/filter/policy.js";
 import { defineTool } from "../core/register/define-tool.js";
-import type { AgentTool, LiveToolSource, ToolCallContext, ToolDescriptor, ToolResult } from "../core/types.js";
+import type { AgentTool, LiveToolSource, ToolCallContext, ToolResult } from "../core/types.js";
 import { createNestedCaller } from "./call-nested-tools.js";
 import { type CodeModeLimits, type CodeModeOptions, readCodeModeOptions } from "./code-mode-options.js";
 import { declareTools } from "./declarations/declare-tools.js";
@@ -165,10 +165,9 @@ function defineRunCode(
   });
 }
 
+/** Whether two lists hold the same descriptors in the same order (a refresh keeps an unchanged tool's descriptor). */
 function sameTools(before: readonly AgentTool[], after: readonly AgentTool[]): boolean {
-  return before.length === after.length && before.every((tool, position) => sameDescriptor(tool, after[position]));
-}
-
-function sameDescriptor(tool: AgentTool, other: AgentTool | undefined): boolean {
-  return other !== undefined && (tool === other || tool.descriptor === (other.descriptor as ToolDescriptor));
+  return (
+    before.length === after.length && before.every((tool, position) => tool.descriptor === after[position]?.descriptor)
+  );
 }

@@ -38,9 +38,13 @@ interface Waiter {
 const workers = new Set<PooledWorker>();
 const idle: PooledWorker[] = [];
 const waiting: Waiter[] = [];
+/** Workers starting ahead of a program (`warmEngineWorker`), by memory limit: a program waits for one, not a second. */
+const warming = new Map<number, Promise<void>>();
 
 /** A worker for a program with this memory limit: an idle one, a new one, or the next one freed. */
 export function acquireEngineWorker(memoryBytes: number): Promise<EngineWorker> {
+  const warm = warming.get(memoryBytes);
+  if (warm !== undefined) return warm.then(() => acquireEngineWorker(memoryBytes));
   const index = idle.findIndex((worker) => worker.memoryBytes === memoryBytes);
   if (index !== -1) {
     const [worker] = idle.splice(index, 1);
@@ -85,10 +89,26 @@ export function discardEngineWorker(worker: EngineWorker): void {
   serveWaiting();
 }
 
-/** Starts a worker ahead of the first program and keeps it idle (unless one is idle already). */
-export async function warmEngineWorker(memoryBytes: number): Promise<void> {
-  if (idle.some((worker) => worker.memoryBytes === memoryBytes)) return;
-  releaseEngineWorker(await acquireEngineWorker(memoryBytes));
+/**
+ * Starts a worker ahead of the first program and keeps it idle (unless one is idle or starting already). A program
+ * that asks for a worker meanwhile waits for this one: two starting at once would share the cores and both be late.
+ */
+export function warmEngineWorker(memoryBytes: number): Promise<void> {
+  const starting = warming.get(memoryBytes);
+  if (starting !== undefined) return starting;
+  if (idle.some((worker) => worker.memoryBytes === memoryBytes)) return Promise.resolve();
+  const warm = acquireEngineWorker(memoryBytes).then(releaseEngineWorker);
+  const settled = warm.finally(() => warming.delete(memoryBytes));
+  warming.set(
+    memoryBytes,
+    settled.catch(() => undefined),
+  );
+  return settled;
+}
+
+/** How many engine workers are alive in this process, busy or idle. */
+export function countEngineWorkers(): number {
+  return workers.size;
 }
 
 function serveWaiting(): void {
