@@ -2,9 +2,18 @@
 
 import type { AgentSession } from "../core/dispatch/session.js";
 import { cutText } from "../core/errors.js";
-import type { DispatchOptions, JsonValue, ToolCallContext, ToolCallOutcome, ToolUse } from "../core/types.js";
+import type {
+  ApprovalRequest,
+  DispatchOptions,
+  JsonValue,
+  ToolCallContext,
+  ToolCallOutcome,
+  ToolUse,
+} from "../core/types.js";
 import type { NestedCallAnswer, NestedCallRequest } from "./engine/types.js";
 import { answerFromOutcome } from "./nested-answer.js";
+import type { ProgramJournal } from "./program-journal.js";
+import type { ReplayedStep } from "./program-ledger.js";
 
 /** What a program's calls go through. */
 export interface NestedCallHost {
@@ -15,6 +24,8 @@ export interface NestedCallHost {
   readonly exposedNames: readonly string[];
   /** A program's `tools.tool_search(input)`: answered by code mode itself, from the tools' declarations. */
   searchTools(input: JsonValue): NestedCallAnswer;
+  /** Records the program's answers, replays a resumed run's, and pauses the program for an approval. */
+  readonly journal?: ProgramJournal;
 }
 
 /** The most characters of a program-written tool name an error message repeats. */
@@ -32,38 +43,115 @@ export function createNestedCaller(
   host: NestedCallHost,
 ): (requests: readonly NestedCallRequest[]) => readonly Promise<NestedCallAnswer>[] {
   const exposed = new Set(host.exposedNames);
-  const options = nestedOptions(host.context);
+  const { journal } = host;
+  const options = nestedOptions(host.context, journal !== undefined);
   let previous: Promise<unknown> = Promise.resolve();
   return (requests) => {
-    const answers: (NestedCallAnswer | number)[] = [];
+    if (journal?.stopped) return requests.map(() => Promise.resolve(STOPPED));
+    const replayed = requests.map((request) => journal?.step(request) ?? LIVE);
+    // A call the ledger does not know where it should: nothing of this flush runs.
+    const divergence = replayed.find((step): step is string => typeof step === "string");
+    if (divergence !== undefined) {
+      journal?.diverge(divergence);
+      return requests.map(() => Promise.resolve(STOPPED));
+    }
+    const slots: Slot[] = [];
     const uses: ToolUse[] = [];
-    for (const request of requests) {
-      if (request.tool === "tool_search") answers.push(host.searchTools(request.input));
-      else if (!exposed.has(request.tool)) answers.push(notExposed(request.tool, host.exposedNames));
+    let resumes = false;
+    for (const [index, request] of requests.entries()) {
+      const step = replayed[index] as ReplayedStep;
+      if (step.kind === "answered") slots.push({ kind: "now", answer: step.answer });
+      else if (step.kind === "paused") {
+        resumes = true;
+        slots.push({ kind: "resumed" });
+      } else if (request.tool === "tool_search") slots.push({ kind: "now", answer: host.searchTools(request.input) });
+      else if (!exposed.has(request.tool))
+        slots.push({ kind: "now", answer: notExposed(request.tool, host.exposedNames) });
       else {
-        answers.push(uses.length);
+        slots.push({ kind: "use", index: uses.length });
         uses.push({ id: `${host.context.toolCallId}.${request.seq}`, name: request.tool, input: request.input });
       }
     }
-    if (uses.length === 0) return answers.map((answer) => Promise.resolve(answer as NestedCallAnswer));
-    const outcomes: Promise<ToolCallOutcome[]> = previous.then(() => host.session.dispatchAllDetailed(uses, options));
-    previous = outcomes;
-    return answers.map((answer) =>
-      typeof answer === "number"
-        ? outcomes.then((done) => answerFromOutcome(done[answer] as ToolCallOutcome))
-        : Promise.resolve(answer),
+    for (const [index, slot] of slots.entries()) {
+      if (slot.kind === "now") journal?.record(requests[index] as NestedCallRequest, slot.answer);
+    }
+    if (uses.length === 0 && !resumes) {
+      return slots.map((slot) => Promise.resolve((slot as Extract<Slot, { kind: "now" }>).answer));
+    }
+    const batch = previous.then(() =>
+      Promise.all([
+        resumes && journal !== undefined ? journal.runPausedCall() : undefined,
+        uses.length === 0 ? [] : host.session.dispatchAllDetailed(uses, options),
+      ]),
+    );
+    previous = batch;
+    const answered = batch.then(([resumed, outcomes]) => {
+      const outcomeAt = (slot: Slot): ToolCallOutcome | undefined =>
+        slot.kind === "use" ? outcomes[slot.index] : slot.kind === "resumed" ? resumed : undefined;
+      return settleFlush(journal, requests, slots.map(outcomeAt), slots);
+    });
+    return slots.map((slot, index) =>
+      slot.kind === "now" ? Promise.resolve(slot.answer) : answered.then((answers) => answers[index] ?? STOPPED),
     );
   };
 }
 
+/** Where a call of a flush gets its answer: at once, from its dispatch, or from the paused call resumed. */
+type Slot =
+  | { readonly kind: "now"; readonly answer: NestedCallAnswer }
+  | { readonly kind: "use"; readonly index: number }
+  | { readonly kind: "resumed" };
+
+const LIVE: ReplayedStep = { kind: "live" };
+
+/** The answer of a call left behind by a program that stopped (paused or diverged): nobody sees it. */
+const STOPPED: NestedCallAnswer = { ok: false, code: "aborted", message: "The program stopped." };
+
 /**
- * The options of the nested calls: run_code's own (its abort, approver and trace, with `parentToolCallId`), except
- * that a call needing approval with nobody to ask ends with `approval-required` inside the program instead of
- * pausing a run the program cannot hand back.
+ * The answers of a flush once its calls ended. Every call of the flush ends before the program may pause: the
+ * answers of those that did not wait are recorded; the first (in issue order) that waits for approval pauses the
+ * program when the journal lets it (its ledger fits), and the others that wait are left out of the ledger, to be
+ * asked again when the program resumes. When the program cannot pause, a call that waits ends with
+ * `approval-required`.
  */
-function nestedOptions(context: ToolCallContext): DispatchOptions {
+function settleFlush(
+  journal: ProgramJournal | undefined,
+  requests: readonly NestedCallRequest[],
+  outcomes: readonly (ToolCallOutcome | undefined)[],
+  slots: readonly Slot[],
+): (NestedCallAnswer | undefined)[] {
+  const answers = slots.map((slot, index) => {
+    const outcome = outcomes[index];
+    if (slot.kind === "now" || outcome === undefined || outcome.pendingApproval !== undefined) return undefined;
+    const answer = answerFromOutcome(outcome);
+    journal?.record(requests[index] as NestedCallRequest, answer);
+    return answer;
+  });
+  const waiting = outcomes.findIndex((outcome) => outcome?.pendingApproval !== undefined);
+  if (waiting < 0) return answers;
+  const approval = (outcomes[waiting] as ToolCallOutcome).pendingApproval as ApprovalRequest;
+  if (journal?.pause(requests[waiting] as NestedCallRequest, approval)) return answers;
+  return answers.map((answer, index) => {
+    const outcome = outcomes[index];
+    if (outcome?.pendingApproval === undefined) return answer;
+    const unrun: NestedCallAnswer = {
+      ok: false,
+      code: "approval-required",
+      message: `Tool call ${outcome.pendingApproval.toolName} needs a person's approval, and this program could not pause for it. It was not run.`,
+    };
+    journal?.record(requests[index] as NestedCallRequest, unrun);
+    return unrun;
+  });
+}
+
+/**
+ * The options of the nested calls: run_code's own (its abort, approver and trace, with `parentToolCallId`). A call
+ * needing approval with nobody to ask pauses the program only when run_code's call can pause and its program
+ * keeps a journal; otherwise it ends with `approval-required` inside the program.
+ */
+function nestedOptions(context: ToolCallContext, journaled: boolean): DispatchOptions {
   const inherited = context.nestedDispatchOptions?.() ?? { signal: context.signal };
-  return { ...inherited, pauseForApproval: false };
+  return journaled && context.suspend !== undefined ? inherited : { ...inherited, pauseForApproval: false };
 }
 
 function notExposed(name: string, names: readonly string[]): NestedCallAnswer {

@@ -3,13 +3,22 @@ import type { AgentSession } from "../core/dispatch/session.js";
 import { ToolCallError } from "../core/errors.js";
 import { compilePolicyPattern } from "../core/filter/policy.js";
 import { defineTool } from "../core/register/define-tool.js";
-import type { AgentTool, LiveToolSource, ToolCallContext, ToolResult } from "../core/types.js";
+import type {
+  AgentTool,
+  ApprovalRequest,
+  JsonValue,
+  LiveToolSource,
+  ToolCallContext,
+  ToolResult,
+} from "../core/types.js";
 import { createNestedCaller } from "./call-nested-tools.js";
 import { type CodeModeLimits, type CodeModeOptions, readCodeModeOptions } from "./code-mode-options.js";
 import { declareTools } from "./declarations/declare-tools.js";
 import { describeRunCode } from "./declarations/describe-run-code.js";
 import type { ToolDeclarations } from "./declarations/types.js";
 import { runProgram, warmUpEngine } from "./engine/run-program.js";
+import { createProgramJournal, type JournalHandle } from "./program-journal.js";
+import { diverged, ledgerChars, MAX_LEDGER_CHARS, type ProgramLedger } from "./program-ledger.js";
 import { createDeclarationSearch } from "./search-declarations.js";
 
 /** The name of code mode's tool. */
@@ -75,13 +84,16 @@ export function createCodeMode(session: AgentSession, options?: CodeModeOptions)
   const run = async (code: string, context: ToolCallContext): Promise<ToolResult> => {
     const { tools, declarations } = current();
     const descriptors = tools.map((tool) => tool.descriptor);
+    // A run after a pause replays the run that paused (docs/approvals.md#approvals-inside-programs).
+    const journal = createProgramJournal(code, context.resumption, context.suspend !== undefined);
     const callTools = createNestedCaller({
       session,
       context,
       exposedNames: descriptors.map((descriptor) => descriptor.name),
       searchTools: createDeclarationSearch(descriptors, (name) => declarations.byName.get(name)),
+      journal,
     });
-    return runOneProgram(session, context, { code, limits, callTools });
+    return runOneProgram(session, context, { code, limits, callTools, journal });
   };
 
   // The engine starts now, in the background, so the model's first program does not wait for it; a missing engine is
@@ -117,15 +129,30 @@ export function createCodeMode(session: AgentSession, options?: CodeModeOptions)
   };
 }
 
-/** One program, its clock held while a nested call waits for a person's approval. */
+/**
+ * One program, its clock held while a nested call waits for a person's approval. When a nested call waits with
+ * nobody to ask and run_code's call can pause, the program stops and run_code's call pauses with its ledger.
+ */
 async function runOneProgram(
   session: AgentSession,
   context: ToolCallContext,
-  request: { code: string; limits: CodeModeLimits; callTools: Parameters<typeof runProgram>[0]["callTools"] },
+  request: {
+    code: string;
+    limits: CodeModeLimits;
+    callTools: Parameters<typeof runProgram>[0]["callTools"];
+    journal: JournalHandle;
+  },
 ): Promise<ToolResult> {
+  const { journal, code, limits, callTools } = request;
   const prefix = `${context.toolCallId}.`;
   const held = new Map<string, () => void>();
-  const program = runProgram({ ...request, signal: context.signal });
+  const stopper = new AbortController();
+  const stop = () => stopper.abort(context.signal.reason);
+  if (context.signal.aborted) stop();
+  else context.signal.addEventListener("abort", stop, { once: true });
+  const replay = journal.replay === undefined ? {} : { replay: journal.replay };
+  const program = runProgram({ code, limits, callTools, signal: stopper.signal, ...replay });
+  journal.attach(program.clock, () => stopper.abort());
   const stopAsking = session.on("approval_requested", (event) => {
     if (event.toolCallId.startsWith(prefix)) held.set(event.approvalId, program.holdClock());
   });
@@ -135,13 +162,30 @@ async function runOneProgram(
   });
   try {
     const outcome = await program.outcome;
+    const ending = journal.ending(outcome.clock, outcome.kind === "returned");
+    if (ending.kind === "diverged") throw diverged(ending.why);
+    if (ending.kind === "paused") return pause(context, ending.request, ending.ledger);
     if (outcome.kind === "returned") return { content: [{ type: "text", text: outcome.output }] };
     throw new ToolCallError(outcome.code, RUN_CODE_NAME, outcome.message);
   } finally {
+    context.signal.removeEventListener("abort", stop);
     stopAsking();
     stopHearing();
     for (const release of held.values()) release();
   }
+}
+
+/** run_code's call paused with the program's ledger; `approval-required` when the ledger cannot be kept. */
+function pause(context: ToolCallContext, request: ApprovalRequest, ledger: ProgramLedger): ToolResult {
+  const fits = ledgerChars(ledger) <= MAX_LEDGER_CHARS;
+  if (fits && context.suspend?.({ request, continuation: ledger as unknown as JsonValue }) === true) {
+    return { content: [{ type: "text", text: `Paused for approval ${request.approvalId}.` }] };
+  }
+  throw new ToolCallError(
+    "approval-required",
+    RUN_CODE_NAME,
+    `Tool call ${request.toolName} needs a person's approval, and this program could not pause for it (its record is too large to keep). It was not run.`,
+  );
 }
 
 function defineRunCode(

@@ -68,7 +68,10 @@ describe("a program cannot get around", () => {
       inputSchema: { type: "object" },
       execute: () => "y",
     });
-    const registry = createToolRegistry({ custom: [secret, open], policy: [{ label: "no secrets", deny: ["secret"] }] });
+    const registry = createToolRegistry({
+      custom: [secret, open],
+      policy: [{ label: "no secrets", deny: ["secret"] }],
+    });
     const session = createAgentSession({ registry });
     const codeMode = createCodeMode(session);
     registry.refresh({ custom: [secret, open, codeMode.source] });

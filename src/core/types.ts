@@ -3,7 +3,13 @@
 // (agent-tool, telemetry, remote-executor), and the session around it (registry, hooks, approvals, dispatch,
 // session-events). Import them from here.
 
-export type { AgentTool, ToolCallContext, ToolExecutionMode } from "./types/agent-tool.js";
+export type {
+  AgentTool,
+  ToolCallContext,
+  ToolCallPause,
+  ToolCallResumption,
+  ToolExecutionMode,
+} from "./types/agent-tool.js";
 export type {
   ApprovalDecision,
   ApprovalOptions,

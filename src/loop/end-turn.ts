@@ -1,10 +1,10 @@
 // The end of a turn whose calls were dispatched: each outcome taken, then the results appended or the run paused.
 
-import type { ToolCallOutcome, ToolResultBlock } from "../core/types.js";
+import type { JsonValue, ToolCallOutcome, ToolResultBlock } from "../core/types.js";
 import { MISSING_RESULT_TEXT } from "../providers/shared.js";
 import type { ToolCall } from "../providers/types.js";
 import type { LoopRun, TurnCalls } from "./loop-run.js";
-import { sealRunState } from "./run-state.js";
+import { type PendingCall, sealRunState } from "./run-state.js";
 import type { AgentEvent, AgentStopReason } from "./types.js";
 
 /**
@@ -24,7 +24,8 @@ export function takeOutcomes(
     const call = into.calls[position] as ToolCall;
     const outcome = outcomes[index];
     if (outcome?.pendingApproval !== undefined) {
-      into.pending.push({ request: outcome.pendingApproval, position });
+      const { pendingApproval: request, continuation } = outcome;
+      into.pending.push(continuation === undefined ? { request, position } : { request, position, continuation });
       continue;
     }
     const block =
@@ -65,6 +66,7 @@ export function endTurn(run: LoopRun, dispatched: TurnCalls, events: AgentEvent[
             transcript: run.transcript,
             results: calls.map((_call, index) => results[index] ?? null),
             pending: pending.map(({ request }) => request),
+            ...continuationsOf(pending),
           });
     if (state !== undefined) {
       events.push({ type: "approval_required", turn: run.turn, requests: pending.map(({ request }) => request) });
@@ -83,6 +85,15 @@ export function endTurn(run: LoopRun, dispatched: TurnCalls, events: AgentEvent[
   run.transcript.push({ role: "tool", results: calls.map((call, index) => results[index] ?? missingResult(call)) });
   events.push({ type: "turn_end", turn: run.turn, stopReason, toolCalls: calls.length });
   return "next";
+}
+
+/** The continuations of calls their executors paused, by approval id; nothing when there are none. */
+function continuationsOf(pending: readonly PendingCall[]): { continuations?: Record<string, JsonValue> } {
+  const paused = pending.filter((entry) => entry.continuation !== undefined);
+  if (paused.length === 0) return {};
+  return {
+    continuations: Object.fromEntries(paused.map(({ request, continuation }) => [request.approvalId, continuation])),
+  } as { continuations: Record<string, JsonValue> };
 }
 
 /**

@@ -1,8 +1,9 @@
 // A run in progress as the loop's steps share it: the run itself, and a turn whose calls were dispatched.
 
-import type { ApprovalRequest, ToolResultBlock } from "../core/types.js";
+import type { ToolResultBlock } from "../core/types.js";
 import type { ModelStopReason, ModelUsage, TranscriptMessage } from "../providers/clients/types.js";
 import type { ToolCall } from "../providers/types.js";
+import type { PendingCall } from "./run-state.js";
 import type { RunAgentOptions } from "./types.js";
 
 /** A run in progress: what every turn reads and adds to. */
@@ -19,6 +20,6 @@ export interface TurnCalls {
   readonly calls: readonly ToolCall[];
   readonly results: (ToolResultBlock | undefined)[];
   /** Paused calls, in the calls' order, with their place among `calls`. */
-  readonly pending: { readonly request: ApprovalRequest; readonly position: number }[];
+  readonly pending: PendingCall[];
   readonly stopReason: ModelStopReason;
 }

@@ -1,13 +1,13 @@
 // Goes on with a run paused for approval: checks the state, applies each decision once, runs what was approved.
 import { ApprovalError } from "../core/errors.js";
 import { isRecord } from "../core/json.js";
-import type { ApprovalRequest } from "../core/types.js";
 import type { TranscriptMessage } from "../providers/clients/types.js";
+import type { ToolCall } from "../providers/types.js";
 import { endTurn, stopAfterTurn, takeOutcomes } from "./end-turn.js";
 import { AgentLoopError } from "./errors.js";
 import type { LoopRun, TurnCalls } from "./loop-run.js";
 import { turns } from "./run-agent.js";
-import { openRunState } from "./run-state.js";
+import { openRunState, type PendingCall } from "./run-state.js";
 import type { AgentEvent, ResumeAgentOptions } from "./types.js";
 
 /**
@@ -70,9 +70,7 @@ export function resumeAgent(options: ResumeAgentOptions): AsyncGenerator<AgentEv
 }
 
 /** A pending approval, its call's place in the paused turn, and the decision given for it. */
-interface Decided {
-  readonly request: ApprovalRequest;
-  readonly position: number;
+interface Decided extends PendingCall {
   readonly decision: unknown;
 }
 
@@ -86,8 +84,14 @@ async function* resume(
   // Checked before.
   if (approvals === undefined) throw new ApprovalError("approval-state-invalid", "The session has no approvals.");
   const outcomes = await approvals.resume(
-    decided.map(({ request, decision }) => ({ request, decision: decision as never })),
-    signal === undefined ? {} : { signal },
+    decided.map(({ request, decision, position, continuation }) => {
+      if (continuation === undefined) return { request, decision: decision as never };
+      // The call its executor paused runs again, as the model made it.
+      const { id, name, input } = paused.calls[position] as ToolCall;
+      return { request, decision: decision as never, continuation, parent: { id, name, input } };
+    }),
+    // A call run again may pause again (a program's next nested call that needs approval).
+    signal === undefined ? { pauseForApproval: true } : { signal, pauseForApproval: true },
   );
   const events: AgentEvent[] = [];
   takeOutcomes(

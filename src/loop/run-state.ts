@@ -4,7 +4,7 @@ import { copyJson } from "../core/copy-json.js";
 import type { SessionApprovals } from "../core/dispatch/session.js";
 import { ApprovalError } from "../core/errors.js";
 import { isRecord } from "../core/json.js";
-import type { ApprovalRequest, JsonObject, ToolResultBlock } from "../core/types.js";
+import type { ApprovalRequest, JsonObject, JsonValue, ToolResultBlock } from "../core/types.js";
 import type { ModelStopReason, ModelUsage, TranscriptMessage } from "../providers/clients/types.js";
 import type { ToolCall } from "../providers/types.js";
 
@@ -25,10 +25,23 @@ export interface AgentRunState {
   readonly transcript: readonly TranscriptMessage[];
   /** One per call of that message, in its order: the result, or `null` while its approval waits. */
   readonly results: readonly (ToolResultBlock | null)[];
-  /** The approvals the calls wait for. */
+  /**
+   * The approvals the calls wait for. A call whose executor paused it (a code-mode program) waits for its nested
+   * call's approval: that request's `parentToolCallId` is the call's id.
+   */
   readonly pending: readonly ApprovalRequest[];
+  /** What the executors that paused their calls left (a program's ledger), by approval id; absent when none did. */
+  readonly continuations?: Readonly<Record<string, JsonValue>>;
   /** `"hmac-sha256:"` and the hex MAC of the canonical JSON of every other field. */
   readonly signature: string;
+}
+
+/** A paused call: its approval request, its place among the turn's calls, and what its executor left, if it paused. */
+export interface PendingCall {
+  readonly request: ApprovalRequest;
+  readonly position: number;
+  /** Set when the call's executor paused it for its nested call `request` (`ToolCallOutcome.continuation`). */
+  readonly continuation?: JsonValue;
 }
 
 /** What a pause keeps, before it is signed. */
@@ -51,8 +64,8 @@ export function openRunState(
 ): {
   readonly state: AgentRunState;
   readonly calls: readonly ToolCall[];
-  /** Each pending approval with its call's place in `calls`. */
-  readonly pending: readonly { readonly request: ApprovalRequest; readonly position: number }[];
+  /** Each pending approval with its call's place in `calls`, and its continuation when its executor paused it. */
+  readonly pending: readonly PendingCall[];
 } {
   const invalid = (why: string): never => {
     throw new ApprovalError("approval-state-invalid", `This run state cannot be resumed: ${why}.`);
@@ -72,15 +85,30 @@ export function openRunState(
   }
   const positions = opened.results.flatMap((result, index) => (result === null ? [index] : []));
   const calls = (last as Extract<TranscriptMessage, { role: "assistant" }>).toolCalls;
-  const matches = opened.pending.every(
-    (request, index) => calls[positions[index] as number]?.id === request.toolCallId,
-  );
+  const continuations = opened.continuations ?? {};
+  if (!isRecord(continuations)) invalid("its continuations are not an object");
+  const matches = opened.pending.every((request, index) => {
+    const id = calls[positions[index] as number]?.id;
+    // A call its executor paused waits for its nested call's approval.
+    return Object.hasOwn(continuations, request.approvalId)
+      ? request.parentToolCallId === id
+      : request.toolCallId === id;
+  });
   if (positions.length !== opened.pending.length || !matches) {
     invalid("its pending approvals do not match its unanswered calls");
+  }
+  const pendingIds = new Set(opened.pending.map((request) => request.approvalId));
+  if (!Object.keys(continuations).every((approvalId) => pendingIds.has(approvalId))) {
+    invalid("a continuation belongs to no pending approval");
   }
   return {
     state: opened,
     calls,
-    pending: opened.pending.map((request, index) => ({ request, position: positions[index] as number })),
+    pending: opened.pending.map((request, index) => {
+      const position = positions[index] as number;
+      const { approvalId } = request;
+      if (!Object.hasOwn(continuations, approvalId)) return { request, position };
+      return { request, position, continuation: continuations[approvalId] as JsonValue };
+    }),
   };
 }

@@ -100,8 +100,9 @@ export function runProgram(request: ProgramRequest): ProgramRun {
   const record = (news: WorkerNews) => {
     seen.logs.push(...news.logs);
     seen.droppedLogChars += news.droppedLogChars;
-    seen.now.push(...news.now);
-    seen.random.push(...news.random);
+    // Not push(...values): a program may read the clock a million times between two messages (a stack overflow).
+    for (const value of news.now) seen.now.push(value);
+    for (const value of news.random) seen.random.push(value);
   };
   const callTools = (calls: WorkerNews["calls"]) => {
     if (calls.length === 0 || settled || stopped !== undefined) return;
@@ -166,7 +167,11 @@ export function runProgram(request: ProgramRequest): ProgramRun {
       },
     );
   }
-  return { outcome, holdClock: () => deadline.hold() };
+  return {
+    outcome,
+    holdClock: () => deadline.hold(),
+    clock: () => ({ now: [...seen.now], random: [...seen.random] }),
+  };
 }
 
 /**

@@ -76,4 +76,6 @@ export interface ProgramRun {
   readonly outcome: Promise<ProgramOutcome>;
   /** Stops the program's clock (a nested call waits for a person) until the returned function is called. */
   holdClock(): () => void;
+  /** The `Date.now()` and `Math.random()` values the program read so far (as its host has heard), in order. */
+  clock(): ProgramClock;
 }

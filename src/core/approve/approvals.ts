@@ -241,7 +241,8 @@ function waitForAnswer(
 }
 
 /** A decision read once as plain data; anything but `{ approve: true }` declines. */
-function readDecision(value: unknown): { approve: boolean; reason?: string } {
+/** A decision as plain data: `{ approve: true }` only for exactly that; anything else declines, with its reason. */
+export function readDecision(value: unknown): { approve: boolean; reason?: string } {
   const copied = copyJson(value, "the decision");
   if (!copied.ok || !isRecord(copied.value))
     return { approve: false, reason: "the approver's answer was not a decision" };

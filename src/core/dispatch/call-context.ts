@@ -1,11 +1,15 @@
 // What an executor gets besides its input: its call's id, abort signal, progress, log, phases and span.
 import { copyJson } from "../copy-json.js";
 import { cutText, describeThrown, SessionError } from "../errors.js";
+import { isRecord } from "../json.js";
 import { normalizeToolResult } from "../tool-result.js";
 import type {
   DispatchOptions,
   JsonValue,
   ToolCallContext,
+  ToolCallOutcome,
+  ToolCallPause,
+  ToolCallResumption,
   ToolCallSpan,
   ToolLogEvent,
   ToolLogLevel,
@@ -20,6 +24,14 @@ import { LazyAbortSignal } from "./lazy-abort-signal.js";
 interface ContextCall {
   readonly state: { readonly id: string; readonly toolName: string };
   readonly watch: CallWatch | undefined;
+  /** Set when the call runs again after its executor paused it (`session.approvals.resume`). */
+  readonly resumed?: ResumedCall | undefined;
+}
+
+/** A call run again after a pause: what its executor left, and its paused nested call with the decision. */
+export interface ResumedCall extends Omit<ToolCallResumption, "runPausedCall"> {
+  /** Ends the paused nested call as decided, with these options; once. */
+  runPausedCall(options: DispatchOptions): Promise<ToolCallOutcome>;
 }
 
 /**
@@ -31,6 +43,10 @@ export class CallContext extends LazyAbortSignal implements ToolCallContext {
   finished = false;
   readonly toolCallId: string;
   readonly span: ToolCallSpan | undefined;
+  /** What `suspend` was given, once it accepted it: the call then ends paused. */
+  suspension: ToolCallPause | undefined;
+  readonly suspend: ((pause: ToolCallPause) => boolean) | undefined;
+  readonly resumption: ToolCallResumption | undefined;
 
   constructor(
     private readonly emitter: SessionEmitter,
@@ -41,6 +57,27 @@ export class CallContext extends LazyAbortSignal implements ToolCallContext {
     super();
     this.toolCallId = call.state.id;
     this.span = call.watch?.span;
+    this.suspend = options?.pauseForApproval === true ? (pause) => this.#suspend(pause) : undefined;
+    const { resumed } = call;
+    this.resumption =
+      resumed === undefined
+        ? undefined
+        : {
+            continuation: resumed.continuation,
+            request: resumed.request,
+            decision: resumed.decision,
+            runPausedCall: () => resumed.runPausedCall(this.nestedDispatchOptions()),
+          };
+  }
+
+  #suspend(pause: ToolCallPause): boolean {
+    if (this.finished || this.suspension !== undefined) return false;
+    // The pause is kept as plain JSON (a run state holds it), read once: anything else is refused, not thrown.
+    const copied = copyJson(pause, "the pause");
+    if (!copied.ok || !isRecord(copied.value) || !isRecord(copied.value.request)) return false;
+    if (!Object.hasOwn(copied.value, "continuation")) return false;
+    this.suspension = copied.value as unknown as ToolCallPause;
+    return true;
   }
 
   /** A malformed partial is dropped. An arrow: executors take it out of the context (`{ onUpdate }`). */

@@ -93,6 +93,17 @@ describe("nextCallState", () => {
     ).toMatchObject({ kind: "refused", code: "approval-declined" });
   });
 
+  it("lets a running executor suspend its call for a nested call's approval, keeping its continuation", () => {
+    const continuation = { v: 1, steps: [] };
+    const running = run({ kind: "checked", input: { path: "x" } }, { kind: "started" });
+    const paused = nextCallState(running, { kind: "suspended", request, continuation });
+    expect(paused).toEqual({ kind: "paused", id: "c1", toolName: "write", request, continuation });
+    expect(nextCallState(paused, { kind: "end" })).toBe(paused);
+    expect(nextCallState(paused, { kind: "executed", result: ok })).toBe(paused);
+    const ready = run({ kind: "checked", input: {} });
+    expect(nextCallState(ready, { kind: "suspended", request, continuation })).toBe(ready);
+  });
+
   it("lets a call aborted before its executor started go on as executed", () => {
     const state = run({ kind: "checked", input: {} }, { kind: "executed", result: failed, errorCode: "aborted" });
     expect(state).toMatchObject({ kind: "executed", errorCode: "aborted" });
@@ -128,6 +139,7 @@ describe("a call's state", () => {
     }),
     fc.constant({ kind: "approval-requested" as const, request }),
     fc.constant({ kind: "paused" as const, request }),
+    fc.constant({ kind: "suspended" as const, request, continuation: { steps: [1, "two", null] } }),
     fc.record({ kind: fc.constant("approved" as const), input }),
     fc.constant({ kind: "started" as const }),
     fc.constant({ kind: "executed" as const, result: ok }),

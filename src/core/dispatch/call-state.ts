@@ -1,7 +1,7 @@
 // A call as a state machine: received → ready → (awaiting-approval →) running → executed → ended; refused → ended;
-// paused.
+// paused (before running, or by its executor: suspended).
 import { errorResult } from "../tool-result.js";
-import type { ApprovalRequest, JsonObject, ToolCallErrorCode, ToolResult } from "../types.js";
+import type { ApprovalRequest, JsonObject, JsonValue, ToolCallErrorCode, ToolResult } from "../types.js";
 
 /**
  * Where a call stands. Plain JSON (no functions, no class instances): what a durable run or an MCP task
@@ -37,8 +37,17 @@ export type CallState =
       readonly toolName: string;
       readonly request: ApprovalRequest;
     }
-  /** Waiting for a decision that comes back later, maybe to another process (`session.approvals.resume`). */
-  | { readonly kind: "paused"; readonly id: string; readonly toolName: string; readonly request: ApprovalRequest }
+  /**
+   * Waiting for a decision that comes back later, maybe to another process (`session.approvals.resume`). With
+   * `continuation`, the executor paused it for its nested call `request`: the call runs again once decided.
+   */
+  | {
+      readonly kind: "paused";
+      readonly id: string;
+      readonly toolName: string;
+      readonly request: ApprovalRequest;
+      readonly continuation?: JsonValue;
+    }
   /** The executor runs with `input`. */
   | { readonly kind: "running"; readonly id: string; readonly toolName: string; readonly input: JsonObject }
   /**
@@ -74,6 +83,8 @@ export type CallEvent =
   | { readonly kind: "approval-requested"; readonly request: ApprovalRequest }
   /** Nobody here can answer and the caller can wait: ready → paused. */
   | { readonly kind: "paused"; readonly request: ApprovalRequest }
+  /** The executor paused the call for its nested call's `request`, leaving `continuation`: running → paused. */
+  | { readonly kind: "suspended"; readonly request: ApprovalRequest; readonly continuation: JsonValue }
   /** A person said yes to exactly `input`: awaiting-approval or paused → ready (approved). */
   | { readonly kind: "approved"; readonly input: JsonObject }
   /** The executor started: ready → running. */
@@ -129,6 +140,10 @@ export function nextCallState(state: CallState, event: CallEvent): CallState {
       return state.kind === "ready" ? { kind: "awaiting-approval", id, toolName, request: event.request } : state;
     case "paused":
       return state.kind === "ready" ? { kind: "paused", id, toolName, request: event.request } : state;
+    case "suspended":
+      return state.kind === "running"
+        ? { kind: "paused", id, toolName, request: event.request, continuation: event.continuation }
+        : state;
     case "approved":
       return state.kind === "awaiting-approval" || state.kind === "paused"
         ? { kind: "ready", id, toolName, input: event.input, approved: true }

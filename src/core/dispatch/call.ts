@@ -1,7 +1,13 @@
 // One call's life, in order: startCall, checkCall, runCallBeforeHooks, approveCall, executeCall, runCallAfterHooks,
 // saveResultOverBudget, endCall.
 // Each phase moves the call's state (call-state.ts); the guarantees a call keeps are in docs/dispatch.md.
-import { type Approvals, applyResumedDecision, askApproval, createApprovalRequest } from "../approve/approvals.js";
+import {
+  type Approvals,
+  applyResumedDecision,
+  askApproval,
+  createApprovalRequest,
+  readDecision,
+} from "../approve/approvals.js";
 import { frozenJsonCopy } from "../approve/frozen-json-copy.js";
 import { copyJson } from "../copy-json.js";
 import { describeThrown, toolCallRefusal } from "../errors.js";
@@ -10,11 +16,13 @@ import { errorResult } from "../tool-result.js";
 import type {
   AfterToolCall,
   AgentTool,
+  ApprovalDecision,
   ApprovalRequest,
   ApprovalResolvedEvent,
   BeforeToolCall,
   DispatchOptions,
   JsonObject,
+  JsonValue,
   ToolAvailabilityDiagnostic,
   ToolCallErrorCode,
   ToolCallOutcome,
@@ -24,7 +32,7 @@ import type {
 } from "../types.js";
 import { runAfterHooks, runBeforeHooks } from "../wrap/hooks.js";
 import type { ToolOutcome } from "../wrap/wrap-tool.js";
-import { CallContext } from "./call-context.js";
+import { CallContext, type ResumedCall } from "./call-context.js";
 import { type CallEvent, type CallState, END, nextCallState, pausedCall, receivedCall, STARTED } from "./call-state.js";
 import { type CallTelemetry, type CallWatch, watchCall } from "./call-watch.js";
 import type { CallableTool } from "./callable-tool.js";
@@ -70,6 +78,8 @@ export interface Call {
   tool: CallableTool | undefined;
   /** The call whose program made this one (`DispatchOptions.parentToolCallId`), announced on its events. */
   readonly parentToolCallId: string | undefined;
+  /** Set when the call runs again after its executor paused it: its executor's `context.resumption`. */
+  resumed?: ResumedCall;
 }
 
 /** One call's whole life. Never rejects: a fault inside toolwire is the call's error result. */
@@ -294,6 +304,47 @@ export function resumeCall(
 }
 
 /**
+ * A call its executor paused (`context.suspend`), to run again once the decision on its nested call `request` is
+ * claimed: `parent` is the paused call as the model made it. Checked again, then ready as an approved call (its
+ * before hooks and approval were passed before the pause); its executor gets `context.resumption`, whose
+ * `runPausedCall` ends the nested call as decided, once, without claiming it again.
+ */
+export function resumeSuspendedCall(
+  runtime: CallRuntime,
+  parent: ToolUse,
+  pause: { readonly request: ApprovalRequest; readonly decision: unknown; readonly continuation: JsonValue },
+  trace: TraceContext | undefined,
+): Call {
+  const call = startCall(runtime, parent, { traceContext: trace });
+  checkCall(runtime, call, undefined);
+  if (call.state.kind === "ready") call.state = { ...call.state, approved: true };
+  const { request, continuation } = pause;
+  const read = readDecision(pause.decision);
+  const decision: ApprovalDecision =
+    read.approve || read.reason === undefined ? { approve: read.approve } : { approve: false, reason: read.reason };
+  let used = false;
+  call.resumed = {
+    continuation,
+    request,
+    decision,
+    runPausedCall: (options) => {
+      if (used) {
+        const again = new Error(`the paused call ${request.toolCallId} was already resumed`);
+        return Promise.resolve(internalFailure(runtime, undefined, pausedUse(request), again));
+      }
+      used = true;
+      // The decision as given: an expired request or a changed input is judged as for any resumed call.
+      return completeCall(runtime, resumeCall(runtime, request, pause.decision, options.traceContext), options);
+    },
+  };
+  return call;
+}
+
+function pausedUse(request: ApprovalRequest): ToolUse {
+  return { id: request.toolCallId, name: request.toolName, input: request.input };
+}
+
+/**
  * ready → running → executed: runs the executor outside the lock, with the call's timeout (the tool's own wins
  * over the session's), counted from now, and the caller's signal. On either, the executor's signal is aborted
  * and the call goes on at once with an error result, whether or not the executor stops.
@@ -321,7 +372,12 @@ function executeCall(runtime: CallRuntime, call: Call, options: DispatchOptions 
       signal?.removeEventListener("abort", onAbort);
       const { result, errorCode } = outcome;
       watch?.phase("execute", begun, performance.now(), result.isError === true ? errorCode : undefined);
-      move(call, { kind: "executed", result, errorCode });
+      const { suspension } = context;
+      // The executor paused its call (`context.suspend`): what it returned is a stand-in.
+      move(
+        call,
+        suspension === undefined ? { kind: "executed", result, errorCode } : { kind: "suspended", ...suspension },
+      );
       resolve();
     };
     const stop = (code: "timeout" | "aborted", message: string): void => {
@@ -401,12 +457,16 @@ export function endCall(runtime: CallRuntime, call: Call): ToolCallOutcome {
   const ended = performance.now();
   const durationMs = ended - call.started;
   if (state.kind === "paused") {
-    const { toolName, request } = state;
-    const text = `Tool call ${toolName} waits for a person's approval (${request.approvalId}); it has not run.`;
+    const { toolName, request, continuation } = state;
+    const text =
+      continuation === undefined
+        ? `Tool call ${toolName} waits for a person's approval (${request.approvalId}); it has not run.`
+        : `Tool call ${toolName} paused: its call ${request.toolName} waits for a person's approval (${request.approvalId}).`;
     const result = errorResult(text);
     watch?.end(result, undefined, ended, true);
     const block = { type: "tool_result" as const, tool_use_id: state.id, content: result.content, is_error: true };
-    return { block, result, errorCode: "approval-required", durationMs, pendingApproval: request };
+    const outcome = { block, result, errorCode: "approval-required" as const, durationMs, pendingApproval: request };
+    return continuation === undefined ? outcome : { ...outcome, continuation };
   }
   if (state.kind !== "ended") throw new Error(`endCall: the call is ${state.kind}, not ended`);
   const { id, toolName, result, errorCode } = state;

@@ -25,7 +25,7 @@ import type {
   WriteLock,
 } from "../types.js";
 import { createWriteLock } from "../wrap/write-lock.js";
-import { type Call, type CallRuntime, resumeCall, runCall } from "./call.js";
+import { type Call, type CallRuntime, resumeCall, resumeSuspendedCall, runCall } from "./call.js";
 import type { CallTelemetry } from "./call-watch.js";
 import { createSessionEmitter } from "./events.js";
 import { createModelView } from "./model-view.js";
@@ -179,6 +179,8 @@ export interface SessionApprovals {
    * already decided, before anything runs. Then each call ends as its decision says: declined or expired
    * with their error results, approved with exactly the request's input, through the after hooks. The
    * calls run together as a batch does (or one by one in a sequential session); outcomes in their order.
+   * An entry with `continuation` (a call its executor paused for a nested call) runs its `parent` again
+   * instead, with `context.resumption`: that call may end, or pause again with a new request.
    */
   resume(resumptions: readonly ApprovalResumption[], options?: DispatchOptions): Promise<ToolCallOutcome[]>;
 }
@@ -327,9 +329,14 @@ async function claimAndResume(
     if (!isRecord(request) || typeof request.approvalId !== "string" || typeof request.toolName !== "string") {
       throw new TypeError(`approvals.resume: entry ${index} has no approval request`);
     }
+    const { continuation, parent } = entry as ApprovalResumption;
+    if (continuation !== undefined && !isToolUse(parent)) {
+      throw new TypeError(`approvals.resume: entry ${index} has a continuation but no parent call { id, name, input }`);
+    }
     return {
       request: request as unknown as ApprovalRequest,
       decision: (entry as ApprovalResumption).decision as unknown,
+      suspended: continuation === undefined ? undefined : { continuation, parent: parent as ToolUse },
     };
   });
   const storeFailures = new Map<number, string>();
@@ -349,11 +356,17 @@ async function claimAndResume(
       );
     }
   }
-  return entries.map(({ request, decision }, index) => {
+  return entries.map(({ request, decision, suspended }, index) => {
     const failure = storeFailures.get(index);
     const decided = failure === undefined ? decision : { approve: false, reason: failure };
-    return resumeCall(runtime, request, decided, parent);
+    if (suspended === undefined) return resumeCall(runtime, request, decided, parent);
+    const { continuation } = suspended;
+    return resumeSuspendedCall(runtime, suspended.parent, { request, decision: decided, continuation }, parent);
   });
+}
+
+function isToolUse(value: unknown): value is ToolUse {
+  return isRecord(value) && typeof value.id === "string" && typeof value.name === "string";
 }
 
 /** The session's telemetry, or `undefined` without it (`telemetry: false` or absent). */

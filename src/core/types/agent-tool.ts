@@ -1,6 +1,7 @@
 // A tool the session runs: its definition and the context its executor gets.
+import type { ApprovalDecision, ApprovalRequest } from "./approvals.js";
 import type { ToolDescriptor } from "./descriptor.js";
-import type { DispatchOptions } from "./dispatch.js";
+import type { DispatchOptions, ToolCallOutcome } from "./dispatch.js";
 import type { JsonObject, JsonValue } from "./json.js";
 import type { ToolResult } from "./result.js";
 import type { ToolCallSpan } from "./telemetry.js";
@@ -46,6 +47,39 @@ export interface ToolCallContext {
    * contexts made by hand.
    */
   nestedDispatchOptions?(): DispatchOptions;
+  /**
+   * Ends this call paused, waiting for a person's decision on `pause.request` (a nested call's, with
+   * `pendingApproval`): the call's outcome gets `pendingApproval` (that request) and `continuation` (plain JSON:
+   * what the executor needs to go on), and whatever the executor then returns is dropped. Present only when the
+   * caller can pause (`pauseForApproval`). True when the call will pause; false (nothing changes) once the call
+   * has its outcome or when `continuation` is not JSON data. Never throws.
+   */
+  suspend?(pause: ToolCallPause): boolean;
+  /**
+   * Set when this call runs again after such a pause (`session.approvals.resume`): the continuation it left, and
+   * the decision on the paused nested call. `undefined` for every other run.
+   */
+  readonly resumption?: ToolCallResumption;
+}
+
+/** What `ToolCallContext.suspend` hands back to the caller. */
+export interface ToolCallPause {
+  /** The nested call's approval request (its `pendingApproval`): a person approves that call's exact input. */
+  readonly request: ApprovalRequest;
+  readonly continuation: JsonValue;
+}
+
+/** A call resumed after `suspend`: its continuation, and its paused nested call with the decision on it. */
+export interface ToolCallResumption {
+  readonly continuation: JsonValue;
+  readonly request: ApprovalRequest;
+  readonly decision: ApprovalDecision;
+  /**
+   * Ends the paused nested call as decided (its approval id is already claimed): approved, it runs exactly the
+   * request's input, without before hooks (they ran before the pause), through the after hooks; declined, it ends
+   * with `approval-declined`. The first call only; later ones give an `execution-failed` outcome. Never rejects.
+   */
+  runPausedCall(): Promise<ToolCallOutcome>;
 }
 
 /** How `dispatchAll` runs a tool: beside the others (`parallel`, the default) or alone (`sequential`). */

@@ -1,6 +1,6 @@
 // Approvals: a call waiting for a person's yes or no, who answers it, and where decisions are remembered.
 import type { ToolDescriptor } from "./descriptor.js";
-import type { JsonObject } from "./json.js";
+import type { JsonObject, JsonValue } from "./json.js";
 
 /** A call waiting for a person's yes or no: bound to one call and one exact input. */
 export interface ApprovalRequest {
@@ -66,6 +66,12 @@ export interface ApprovalResumption {
   /** The request as the pause handed it out (from a verified run state). */
   readonly request: ApprovalRequest;
   readonly decision: ApprovalDecision;
+  /**
+   * The pause's `continuation` (`ToolCallOutcome`), when an executor paused for its nested call `request`: then
+   * `parent`, the paused call as the model made it (same id and input), is what runs again.
+   */
+  readonly continuation?: JsonValue;
+  readonly parent?: { readonly id: string; readonly name: string; readonly input: unknown };
 }
 
 /** `approval_resolved`: a request was approved, declined or expired. */

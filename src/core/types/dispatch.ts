@@ -1,6 +1,7 @@
 // One dispatch: the model's call going in, its options, and the block and outcome coming back.
 
 import type { ApprovalOptions, ApprovalRequest } from "./approvals.js";
+import type { JsonValue } from "./json.js";
 import type { ContentBlock, ToolResult } from "./result.js";
 import type { TraceContext } from "./telemetry.js";
 import type { ToolLogEvent } from "./tool-log.js";
@@ -78,6 +79,11 @@ export interface ToolCallOutcome {
    * call with `session.approvals.resume`.
    */
   readonly pendingApproval?: ApprovalRequest;
+  /**
+   * With `pendingApproval`, when the executor paused the call for a nested call's approval (`context.suspend`):
+   * what it needs to go on. Keep it with the request; `session.approvals.resume` gives it back.
+   */
+  readonly continuation?: JsonValue;
 }
 
 /** Why a call produced an error result instead of running to completion. */
