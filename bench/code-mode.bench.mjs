@@ -17,6 +17,7 @@ import { createBuiltinTools } from "../dist/builtins/index.js";
 import { createCodeMode } from "../dist/code-mode/index.js";
 import * as api from "../dist/index.js";
 import { flag } from "./lib/args.js";
+import { ALLOCATE, meanMs, N, PARALLEL, SEQUENTIAL, SPIN, TRIVIAL, worstLagWhile } from "./lib/code-mode-programs.js";
 import {
   codeModeTurns,
   customersOverThreshold,
@@ -130,17 +131,6 @@ async function program(source) {
   if (outcome.errorCode !== undefined) throw new Error(`${outcome.errorCode}: ${JSON.stringify(outcome.block)}`);
   return outcome;
 }
-const N = 100;
-const SEQUENTIAL = `for (let i = 0; i < ${N}; i++) await tools.noop({ id: i }); return "done";`;
-const PARALLEL = `await Promise.all(Array.from({ length: ${N} }, (_, i) => tools.noop({ id: i }))); return "done";`;
-const TRIVIAL = `return "done";`;
-
-/** Mean milliseconds of `repeat` runs of `job`. */
-async function meanMs(job, repeat) {
-  const start = performance.now();
-  for (let index = 0; index < repeat; index++) await job();
-  return (performance.now() - start) / repeat;
-}
 
 for (let index = 0; index < 20; index++) {
   await program(TRIVIAL);
@@ -165,32 +155,15 @@ async function worstLag(source, limits) {
   const lagMode = createCodeMode(lagSession, { limits });
   lagSession.registry.refresh({ custom: [noop, lagMode.source] });
   await lagSession.dispatchDetailed({ id: "warm", name: "run_code", input: { code: TRIVIAL } });
-  let last = performance.now();
-  let worst = 0;
-  const probe = setInterval(() => {
-    const now = performance.now();
-    worst = Math.max(worst, now - last - 5);
-    last = now;
-  }, 5);
-  const outcome = await lagSession.dispatchDetailed({ id: "lag", name: "run_code", input: { code: source } });
-  clearInterval(probe);
+  const { worst, value: outcome } = await worstLagWhile(() =>
+    lagSession.dispatchDetailed({ id: "lag", name: "run_code", input: { code: source } }),
+  );
   lagMode.close();
   return { worst, errorCode: outcome.errorCode };
 }
-const SPIN = "while (true) {}";
-const ALLOCATE = 'const kept = []; while (true) kept.push("x".repeat(1024) + kept.length);';
 /** The same probe over one idle second: what the machine's own load does to the loop, no program running. */
 async function idleLag() {
-  let last = performance.now();
-  let worst = 0;
-  const probe = setInterval(() => {
-    const now = performance.now();
-    worst = Math.max(worst, now - last - 5);
-    last = now;
-  }, 5);
-  await new Promise((resolve) => setTimeout(resolve, 1000));
-  clearInterval(probe);
-  return worst;
+  return (await worstLagWhile(() => new Promise((resolve) => setTimeout(resolve, 1000)))).worst;
 }
 const lag = { idle: [], spin: [], allocate: [] };
 const lagEnds = new Set();

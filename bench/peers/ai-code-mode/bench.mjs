@@ -12,6 +12,7 @@ import {
 } from "@ai-sdk/code-mode";
 import { jsonSchema, tool } from "ai";
 import * as api from "../../../dist/index.js";
+import { meanMs, N, PARALLEL, SEQUENTIAL, SPIN, TRIVIAL, worstLagWhile } from "../../lib/code-mode-programs.js";
 import { codeModeTurns, PROGRAM, PROMPT, SYSTEM_PROMPT, taskTools, writeWorkspace } from "../../lib/code-mode-task.js";
 import { countingModel, totalsOf } from "../../lib/wire-bytes.js";
 
@@ -79,7 +80,6 @@ await rm(root, { recursive: true, force: true });
 if (!summary.includes("cus_")) throw new Error("the AI SDK's program wrote no summary");
 
 // ------------------------------------------------------------------ speed
-const N = 100;
 const noop = tool({
   description: "Does nothing.",
   inputSchema: jsonSchema({ type: "object", properties: { id: { type: "integer" } }, additionalProperties: false }),
@@ -89,14 +89,6 @@ const tools = { noop };
 const options = { toolCallId: "d", messages: [] };
 const program = (js, executionPolicy) =>
   runCodeMode({ js, tools, ...(executionPolicy === undefined ? {} : { options: { executionPolicy } }) });
-const SEQUENTIAL = `for (let i = 0; i < ${N}; i++) await tools.noop({ id: i }); return "done";`;
-const PARALLEL = `await Promise.all(Array.from({ length: ${N} }, (_, i) => tools.noop({ id: i }))); return "done";`;
-const TRIVIAL = `return "done";`;
-async function meanMs(job, repeat) {
-  const start = performance.now();
-  for (let index = 0; index < repeat; index++) await job();
-  return (performance.now() - start) / repeat;
-}
 for (let index = 0; index < 10; index++) {
   await program(TRIVIAL);
   await program(SEQUENTIAL);
@@ -111,18 +103,13 @@ for (let pass = 0; pass < PASSES; pass++) {
 }
 let lagEnd;
 for (let pass = 0; pass < 5; pass++) {
-  let last = performance.now();
-  let worst = 0;
-  const probe = setInterval(() => {
-    const now = performance.now();
-    worst = Math.max(worst, now - last - 5);
-    last = now;
-  }, 5);
-  lagEnd = await program("while (true) {}", { timeoutMs: 1000 }).then(
-    () => "returned",
-    (error) => error?.name ?? "error",
+  const { worst, value } = await worstLagWhile(() =>
+    program(SPIN, { timeoutMs: 1000 }).then(
+      () => "returned",
+      (error) => error?.name ?? "error",
+    ),
   );
-  clearInterval(probe);
+  lagEnd = value;
   passes.lagSpin.push(worst);
 }
 process.stdout.write(
