@@ -1,36 +1,21 @@
 // runProgram in a process of its own (the built package): the engine's peers missing, what a plain program loads, and
 // an idle worker that never keeps the process alive.
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { builtScript } from "../../../test/e2e/helpers/build.js";
 import { runToEnd } from "../../../test/support/run-to-end.js";
 
 const RECORD = new URL("../../../test/support/record-loaded-modules.mjs", import.meta.url).pathname;
-/** A loader hook that makes the engine's three packages resolve as if not installed, as Node reports it. */
-const HIDE_HOOK = `const HIDDEN = /^(quickjs-emscripten-core|@jitl\\/quickjs-ng-wasmfile-release-sync|@swc\\/wasm-typescript)(?:\\/|$)/;
-export async function resolve(specifier, context, next) {
-  const match = HIDDEN.exec(specifier);
-  if (match === null) return next(specifier, context);
-  const error = new Error("Cannot find package '" + match[1] + "' imported from " + context.parentURL);
-  error.code = "ERR_MODULE_NOT_FOUND";
-  throw error;
-}`;
+/** `--import` it: the optional peers, the engine's three packages among them, resolve as if not installed. */
+const hideEngine = new URL("../../../test/support/hide-optional-peers.mjs", import.meta.url).pathname;
 
 let engineFolder: string;
 let temp: string;
-let hideEngine: string;
 beforeAll(async () => {
   engineFolder = dirname(builtScript("dist/code-mode/engine/run-program.js"));
   temp = await mkdtemp(join(tmpdir(), "code-mode-engine-"));
-  await writeFile(join(temp, "hide-engine-hook.mjs"), HIDE_HOOK);
-  hideEngine = join(temp, "hide-engine.mjs");
-  await writeFile(
-    hideEngine,
-    `import { register } from "node:module";\nregister(${JSON.stringify(pathToFileURL(join(temp, "hide-engine-hook.mjs")).href)});\n`,
-  );
 });
 afterAll(() => rm(temp, { recursive: true, force: true }));
 
