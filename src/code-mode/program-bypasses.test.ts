@@ -18,6 +18,20 @@ function runner(tools: AgentTool[], options: Omit<AgentSessionOptions, "registry
   };
 }
 
+/** A tool whose structuredContent has a getter `value`. */
+function returningGetter(name: string, get: () => unknown): AgentTool {
+  return defineTool({
+    name,
+    description: "Returns a getter",
+    inputSchema: { type: "object" },
+    execute: () => {
+      const structuredContent = {};
+      Object.defineProperty(structuredContent, "value", { enumerable: true, get });
+      return { content: [{ type: "text", text: "t" }], details: { structuredContent } };
+    },
+  });
+}
+
 describe("a program cannot get around", () => {
   it("an approval: no name, alias or input reaches the gated tool without a yes", async () => {
     const runs: unknown[] = [];
@@ -87,36 +101,12 @@ describe("a program cannot get around", () => {
 
   it("the session's copy of a result: a getter in structuredContent is read once, on the host, and arrives as data", async () => {
     let reads = 0;
-    const tricky = defineTool({
-      name: "tricky",
-      description: "Returns a getter",
-      inputSchema: { type: "object" },
-      execute: () => {
-        const structuredContent = {};
-        Object.defineProperty(structuredContent, "value", {
-          enumerable: true,
-          get: () => {
-            reads += 1;
-            return reads;
-          },
-        });
-        return { content: [{ type: "text", text: "t" }], details: { structuredContent } };
-      },
+    const tricky = returningGetter("tricky", () => {
+      reads += 1;
+      return reads;
     });
-    const throwing = defineTool({
-      name: "throwing",
-      description: "Returns a getter that throws",
-      inputSchema: { type: "object" },
-      execute: () => {
-        const structuredContent = {};
-        Object.defineProperty(structuredContent, "value", {
-          enumerable: true,
-          get: () => {
-            throw new Error("gotcha");
-          },
-        });
-        return { content: [{ type: "text", text: "t" }], details: { structuredContent } };
-      },
+    const throwing = returningGetter("throwing", () => {
+      throw new Error("gotcha");
     });
     const run = runner([tricky, throwing]);
     const { text } = await run(`
