@@ -1,17 +1,10 @@
 // Code mode through the CLI (docs/code-mode.md): plan says which tools only programs reach, and a scripted run's
 // one program calls a real MCP server's tools and a built-in through the session.
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readDocBlocks } from "../support/doc-blocks.js";
 import { cliEnv, runCli, tempWorkspace, writeFiles } from "./helpers/cli.js";
-
-const require = createRequire(import.meta.url);
-const MEMORY_SERVER = join(
-  dirname(require.resolve("@modelcontextprotocol/server-memory/package.json")),
-  "dist",
-  "index.js",
-);
+import { memoryServer } from "./helpers/mcp-servers.js";
 
 /** The program the scripted model writes: two MCP calls, a built-in, a refused call it catches, one small answer. */
 const PROGRAM = `
@@ -51,14 +44,7 @@ let workspace: { path: string; remove(): Promise<void> };
 beforeAll(async () => {
   workspace = await tempWorkspace({ "notes.txt": "hello\n" });
   const config = {
-    mcpServers: [
-      {
-        id: "memory",
-        command: process.execPath,
-        args: [MEMORY_SERVER],
-        env: { PATH: process.env.PATH ?? "", MEMORY_FILE_PATH: join(workspace.path, "memory.jsonl") },
-      },
-    ],
+    mcpServers: [memoryServer(join(workspace.path, "memory.jsonl"))],
   };
   await writeFiles(workspace.path, {
     "toolwire.config.json": JSON.stringify(config, null, 2),

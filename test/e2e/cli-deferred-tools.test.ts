@@ -1,15 +1,8 @@
 // Deferred tools through the CLI (docs/deferred-tools.md): plan and explain say why, and a scripted run searches, finds and calls one.
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cliEnv, runCli, tempWorkspace, writeFiles } from "./helpers/cli.js";
-
-const require = createRequire(import.meta.url);
-const MEMORY_SERVER = join(
-  dirname(require.resolve("@modelcontextprotocol/server-memory/package.json")),
-  "dist",
-  "index.js",
-);
+import { memoryServer } from "./helpers/mcp-servers.js";
 
 /** Sent up front: the built-ins but grep (deferred by pattern), then tool_search; the memory server's tools wait. */
 const UP_FRONT = ["bash", "edit", "find", "ls", "read", "write", "tool_search"];
@@ -47,14 +40,7 @@ beforeAll(async () => {
   const config = {
     defer: ["grep"],
     deferBudgetTokens: 0,
-    mcpServers: [
-      {
-        id: "memory",
-        command: process.execPath,
-        args: [MEMORY_SERVER],
-        env: { PATH: process.env.PATH ?? "", MEMORY_FILE_PATH: join(workspace.path, "memory.jsonl") },
-      },
-    ],
+    mcpServers: [memoryServer(join(workspace.path, "memory.jsonl"))],
   };
   await writeFiles(workspace.path, {
     "toolwire.config.json": JSON.stringify(config, null, 2),

@@ -37,6 +37,16 @@ export function filesystemServer(root: string, id = "fs"): McpStdioServerConfig 
   };
 }
 
+/** server-memory over stdio, its knowledge graph in `file`. */
+export function memoryServer(file: string, id = "memory"): McpStdioServerConfig {
+  return {
+    id,
+    command: process.execPath,
+    args: [packageBin("@modelcontextprotocol/server-memory")],
+    env: { ...minimalEnv(), MEMORY_FILE_PATH: file },
+  };
+}
+
 /** A temp folder, removed by the returned function. */
 export async function tempFolder(prefix = "toolwire-mcp-"): Promise<{ path: string; remove(): Promise<void> }> {
   const path = await mkdtemp(join(tmpdir(), prefix));
