@@ -3,26 +3,17 @@
 // resume: reads that state, applies <decision> (approve | decline) to its one pending approval, runs to the end.
 // The approval store is a folder of claim files (created exclusively), shared by every process of the run.
 // `danger` appends its input to <work>/runs.log. Prints one JSON line: the events' types and the outcome.
-import { appendFileSync, closeSync, mkdirSync, openSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { claimFileStore } from "./claim-file-store.mjs";
 
 const [dist, mode, work, decision] = process.argv.slice(2);
 const { createAgentSession, createScriptedModel, createToolRegistry, defineTool, resumeAgent, runAgent } = await import(
   pathToFileURL(`${dist}/index.js`).href
 );
 
-mkdirSync(join(work, "claims"), { recursive: true });
-const store = {
-  claim(approvalId) {
-    try {
-      closeSync(openSync(join(work, "claims", approvalId), "wx"));
-      return true;
-    } catch {
-      return false;
-    }
-  },
-};
+const store = claimFileStore(join(work, "claims"));
 const danger = defineTool({
   name: "danger",
   description: "needs approval",

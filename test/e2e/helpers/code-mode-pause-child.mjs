@@ -4,9 +4,10 @@
 // The approval store is a folder of claim files (created exclusively), shared by every process of the run.
 // `note` and `danger` (needs approval) append "<pid> <tool> <n>" to <work>/runs.log.
 // Prints one JSON line: the events' types, run_code's result text (if it ended) and the outcome.
-import { appendFileSync, closeSync, mkdirSync, openSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { claimFileStore } from "./claim-file-store.mjs";
 
 const [dist, mode, work, input, output] = process.argv.slice(2);
 const { createAgentSession, createScriptedModel, createToolRegistry, defineTool, resumeAgent, runAgent } = await import(
@@ -23,17 +24,7 @@ const PROGRAM = `
   return { a, b, c, d, t, r };
 `;
 
-mkdirSync(join(work, "claims"), { recursive: true });
-const store = {
-  claim(approvalId) {
-    try {
-      closeSync(openSync(join(work, "claims", approvalId), "wx"));
-      return true;
-    } catch {
-      return false;
-    }
-  },
-};
+const store = claimFileStore(join(work, "claims"));
 const counted = (name) =>
   defineTool({
     name,
