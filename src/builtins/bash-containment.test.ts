@@ -217,7 +217,8 @@ describe.skipIf(!namespaceTests)("the PID namespace's init script", () => {
       stdio: ["ignore", "ignore", "ignore", "ignore", "pipe"],
     });
     const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
-    for (let tries = 0; processesWith(m).length < 2 && tries < 200; tries++) {
+    // Up to 10 s: starting unshare and two processes can take seconds on a loaded machine.
+    for (let tries = 0; processesWith(m).length < 2 && tries < 1000; tries++) {
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
     expect(processesWith(m).length).toBe(2);
