@@ -12,7 +12,7 @@ import {
 } from "@ai-sdk/code-mode";
 import { jsonSchema, tool } from "ai";
 import * as api from "../../../dist/index.js";
-import { meanMs, N, PARALLEL, SEQUENTIAL, SPIN, TRIVIAL, worstLagWhile } from "../../lib/code-mode-programs.js";
+import { meanMs, PARALLEL, SEQUENTIAL, SPIN, TRIVIAL, worstLagWhile } from "../../lib/code-mode-programs.js";
 import { codeModeTurns, PROGRAM, PROMPT, SYSTEM_PROMPT, taskTools, writeWorkspace } from "../../lib/code-mode-task.js";
 import { countingModel, totalsOf } from "../../lib/wire-bytes.js";
 

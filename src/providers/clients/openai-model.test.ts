@@ -3,8 +3,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createNoteWorkspace, drain, eventTrace } from "../../../test/support/agent-harness.js";
 import {
   chatCompletionChunks,
-  responsesEvents,
   type FakeProviderServer,
+  responsesEvents,
   startFakeProvider,
 } from "../../../test/support/fake-provider-server.js";
 import { readProviderFixture } from "../../../test/support/provider-fixtures.js";
