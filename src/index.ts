@@ -20,6 +20,8 @@ export type {
   RemoteExecutor,
   RemoteToolCall,
   ToolCallContext,
+  ToolCallPause,
+  ToolCallResumption,
   ToolDescriptor,
   ToolRegistry,
   ToolRegistryOptions,

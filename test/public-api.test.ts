@@ -92,6 +92,8 @@ const PINNED: Record<string, readonly string[]> = {
     "ToolCallError",
     "ToolCallErrorCode",
     "ToolCallOutcome",
+    "ToolCallPause",
+    "ToolCallResumption",
     "ToolDefinition",
     "ToolDefinitionError",
     "ToolDefinitionErrorCode",
