@@ -1,5 +1,6 @@
 // A program's tool calls, dispatched through the session: each flush of calls is one batch, batches one at a time.
 
+import { TOOL_SEARCH_NAME } from "../core/defer/create-tool-search-tool.js";
 import type { AgentSession } from "../core/dispatch/session.js";
 import { cutText } from "../core/errors.js";
 import type {
@@ -64,7 +65,8 @@ export function createNestedCaller(
       else if (step.kind === "paused") {
         resumes = true;
         slots.push({ kind: "resumed" });
-      } else if (request.tool === "tool_search") slots.push({ kind: "now", answer: host.searchTools(request.input) });
+      } else if (request.tool === TOOL_SEARCH_NAME)
+        slots.push({ kind: "now", answer: host.searchTools(request.input) });
       else if (!exposed.has(request.tool))
         slots.push({ kind: "now", answer: notExposed(request.tool, host.exposedNames) });
       else {

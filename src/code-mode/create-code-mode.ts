@@ -1,4 +1,7 @@
 // createCodeMode: run_code, a tool whose input is a program that calls the session's tools (docs/code-mode.md).
+
+import { TOOL_SEARCH_NAME } from "../core/defer/create-tool-search-tool.js";
+import { CODE_MODE_TOOL_NAME } from "../core/defer/plan-code-only.js";
 import type { AgentSession } from "../core/dispatch/session.js";
 import { ToolCallError } from "../core/errors.js";
 import { compilePolicyPattern } from "../core/filter/policy.js";
@@ -22,7 +25,7 @@ import { diverged, ledgerChars, MAX_LEDGER_CHARS, type ProgramLedger } from "./p
 import { createDeclarationSearch } from "./search-declarations.js";
 
 /** The name of code mode's tool. */
-export const RUN_CODE_NAME = "run_code";
+export const RUN_CODE_NAME = CODE_MODE_TOOL_NAME;
 
 /** What `createCodeMode` gives. */
 export interface CodeMode {
@@ -61,7 +64,7 @@ export function createCodeMode(session: AgentSession, options?: CodeModeOptions)
   const exposedNow = (): AgentTool[] =>
     [...session.activeTools.values()].filter((tool) => {
       const { name } = tool.descriptor;
-      if (name === RUN_CODE_NAME || name === "tool_search") return false;
+      if (name === RUN_CODE_NAME || name === TOOL_SEARCH_NAME) return false;
       return matchers === undefined || matchers.some((matches) => matches(tool.descriptor, name.toLowerCase()));
     });
 
@@ -146,12 +149,16 @@ async function runOneProgram(
   const { journal, code, limits, callTools } = request;
   const prefix = `${context.toolCallId}.`;
   const held = new Map<string, () => void>();
+  // The program ends when run_code's call is aborted, or when its journal stops it (a pause, a divergence).
   const stopper = new AbortController();
-  const stop = () => stopper.abort(context.signal.reason);
-  if (context.signal.aborted) stop();
-  else context.signal.addEventListener("abort", stop, { once: true });
   const replay = journal.replay === undefined ? {} : { replay: journal.replay };
-  const program = runProgram({ code, limits, callTools, signal: stopper.signal, ...replay });
+  const program = runProgram({
+    code,
+    limits,
+    callTools,
+    signal: AbortSignal.any([context.signal, stopper.signal]),
+    ...replay,
+  });
   journal.attach(program.clock, () => stopper.abort());
   const stopAsking = session.on("approval_requested", (event) => {
     if (event.toolCallId.startsWith(prefix)) held.set(event.approvalId, program.holdClock());
@@ -168,7 +175,6 @@ async function runOneProgram(
     if (outcome.kind === "returned") return { content: [{ type: "text", text: outcome.output }] };
     throw new ToolCallError(outcome.code, RUN_CODE_NAME, outcome.message);
   } finally {
-    context.signal.removeEventListener("abort", stop);
     stopAsking();
     stopHearing();
     for (const release of held.values()) release();
