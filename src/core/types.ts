@@ -24,7 +24,14 @@ export type {
   ToolAvailabilityExpression,
   ToolAvailabilitySignal,
 } from "./types/availability.js";
-export type { ToolDescriptor, ToolExecutorRef, ToolOwnerRef, ToolProtocolDescriptor } from "./types/descriptor.js";
+export type {
+  ToolDescriptor,
+  ToolEffects,
+  ToolExecutorRef,
+  ToolOwnerRef,
+  ToolProtocolDescriptor,
+  ToolTrust,
+} from "./types/descriptor.js";
 export type {
   DispatchOptions,
   ToolCallErrorCode,
@@ -32,6 +39,14 @@ export type {
   ToolResultBlock,
   ToolUse,
 } from "./types/dispatch.js";
+export type {
+  CallPolicy,
+  CallPolicyDecision,
+  CallPolicyRequest,
+  FlowOptions,
+  FlowSource,
+  SessionFlow,
+} from "./types/flow.js";
 export type {
   AfterToolCall,
   AfterToolCallEvent,

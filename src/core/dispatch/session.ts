@@ -14,6 +14,7 @@ import type {
   ApprovalResumption,
   BeforeToolCall,
   DispatchOptions,
+  FlowOptions,
   JsonObject,
   ToolCallOutcome,
   ToolDescriptor,
@@ -80,6 +81,11 @@ export interface AgentSessionOptions {
    * `@opentelemetry/api` (an optional peer dependency), or your own tracer and meter. Default: none.
    */
   readonly telemetry?: boolean | SessionTelemetryOptions;
+  /**
+   * Flow rules (docs/security.md): while untrusted content is in the session, guarded calls need a person's approval
+   * or are refused; `policy` judges every call. Default: none (the taint is still tracked in `session.flow`).
+   */
+  readonly flow?: FlowOptions;
 }
 
 /**

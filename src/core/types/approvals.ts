@@ -1,5 +1,6 @@
 // Approvals: a call waiting for a person's yes or no, who answers it, and where decisions are remembered.
 import type { ToolDescriptor } from "./descriptor.js";
+import type { FlowSource } from "./flow.js";
 import type { JsonObject, JsonValue } from "./json.js";
 
 /** A call waiting for a person's yes or no: bound to one call and one exact input. */
@@ -16,6 +17,12 @@ export interface ApprovalRequest {
   readonly expiresAt: number;
   /** The call whose program made this call (code mode's `run_code`); absent for a call the model made. */
   readonly parentToolCallId?: string;
+  /**
+   * Set when flow rules ask for this approval (docs/security.md): untrusted content is in the session, and `sources`
+   * are the calls that brought it.
+   */
+  readonly reason?: "untrusted-content";
+  readonly sources?: readonly FlowSource[];
 }
 
 /** A person's answer to an `ApprovalRequest`. */

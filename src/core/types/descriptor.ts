@@ -16,6 +16,18 @@ export type ToolExecutorRef =
   | { readonly kind: "channel"; readonly channelId: string; readonly actionId: string }
   | { readonly kind: "mcp"; readonly serverId: string; readonly toolName: string };
 
+/**
+ * Where a tool's results come from (docs/security.md): `untrusted` results may carry text from outside (a web page,
+ * an MCP server's answer) that tries to steer the model, so they taint the session.
+ */
+export type ToolTrust = "trusted" | "untrusted";
+
+/**
+ * What a call of a tool can change: `none` (it only reads), `local` (files of this machine), `external` (anything
+ * beyond: commands, the network, other systems). A tool that declares none counts as `external`.
+ */
+export type ToolEffects = "none" | "local" | "external";
+
 /** The public, executor-free description of a tool: what a planner and a model see. */
 export interface ToolDescriptor {
   /** Matches /^[A-Za-z0-9_-]{1,64}$/, what every model provider accepts. */
@@ -43,6 +55,10 @@ export interface ToolDescriptor {
    * `defer` patterns or its token budget say so.
    */
   readonly defer?: boolean;
+  /** Absent: `untrusted` for MCP tools, `trusted` otherwise (docs/security.md). */
+  readonly trust?: ToolTrust;
+  /** Absent: `external`, except MCP tools annotated `readOnlyHint: true` (`none`). */
+  readonly effects?: ToolEffects;
 }
 
 /** What a model provider needs of a tool, and nothing else. */

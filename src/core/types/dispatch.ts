@@ -98,6 +98,10 @@ export type ToolCallErrorCode =
   | "approval-required"
   | "approval-declined"
   | "approval-expired"
+  /** Flow rules refused a guarded call while untrusted content was in the session (`whenTainted: "block"`). */
+  | "flow-blocked"
+  /** The session's call policy (`flow.policy`, e.g. Cedar) denied the call; the message names the rule. */
+  | "policy-denied"
   /** A `run_code` program does not parse (code mode). */
   | "code-syntax-error"
   /** A `run_code` program threw and did not catch it: its message and the program line. */
