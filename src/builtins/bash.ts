@@ -72,6 +72,7 @@ const inputSchema = {
 export function createBashTool(context: BuiltinContext): AgentTool {
   const { workspace } = context;
   return defineTool({
+    effects: "external",
     name: "bash",
     title: "Run shell command",
     description: [

@@ -58,6 +58,7 @@ const inputSchema = {
 export function createEditTool(context: BuiltinContext): AgentTool {
   const { workspace, tracker } = context;
   return defineTool({
+    effects: "local",
     name: "edit",
     title: "Edit file",
     description: [

@@ -47,6 +47,7 @@ const inputSchema = {
 export function createFindTool(context: BuiltinContext): AgentTool {
   const { workspace } = context;
   return defineTool({
+    effects: "none",
     name: "find",
     title: "Find files",
     description: [

@@ -80,6 +80,7 @@ const inputSchema = {
 export function createGrepTool(context: BuiltinContext): AgentTool {
   const { workspace } = context;
   return defineTool({
+    effects: "none",
     name: "grep",
     title: "Search file contents",
     description: [

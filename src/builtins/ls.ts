@@ -48,6 +48,7 @@ const inputSchema = {
 export function createLsTool(context: BuiltinContext): AgentTool {
   const { workspace } = context;
   return defineTool({
+    effects: "none",
     name: "ls",
     title: "List folder",
     description: [

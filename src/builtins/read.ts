@@ -50,6 +50,7 @@ const inputSchema = {
 export function createReadTool(context: BuiltinContext): AgentTool {
   const { workspace, tracker } = context;
   return defineTool({
+    effects: "none",
     name: "read",
     title: "Read file",
     description: [

@@ -36,6 +36,7 @@ const inputSchema = {
 export function createWriteTool(context: BuiltinContext): AgentTool {
   const { workspace, tracker } = context;
   return defineTool({
+    effects: "local",
     name: "write",
     title: "Write file",
     description: [

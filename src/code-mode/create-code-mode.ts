@@ -201,6 +201,8 @@ function defineRunCode(
   return defineTool({
     name: RUN_CODE_NAME,
     description,
+    // A program changes nothing itself: each of its calls meets the flow rules as the model's own calls do.
+    effects: "none",
     inputSchema: {
       type: "object",
       properties: { code: { type: "string", description: "The program: the body of an async function." } },

@@ -77,6 +77,7 @@ export type {
 } from "./types/result.js";
 export type {
   AgentSessionEvents,
+  FlowTaintedEvent,
   SessionErrorCode,
   SessionErrorEvent,
   ToolCallPhase,

@@ -67,6 +67,7 @@ export function endTurn(run: LoopRun, dispatched: TurnCalls, events: AgentEvent[
             results: calls.map((_call, index) => results[index] ?? null),
             pending: pending.map(({ request }) => request),
             ...continuationsOf(pending),
+            ...(session.flow?.tainted === true ? { taint: session.flow.sources } : {}),
           });
     if (state !== undefined) {
       events.push({ type: "approval_required", turn: run.turn, requests: pending.map(({ request }) => request) });

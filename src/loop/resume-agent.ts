@@ -35,6 +35,8 @@ export function resumeAgent(options: ResumeAgentOptions): AsyncGenerator<AgentEv
     throw new AgentLoopError("invalid-options", "resumeAgent needs decisions: an object of approval id to decision");
   }
   const { state, calls, pending } = openRunState(session.approvals, options.state);
+  // What the model saw before the pause is still in its transcript: the session is tainted as the paused one was.
+  if (state.taint !== undefined) session.flow?.taint(state.taint);
   const pendingById = new Map(pending.map((entry) => [entry.request.approvalId, entry]));
   const decided: Decided[] = [];
   for (const approvalId of Object.keys(decisions)) {

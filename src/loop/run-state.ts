@@ -4,7 +4,7 @@ import { copyJson } from "../core/copy-json.js";
 import type { SessionApprovals } from "../core/dispatch/session.js";
 import { ApprovalError } from "../core/errors.js";
 import { isRecord } from "../core/json.js";
-import type { ApprovalRequest, JsonObject, JsonValue, ToolResultBlock } from "../core/types.js";
+import type { ApprovalRequest, FlowSource, JsonObject, JsonValue, ToolResultBlock } from "../core/types.js";
 import type { ModelStopReason, ModelUsage, TranscriptMessage } from "../providers/clients/types.js";
 import type { ToolCall } from "../providers/types.js";
 
@@ -32,6 +32,11 @@ export interface AgentRunState {
   readonly pending: readonly ApprovalRequest[];
   /** What the executors that paused their calls left (a program's ledger), by approval id; absent when none did. */
   readonly continuations?: Readonly<Record<string, JsonValue>>;
+  /**
+   * The calls that brought untrusted content into the session before it paused (docs/security.md): a resumed run's
+   * session is tainted by them again. Absent when none did.
+   */
+  readonly taint?: readonly FlowSource[];
   /** `"hmac-sha256:"` and the hex MAC of the canonical JSON of every other field. */
   readonly signature: string;
 }
@@ -97,6 +102,10 @@ export function openRunState(
   if (positions.length !== opened.pending.length || !matches) {
     invalid("its pending approvals do not match its unanswered calls");
   }
+  const { taint } = opened;
+  if (taint !== undefined && !(Array.isArray(taint) && taint.every(isFlowSource))) {
+    invalid("its taint is not a list of { toolCallId, toolName }");
+  }
   const pendingIds = new Set(opened.pending.map((request) => request.approvalId));
   if (!Object.keys(continuations).every((approvalId) => pendingIds.has(approvalId))) {
     invalid("a continuation belongs to no pending approval");
@@ -111,4 +120,8 @@ export function openRunState(
       return { request, position, continuation: continuations[approvalId] as JsonValue };
     }),
   };
+}
+
+function isFlowSource(value: unknown): value is FlowSource {
+  return isRecord(value) && typeof value.toolCallId === "string" && typeof value.toolName === "string";
 }

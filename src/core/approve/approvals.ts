@@ -9,6 +9,7 @@ import type {
   ApprovalRequest,
   ApprovalResolvedEvent,
   ApprovalStore,
+  FlowSource,
   JsonObject,
   ToolCallErrorCode,
   ToolDescriptor,
@@ -38,6 +39,9 @@ interface ApprovalSubject {
   readonly input: JsonObject;
   readonly descriptor: ToolDescriptor;
   readonly parentToolCallId?: string;
+  /** Set when flow rules ask: untrusted content is in the session, brought by `sources`. */
+  readonly reason?: "untrusted-content";
+  readonly sources?: readonly FlowSource[];
 }
 
 /**
@@ -97,8 +101,13 @@ export function createApprovalRequest(approvals: Approvals, call: ApprovalSubjec
     descriptor: call.descriptor,
     expiresAt: Date.now() + approvals.ttlMs,
   };
-  const { parentToolCallId } = call;
-  return Object.freeze(parentToolCallId === undefined ? request : { ...request, parentToolCallId });
+  const { parentToolCallId, reason, sources } = call;
+  const nested = parentToolCallId === undefined ? request : { ...request, parentToolCallId };
+  if (reason === undefined) return Object.freeze(nested);
+  const named = Object.freeze(
+    (sources ?? []).map(({ toolCallId, toolName }) => Object.freeze({ toolCallId, toolName })),
+  );
+  return Object.freeze({ ...nested, reason, sources: named });
 }
 
 /**

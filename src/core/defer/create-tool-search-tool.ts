@@ -62,6 +62,7 @@ export function createToolSearchTool(host: ToolSearchHost): AgentTool {
   return defineTool({
     ...TOOL_SEARCH_DEFINITION,
     annotations: { readOnlyHint: true, openWorldHint: false },
+    effects: "none",
     executionMode: "parallel",
     execute(input: JsonObject) {
       const { query } = input;

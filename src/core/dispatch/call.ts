@@ -1,5 +1,5 @@
-// One call's life, in order: startCall, checkCall, runCallBeforeHooks, approveCall, executeCall, runCallAfterHooks,
-// saveResultOverBudget, endCall.
+// One call's life, in order: startCall, checkCall, runCallBeforeHooks, judgeCall, approveCall, executeCall,
+// noteUntrustedResult, runCallAfterHooks, saveResultOverBudget, endCall.
 // Each phase moves the call's state (call-state.ts); the guarantees a call keeps are in docs/dispatch.md.
 import {
   type Approvals,
@@ -11,6 +11,8 @@ import {
 import { frozenJsonCopy } from "../approve/frozen-json-copy.js";
 import { copyJson } from "../copy-json.js";
 import { describeThrown, toolCallRefusal } from "../errors.js";
+import { askCallPolicy } from "../flow/ask-call-policy.js";
+import type { Flow } from "../flow/create-flow.js";
 import { isRecord } from "../json.js";
 import { errorResult } from "../tool-result.js";
 import type {
@@ -44,8 +46,10 @@ import { invalidInputMessage } from "./validate.js";
 
 /** What a call needs of its session. */
 export interface CallRuntime {
-  /** Which calls need a person's approval; `undefined` when none do. */
+  /** Which calls need a person's approval; `undefined` when none do (never with enforced flow rules). */
   readonly approvals: Approvals | undefined;
+  /** Flow rules and the session's taint (docs/security.md). */
+  readonly flow: Flow;
   activeTools(): ReadonlyMap<string, AgentTool>;
   /** Why availability hides a tool of this name, when it does (asked only for a call of a tool that is not active). */
   hiddenBecause(name: string): readonly ToolAvailabilityDiagnostic[] | undefined;
@@ -109,8 +113,10 @@ export async function completeCall(
   options: DispatchOptions | undefined,
 ): Promise<ToolCallOutcome> {
   try {
+    if (call.state.kind === "ready" && runtime.flow.policy !== undefined) await judgeCall(runtime, call);
     if (call.state.kind === "ready" && runtime.approvals !== undefined) await approveCall(runtime, call, options);
     if (call.state.kind === "ready") await executeCall(runtime, call, options);
+    if (call.state.kind === "executed") noteUntrustedResult(runtime, call);
     if (call.state.kind === "executed" && runtime.afterHooks.length > 0) await runCallAfterHooks(runtime, call);
     if (options?.keepWholeResult !== true && isOverBudget(runtime, call)) await saveResultOverBudget(runtime, call);
     return endCall(runtime, call);
@@ -215,21 +221,42 @@ export async function runCallBeforeHooks(runtime: CallRuntime, call: Call): Prom
 }
 
 /**
- * ready → ready (approved), refused (declined, expired, unanswerable, aborted) or paused: between the before hooks
- * and the executor, for a call the session's approvals require. Paused when nobody here can answer and the caller
- * can wait (`pauseForApproval`). The wait holds no lock; the request is for exactly the input that runs.
+ * ready → ready or refused (`policy-denied`): the session's call policy (`flow.policy`) judges the call as it would
+ * run, after the before hooks and before its approval.
+ */
+async function judgeCall(runtime: CallRuntime, call: Call): Promise<void> {
+  const { state, tool } = call;
+  const { policy } = runtime.flow;
+  if (policy === undefined || state.kind !== "ready" || state.approved === true || tool === undefined) return;
+  const { id, toolName, input } = state;
+  const subject = withParent(call, { toolCallId: id, toolName, input, descriptor: tool.tool.descriptor });
+  const denied = await askCallPolicy(policy, runtime.flow, subject, runtime.hookTimeoutMs);
+  if (denied !== undefined) move(call, { kind: "refused", code: "policy-denied", message: denied });
+}
+
+/**
+ * ready → ready (approved), refused (declined, expired, unanswerable, aborted, `flow-blocked`) or paused: between
+ * the call policy and the executor, for a call the session's approvals require, or a guarded call while untrusted
+ * content is in the session (flow rules). Paused when nobody here can answer and the caller can wait
+ * (`pauseForApproval`). The wait holds no lock; the request is for exactly the input that runs.
  */
 async function approveCall(runtime: CallRuntime, call: Call, options: DispatchOptions | undefined): Promise<void> {
-  const { approvals, emitter } = runtime;
+  const { approvals, emitter, flow } = runtime;
   const { state, tool } = call;
   if (approvals === undefined || state.kind !== "ready" || state.approved === true || tool === undefined) return;
-  const subject = withParent(call, {
+  const called = withParent(call, {
     toolCallId: state.id,
     toolName: state.toolName,
     input: state.input,
     descriptor: tool.tool.descriptor,
   });
-  if (!approvals.requires(subject)) return;
+  const tainted = flow.enforced && flow.view.tainted && flow.isGuarded(called.descriptor);
+  if (tainted && flow.whenTainted === "block") {
+    move(call, { kind: "refused", code: "flow-blocked", message: flowBlockedMessage(state.toolName, flow) });
+    return;
+  }
+  if (!tainted && !approvals.requires(called)) return;
+  const subject = tainted ? { ...called, reason: "untrusted-content" as const, sources: flow.view.sources } : called;
   const approver = options?.approver ?? approvals.approver;
   if (approver === undefined && options?.pauseForApproval === true) {
     const request = createApprovalRequest(approvals, subject);
@@ -254,6 +281,17 @@ async function approveCall(runtime: CallRuntime, call: Call, options: DispatchOp
       ? { kind: "approved", input: verdict.input }
       : { kind: "refused", code: verdict.code, message: verdict.message },
   );
+}
+
+/** Why a guarded call was refused while the session is tainted: the calls that brought untrusted content. */
+function flowBlockedMessage(toolName: string, flow: Flow): string {
+  const sources = flow.view.sources;
+  const named = sources
+    .slice(0, 5)
+    .map((source) => `${source.toolName} (${source.toolCallId})`)
+    .join(", ");
+  const more = sources.length > 5 ? ` and ${sources.length - 5} more` : "";
+  return `Tool call ${toolName} blocked: this conversation holds content from untrusted tools (${named}${more}), and ${toolName} can change things outside it. It was not run.`;
 }
 
 /**
@@ -413,6 +451,17 @@ function timerDelay(timeoutMs: number | undefined): number | undefined {
 
 function stopped(code: ToolCallErrorCode, message: string): ToolOutcome {
   return { result: errorResult(message), errorCode: code };
+}
+
+/** executed: a call of an untrusted tool that ran taints the session, whatever its result (docs/security.md). */
+function noteUntrustedResult(runtime: CallRuntime, call: Call): void {
+  const { flow, emitter } = runtime;
+  const { state, tool } = call;
+  if (state.kind !== "executed" || tool === undefined || !flow.isUntrusted(tool.tool.descriptor)) return;
+  const source = { toolCallId: state.id, toolName: state.toolName };
+  if (flow.taint([source]) && emitter.has("flow_tainted")) {
+    emitter.emit("flow_tainted", withParent(call, { ...source, sources: flow.view.sources }));
+  }
 }
 
 /** executed → executed: the after hooks, inside the lock, patch the result. */

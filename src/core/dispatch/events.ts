@@ -22,6 +22,7 @@ export function createSessionEmitter(): SessionEmitter {
     tool_log: new Set(),
     approval_requested: new Set(),
     approval_resolved: new Set(),
+    flow_tainted: new Set(),
     error: new Set(),
   };
   const emitter: SessionEmitter = {

@@ -2,6 +2,7 @@
 import { type Approvals, createApprovals } from "../approve/approvals.js";
 import type { StateSeal } from "../approve/state-seal.js";
 import { ApprovalError, describeThrown, SessionError } from "../errors.js";
+import { createFlow } from "../flow/create-flow.js";
 import { isRecord } from "../json.js";
 import { isResultLimit } from "../register/define-tool.js";
 import type { SessionTelemetryOptions } from "../types/telemetry.js";
@@ -16,6 +17,7 @@ import type {
   DispatchOptions,
   FlowOptions,
   JsonObject,
+  SessionFlow,
   ToolCallOutcome,
   ToolDescriptor,
   ToolExecutionMode,
@@ -161,8 +163,16 @@ export interface AgentSession {
   onActiveToolsChange(listener: (names: readonly string[]) => void): () => void;
   /** Stops following the registry's refreshes, and removes the temporary folder of saved results, if one was made. */
   close(): void;
-  /** Calls paused for approval, and the seal of paused runs' states; `undefined` without `approvals`. */
+  /**
+   * Calls paused for approval, and the seal of paused runs' states; `undefined` without `approvals` and without
+   * `flow` (flow rules ask for approvals themselves).
+   */
   readonly approvals: SessionApprovals | undefined;
+  /**
+   * Whether untrusted content is in the session, and which calls brought it (docs/security.md). Tracked with or
+   * without `flow`; only `flow` makes guarded calls meet it.
+   */
+  readonly flow: SessionFlow;
 }
 
 /** What a session offers a loop that pauses for approval (`runAgent`, `resumeAgent`, your own). */
@@ -214,9 +224,13 @@ export function createAgentSession(options: CoreSessionOptions): AgentSession {
       error: new SessionError("refresh-failed", `A registry refresh failed: ${error.message}`, { cause: error }),
     }),
   );
-  const approvals = options.approvals === undefined ? undefined : createApprovals(options.approvals);
+  const flow = createFlow(options.flow);
+  // Enforced flow rules ask a person themselves, through the session's approvals even when none are required.
+  const approvalOptions = options.approvals ?? (flow.enforced ? { require: [] } : undefined);
+  const approvals = approvalOptions === undefined ? undefined : createApprovals(approvalOptions);
   const runtime: CallRuntime = {
     approvals,
+    flow,
     activeTools: () => view.activeTools,
     hiddenBecause: (name) => registry.hidden.find((entry) => entry.descriptor.name === name)?.diagnostics,
     callable: (name) => view.callable(name),
@@ -274,6 +288,7 @@ export function createAgentSession(options: CoreSessionOptions): AgentSession {
       closeResultBudget(runtime.budget);
       if (options.closeRegistry === true) options.registry.close();
     },
+    flow: flow.view,
     approvals:
       approvals === undefined
         ? undefined

@@ -44,5 +44,12 @@ export function describeDescriptorProblem(descriptor: ToolDescriptor): string | 
     return `Tool ${name} has an inputSchema whose type is ${JSON.stringify(inputSchema.type) ?? "missing"}, expected "object"`;
   }
   if (!isRecord(descriptor.owner)) return `Tool ${name} has no owner`;
+  const { trust, effects } = descriptor;
+  if (trust !== undefined && trust !== "trusted" && trust !== "untrusted") {
+    return `Tool ${name} has trust ${JSON.stringify(trust) ?? String(trust)}, expected "trusted" or "untrusted"`;
+  }
+  if (effects !== undefined && effects !== "none" && effects !== "local" && effects !== "external") {
+    return `Tool ${name} has effects ${JSON.stringify(effects) ?? String(effects)}, expected "none", "local" or "external"`;
+  }
   return undefined;
 }

@@ -8,10 +8,12 @@ import type {
   ToolAvailabilityExpression,
   ToolCallContext,
   ToolDescriptor,
+  ToolEffects,
   ToolExecutionMode,
   ToolExecutorRef,
   ToolOwnerRef,
   ToolResult,
+  ToolTrust,
 } from "../types.js";
 import type { InferToolInput, StandardSchemaIssue, StandardSchemaV1, ToolSchemaInput } from "./schema-types.js";
 
@@ -39,6 +41,16 @@ export interface ToolDefinition<S extends ToolSchemaInput> {
    * (docs/deferred-tools.md). Calling it by name works either way. Default false.
    */
   readonly defer?: boolean;
+  /**
+   * `"untrusted"` when its results may carry text from outside that tries to steer the model (a web page, a message
+   * from someone else): a call of it taints the session (docs/security.md). Default `"trusted"` (MCP tools: untrusted).
+   */
+  readonly trust?: ToolTrust;
+  /**
+   * What a call can change: `"none"`, `"local"` (files here) or `"external"` (commands, the network, other systems).
+   * Default: `"external"`, so an undeclared tool is guarded by flow rules.
+   */
+  readonly effects?: ToolEffects;
   readonly executionMode?: ToolExecutionMode;
   /** How long its executor may run, in milliseconds; `Infinity` for no limit. Default: the session's. */
   readonly timeoutMs?: number;
@@ -71,7 +83,7 @@ function defaultExecutorRef(owner: ToolOwnerRef, name: string): ToolExecutorRef 
  * Defines a tool. The schema is converted once to a frozen JSON Schema (a Standard Schema through
  * `~standard.jsonSchema.input`), so validators compile once and providers see stable bytes. A
  * Standard Schema also parses the input before `execute`, so its defaults and transforms apply.
- * Throws `ToolDefinitionError` on a bad name, schema, mode, timeout, result limit or `defer`.
+ * Throws `ToolDefinitionError` on a bad name, schema, mode, timeout, result limit, `defer`, `trust` or `effects`.
  */
 export function defineTool<const S extends ToolSchemaInput>(definition: ToolDefinition<S>): AgentTool {
   const { name } = definition;
@@ -90,6 +102,19 @@ export function defineTool<const S extends ToolSchemaInput>(definition: ToolDefi
   const { executionMode, timeoutMs, maxResultChars, defer } = definition;
   if (defer !== undefined && typeof defer !== "boolean") {
     fail("invalid-tool-definition", `Tool ${name} has defer ${String(defer)}, expected true or false`);
+  }
+  const { trust, effects } = definition;
+  if (trust !== undefined && trust !== "trusted" && trust !== "untrusted") {
+    fail(
+      "invalid-tool-definition",
+      `Tool ${name} has trust ${JSON.stringify(trust)}, expected "trusted" or "untrusted"`,
+    );
+  }
+  if (effects !== undefined && effects !== "none" && effects !== "local" && effects !== "external") {
+    fail(
+      "invalid-tool-definition",
+      `Tool ${name} has effects ${JSON.stringify(effects)}, expected "none", "local" or "external"`,
+    );
   }
   if (executionMode !== undefined && executionMode !== "parallel" && executionMode !== "sequential") {
     fail(
@@ -121,6 +146,8 @@ export function defineTool<const S extends ToolSchemaInput>(definition: ToolDefi
       _meta: definition._meta,
       sortKey: definition.sortKey,
       defer: defer === true ? true : undefined,
+      trust,
+      effects,
     }),
   );
   const run = definition.execute as (input: unknown, context: ToolCallContext) => Promise<ToolResult | string>;

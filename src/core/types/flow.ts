@@ -26,6 +26,11 @@ export interface SessionFlow {
   readonly tainted: boolean;
   /** The untrusted calls whose results reached the session, in order. */
   readonly sources: readonly FlowSource[];
+  /**
+   * Marks the session tainted by these calls, as if their results had just returned (a loop resuming a paused run
+   * restores its state's taint so). Only adds: nothing a call or a model sends can clear the taint.
+   */
+  taint(sources: readonly FlowSource[]): void;
   /** Clears the taint: for a new conversation, whose model has not seen the untrusted content. */
   reset(): void;
 }

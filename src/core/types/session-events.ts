@@ -2,6 +2,7 @@
 
 import type { ApprovalRequest, ApprovalResolvedEvent } from "./approvals.js";
 import type { ToolCallErrorCode } from "./dispatch.js";
+import type { FlowSource } from "./flow.js";
 import type { ToolResult } from "./result.js";
 import type { ToolLogEvent } from "./tool-log.js";
 
@@ -86,7 +87,16 @@ export interface AgentSessionEvents {
   tool_log: ToolLogEvent;
   approval_requested: ApprovalRequest;
   approval_resolved: ApprovalResolvedEvent;
+  flow_tainted: FlowTaintedEvent;
   error: SessionErrorEvent;
+}
+
+/** `flow_tainted`: a call of an untrusted tool returned, and its result is in the session (docs/security.md). */
+export interface FlowTaintedEvent extends FlowSource {
+  /** Every call that brought untrusted content since the last `session.flow.reset()`, this one last. */
+  readonly sources: readonly FlowSource[];
+  /** The call whose program made this call (code mode's `run_code`); absent for a call the model made. */
+  readonly parentToolCallId?: string;
 }
 
 /** Trouble the session reports without stopping a call. */

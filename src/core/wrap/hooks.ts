@@ -32,7 +32,7 @@ export function isThenable(value: unknown): value is PromiseLike<unknown> {
 }
 
 /** Races a pending hook against `timeoutMs`. */
-function settleHook<T>(value: PromiseLike<T>, timeoutMs: number, what: string): Promise<T> {
+export function settleHook<T>(value: PromiseLike<T>, timeoutMs: number, what: string): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${what} did not settle within ${timeoutMs} ms`)), timeoutMs);
     let pending: Promise<T>;
