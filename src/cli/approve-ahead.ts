@@ -5,7 +5,8 @@ import type { ApprovalDecision, ApprovalOptions, ApprovalRequest } from "../core
 /**
  * The approver `--approve <pattern,...|all>` stands for: calls of tools matching a pattern (policy
  * syntax: `write`, `group:fs`, `mcp:github`, `*`) are approved; every other call that needs approval
- * is declined with a reason that says how to allow it. With no patterns, everything is declined so.
+ * is declined with a reason that says how to allow it. With no patterns, everything is declined so. Calls flow rules
+ * ask about (untrusted content in the session) are never approved ahead.
  */
 export function approveAhead(patterns: readonly string[]): (request: ApprovalRequest) => ApprovalDecision;
 /** The same, but the calls the patterns do not approve go to `otherwise` (the inspector's page) instead of a no. */
@@ -21,6 +22,14 @@ export function approveAhead(
   const matchers = patterns.map((pattern) => compilePolicyPattern(pattern));
   return (request, context) => {
     const { toolName, descriptor } = request;
+    if (request.reason === "untrusted-content") {
+      // Flow rules want a person at the moment untrusted content may steer the call: an answer given ahead is not one.
+      if (otherwise !== undefined) return otherwise(request, context);
+      return {
+        approve: false,
+        reason: `${toolName} was asked about because untrusted content is in this conversation (flow rules), and --approve does not answer for that; run toolwire run on a terminal to be asked`,
+      };
+    }
     if (all || matchers.some((matches) => matches(descriptor, toolName.toLowerCase()))) return { approve: true };
     if (otherwise !== undefined) return otherwise(request, context);
     return {

@@ -1,5 +1,6 @@
 // `toolwire run` on a terminal: asks the person at it to approve each call the config's approvals cover.
 import { createInterface } from "node:readline";
+import { describeFlowReason } from "../core/flow/describe-flow-reason.js";
 import type { ApprovalDecision, ApprovalRequest } from "../core/types.js";
 import { approveAhead } from "./approve-ahead.js";
 import { holdProgressLine, type Output, paint } from "./output.js";
@@ -10,8 +11,9 @@ const MAX_SHOWN_INPUT = 2_000;
 /**
  * An approver that asks on the terminal, one question at a time: the tool, its input and its digest,
  * then `y` (approve), `a` (approve this tool for the rest of the run) or `n` with an optional reason
- * (decline). Tools that `--approve` names, and tools answered `a`, are approved without a question. A
- * question the call stops waiting for (it expired or was aborted) is withdrawn.
+ * (decline). Tools that `--approve` names, and tools answered `a`, are approved without a question, except calls
+ * flow rules ask about (untrusted content in the session): those are always asked, with the reason. A question the
+ * call stops waiting for (it expired or was aborted) is withdrawn.
  */
 export function askOnTerminal(
   output: Output,
@@ -21,9 +23,11 @@ export function askOnTerminal(
   const always = new Set<string>();
   let queue: Promise<unknown> = Promise.resolve();
   return (request, { signal }) => {
-    if (approved.length > 0 && ahead(request).approve) return Promise.resolve({ approve: true });
+    // Flow rules ask a person at the moment untrusted content may steer a call: nothing answers ahead for them.
+    const flow = request.reason === "untrusted-content";
+    if (!flow && approved.length > 0 && ahead(request).approve) return Promise.resolve({ approve: true });
     const asked = queue.then(async (): Promise<ApprovalDecision> => {
-      if (always.has(request.toolName)) return { approve: true };
+      if (!flow && always.has(request.toolName)) return { approve: true };
       if (signal.aborted) return { approve: false, reason: "the call stopped waiting" };
       const answer = await question(output, request, signal);
       const [word = "", ...rest] = answer.trim().split(/\s+/);
@@ -43,12 +47,14 @@ export function askOnTerminal(
 
 function question(output: Output, request: ApprovalRequest, signal: AbortSignal): Promise<string> {
   const release = holdProgressLine();
+  const why = describeFlowReason(request);
   const input = JSON.stringify(request.input);
   const shown =
     input.length > MAX_SHOWN_INPUT ? `${input.slice(0, MAX_SHOWN_INPUT)}… (${input.length} characters)` : input;
   process.stderr.write(
     `${paint(output, "yellow", "approve?")} ${request.toolName} ${shown}\n` +
       `         ${paint(output, "dim", request.inputDigest)}\n` +
+      (why === undefined ? "" : `         ${paint(output, "yellow", why)}\n`) +
       `         y: approve   a: approve ${request.toolName} for the rest of the run   n [reason]: decline\n> `,
   );
   // Not in terminal mode: the terminal keeps echoing and editing the line, and Ctrl-C stays the process's SIGINT.

@@ -202,6 +202,8 @@ export async function openRuntime(options: OpenRuntimeOptions): Promise<Runtime>
     remote === undefined ? built.registryOptions : { ...built.registryOptions, executors: remote.routes };
   // Loaded only when on; the engine itself loads when the first program runs.
   const codeModeModule = built.codeMode === undefined ? undefined : await import("../code-mode/create-code-mode.js");
+  const asks: ApprovalsConfig | undefined =
+    approvals ?? (built.session.flow === undefined ? undefined : { require: [] });
   const basePrompt = options.systemPrompt ?? "";
   const systemPrompt = [basePrompt, built.session.skillsPrompt].filter((part) => part.trim() !== "").join("\n\n");
   /** A registry over the config's sources and a session over it; `layers` narrow the config's policy. */
@@ -221,12 +223,14 @@ export async function openRuntime(options: OpenRuntimeOptions): Promise<Runtime>
       ...(built.session.maxResultChars === undefined ? {} : { maxResultChars: built.session.maxResultChars }),
       ...(built.session.maxSpillBytes === undefined ? {} : { maxSpillBytes: built.session.maxSpillBytes }),
       ...(built.session.telemetry === undefined ? {} : { telemetry: built.session.telemetry }),
-      ...(approvals === undefined
+      ...(built.session.flow === undefined ? {} : { flow: built.session.flow }),
+      // Flow rules ask a person even when the config requires no approvals: the same approver, store and secret.
+      ...(asks === undefined
         ? {}
         : {
             approvals: {
-              require: [...approvals.require],
-              ...(approvals.ttlMs === undefined ? {} : { ttlMs: approvals.ttlMs }),
+              require: [...asks.require],
+              ...(asks.ttlMs === undefined ? {} : { ttlMs: asks.ttlMs }),
               ...(approvalsSecret === undefined ? {} : { secret: approvalsSecret }),
               ...(approvalStore === undefined ? {} : { store: approvalStore.store }),
               ...(options.approver === undefined ? {} : { approver: options.approver }),

@@ -16,7 +16,7 @@ import { createPluginHost, type PluginHost } from "../plugins/plugin-host.js";
 import { formatSkillsPrompt } from "../skills/format-skills-prompt.js";
 import { type LoadedSkills, loadSkills } from "../skills/load-skills.js";
 import { ConfigError, type LoadedConfig } from "./load-config.js";
-import type { BuiltinsConfig, CodeModeConfig, McpServerConfig } from "./toolwire-config.js";
+import type { BuiltinsConfig, CodeModeConfig, FlowConfig, McpServerConfig } from "./toolwire-config.js";
 
 /** connectMcpServer's handshake timeout when neither `connectTimeoutMs` nor a shorter `timeoutMs` is set. */
 const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
@@ -86,6 +86,8 @@ export interface BuiltConfig {
     readonly maxSpillBytes?: number;
     /** The config's `telemetry`, when it turns it on. */
     readonly telemetry?: true | { readonly recordContent?: boolean };
+    /** The config's `flow`, when it has one: give it to `createAgentSession` as `flow`. */
+    readonly flow?: FlowConfig;
   };
   /**
    * The config's `codeMode` when it is enabled: give `createCodeMode` (toolwire/code-mode) the session and these, and
@@ -159,6 +161,7 @@ export async function buildFromConfig(
       ...(config.maxResultChars === undefined ? {} : { maxResultChars: config.maxResultChars }),
       ...(config.maxSpillBytes === undefined ? {} : { maxSpillBytes: config.maxSpillBytes }),
       ...(config.telemetry === undefined || config.telemetry === false ? {} : { telemetry: config.telemetry }),
+      ...(config.flow === undefined ? {} : { flow: config.flow }),
     },
     problems,
   };

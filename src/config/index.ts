@@ -20,6 +20,7 @@ export type {
   AvailabilityConfig,
   CodeModeConfig,
   ExecutorConfig,
+  FlowConfig,
   McpHttpServerConfig,
   McpServerConfig,
   McpStdioServerConfig,

@@ -63,6 +63,19 @@ export interface CodeModeConfig {
   readonly declarationTokens?: number;
 }
 
+/**
+ * Flow rules (docs/security.md): once an untrusted tool's result is in the session, guarded calls need a person's
+ * approval or are refused. Present, even empty, turns them on.
+ */
+export interface FlowConfig {
+  /** Policy patterns of more tools whose results taint the session. */
+  readonly untrusted?: readonly string[];
+  /** Policy patterns of more tools to guard (beside every tool whose effects are external). */
+  readonly guarded?: readonly string[];
+  /** Default `"approve"`. */
+  readonly whenTainted?: "approve" | "block";
+}
+
 /** Which calls need a person's approval: policy patterns, and how long a request stays open. */
 export interface ApprovalsConfig {
   readonly require: readonly string[];
@@ -111,6 +124,7 @@ export interface ToolwireConfig {
   readonly executors?: readonly ExecutorConfig[];
   readonly approvals?: ApprovalsConfig;
   readonly codeMode?: CodeModeConfig;
+  readonly flow?: FlowConfig;
   readonly mcpServers?: readonly McpServerConfig[];
   readonly availability?: AvailabilityConfig;
   readonly skills?: readonly string[];

@@ -29,7 +29,10 @@ interface CallHistoryListener {
 
 /** The calls of every watched session. Each method is told the session the event came from. */
 export interface CallHistory {
-  start(sessionId: string, start: ToolExecutionStartEvent): void;
+  /** `tainted`: untrusted content was in the session when the call began. */
+  start(sessionId: string, start: ToolExecutionStartEvent, tainted?: boolean): void;
+  /** The call's result brought untrusted content into the session (`flow_tainted`). */
+  flowTainted(sessionId: string, toolCallId: string): void;
   phase(sessionId: string, phase: ToolCallPhaseEvent): void;
   approvalRequested(sessionId: string, request: ApprovalRequest): void;
   approvalResolved(sessionId: string, event: ApprovalResolvedEvent): void;
@@ -110,7 +113,7 @@ export function createCallHistory(limits: CallHistoryLimits, listener: CallHisto
   };
 
   return {
-    start(sessionId, start) {
+    start(sessionId, start, tainted = false) {
       const id = idOf(sessionId, start.toolCallId);
       const known = open.get(id);
       if (known !== undefined && records.has(known)) {
@@ -133,6 +136,7 @@ export function createCallHistory(limits: CallHistoryLimits, listener: CallHisto
           ...(turn === undefined ? {} : { turn }),
           ...(typeof start.parentToolCallId === "string" ? { parentToolCallId: start.parentToolCallId } : {}),
           status: "running",
+          ...(tainted ? { flow: "tainted" as const } : {}),
           startedAt: typeof start.startedAt === "number" ? start.startedAt : Date.now(),
           inputPreview: previewOf(input.text),
         },
@@ -167,6 +171,13 @@ export function createCallHistory(limits: CallHistoryLimits, listener: CallHisto
       update(key, (record) => {
         record.fields.status = "approval";
         record.fields.approval = { approvalId: request.approvalId };
+      });
+    },
+    flowTainted(sessionId, toolCallId) {
+      const key = openKey(sessionId, toolCallId);
+      if (key === undefined) return;
+      update(key, (record) => {
+        record.fields.flow = "source";
       });
     },
     approvalResolved(sessionId, event) {

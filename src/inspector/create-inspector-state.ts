@@ -248,7 +248,8 @@ export function createInspectorState(options: InspectorStateOptions): InspectorS
     sessions.set(id, entry);
     const off = entry.unsubscribe;
     off.push(
-      session.on("tool_execution_start", (event) => history.start(id, event)),
+      session.on("tool_execution_start", (event) => history.start(id, event, session.flow?.tainted === true)),
+      session.on("flow_tainted", (event) => history.flowTainted(id, event.toolCallId)),
       session.on("tool_call_phase", (event) => history.phase(id, event)),
       session.on("tool_execution_end", (event) => history.end(id, event)),
       session.on("approval_requested", (request) => {

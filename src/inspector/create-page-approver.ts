@@ -1,4 +1,5 @@
 // createPageApprover: an approver whose requests wait on the page for a person's approve or decline.
+import { describeFlowReason } from "../core/flow/describe-flow-reason.js";
 import type { ApprovalDecision, ApprovalOptions, ApprovalRequest } from "../core/types.js";
 import { cutForPage } from "./cut-for-page.js";
 import type { ApprovalAnswer, PendingApprovalView } from "./types.js";
@@ -60,6 +61,7 @@ export function createPageApprover(options: {
       return { approve: false as const, reason: "too many approvals wait in the inspector" };
     }
     const sessionId = options.sessionOf(request.approvalId);
+    const flowReason = describeFlowReason(request);
     const view: PendingApprovalView = {
       approvalId: request.approvalId,
       toolCallId: request.toolCallId,
@@ -68,6 +70,7 @@ export function createPageApprover(options: {
       input: cutForPage(request.input, options.maxBodyBytes),
       inputDigest: request.inputDigest,
       expiresAt: request.expiresAt,
+      ...(flowReason === undefined ? {} : { flowReason }),
     };
     return new Promise<ApprovalDecision>((resolve) => {
       const onAbort = () => {

@@ -131,6 +131,11 @@ export interface CallSummary {
   readonly spillFile?: string;
   /** The approval the call waited for, and how it ended. */
   readonly approval?: { readonly approvalId: string; readonly outcome?: "approved" | "declined" | "expired" };
+  /**
+   * Flow rules (docs/security.md): `"source"` when this call's result brought untrusted content into the session,
+   * `"tainted"` when the call began while untrusted content was already in it.
+   */
+  readonly flow?: "source" | "tainted";
 }
 
 /** A value kept for the page: its JSON (or text) cut to the page's limit. */
@@ -184,6 +189,8 @@ export interface PendingApprovalView {
   readonly inputDigest: string;
   /** Epoch milliseconds. */
   readonly expiresAt: number;
+  /** Why flow rules ask (untrusted content in the session, and which calls brought it); absent for other requests. */
+  readonly flowReason?: string;
 }
 
 /** The first message of every stream, and the page's whole state. */

@@ -3,6 +3,8 @@ import { TOOL_SEARCH_DEFINITION } from "../../core/defer/create-tool-search-tool
 import { describeDeferral } from "../../core/defer/describe-deferral.js";
 import { estimateToolTokens } from "../../core/defer/estimate-tool-tokens.js";
 import { applyToolPolicy } from "../../core/filter/policy.js";
+import { createFlow, type Flow } from "../../core/flow/create-flow.js";
+import { type ToolFlowFacts, toolFlowFacts } from "../../core/flow/tool-flow-facts.js";
 import { isNear } from "../../core/is-near.js";
 import { ownerLabel } from "../../core/register/owner-label.js";
 import { listNonStrictTools } from "../../providers/list-non-strict-tools.js";
@@ -65,9 +67,30 @@ function executorTools(runtime: Runtime): { id: string; where: string | null; to
   }));
 }
 
+/** The config's flow rules (docs/security.md), compiled as a session compiles them. */
+function flowRules(runtime: Runtime): Flow {
+  return createFlow(runtime.built.session.flow);
+}
+
+/** A tool's flow facts in a table cell: `untrusted` when it is, its effects, and `guarded` when it is. */
+function flowCell(facts: ToolFlowFacts): string {
+  return [facts.trust === "untrusted" ? "untrusted" : "", facts.effects, facts.guarded ? "guarded" : ""]
+    .filter((word) => word !== "")
+    .join(", ");
+}
+
+/** Whether flow rules are on, and what a guarded call meets while the session is tainted. */
+function flowSummary(flow: Flow): string {
+  if (!flow.enforced) return "flow rules: off (the taint is tracked; set flow in the config to turn them on)";
+  return flow.whenTainted === "block"
+    ? "flow rules: on: once an untrusted result is in the session, guarded calls are refused"
+    : "flow rules: on: once an untrusted result is in the session, guarded calls need a person's approval";
+}
+
 /** The plan as data, for `--json`. */
 export function planAsJson(runtime: Runtime) {
   const report = runtime.registry.lastReport;
+  const flow = flowRules(runtime);
   return {
     config: runtime.fromFile ? runtime.loaded.file : null,
     /** How the config wrote `mcpServers`: `"list"`, `"object"` (keyed by server id), or null without any. */
@@ -77,8 +100,10 @@ export function planAsJson(runtime: Runtime) {
       name: tool.descriptor.name,
       owner: tool.descriptor.owner,
       description: tool.descriptor.description,
+      flow: toolFlowFacts(flow, tool.descriptor),
       ...(tool.runsOn === undefined ? {} : { runsOn: tool.runsOn }),
     })),
+    flow: { enabled: flow.enforced, whenTainted: flow.whenTainted },
     executors: executorTools(runtime),
     hidden: runtime.registry.hidden.map((entry) => ({ name: entry.descriptor.name, diagnostics: entry.diagnostics })),
     excluded: report.excluded,
@@ -110,20 +135,23 @@ export function printPlan(runtime: Runtime, output: Output): void {
   heading(`Visible (${runtime.registry.tools.size})`);
   // A RUNS ON column only when some tool runs on a remote executor (docs/workers.md): "here" is the session's process.
   const remote = runtime.executors.length > 0;
+  const flow = flowRules(runtime);
   if (runtime.registry.tools.size === 0) output.line(paint(output, "dim", "none: the model gets no tools"));
   else
     output.line(
       formatTable(
-        remote ? ["TOOL", "OWNER", "RUNS ON", "DESCRIPTION"] : ["TOOL", "OWNER", "DESCRIPTION"],
+        remote ? ["TOOL", "OWNER", "FLOW", "RUNS ON", "DESCRIPTION"] : ["TOOL", "OWNER", "FLOW", "DESCRIPTION"],
         [...runtime.registry.tools.values()].map((tool) => [
           paint(output, "green", tool.descriptor.name),
           ownerLabel(tool.descriptor.owner),
+          flowCell(toolFlowFacts(flow, tool.descriptor)),
           ...(remote ? [tool.runsOn === undefined ? "here" : paint(output, "cyan", tool.runsOn)] : []),
           firstLine(tool.descriptor.description),
         ]),
         output,
       ),
     );
+  if (runtime.registry.tools.size > 0) output.line(paint(output, "dim", flowSummary(flow)));
   if (remote) {
     heading("Executors (toolwire worker --executor <id> runs their calls)");
     output.line(

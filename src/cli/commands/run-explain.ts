@@ -1,4 +1,6 @@
 // `toolwire explain <tool>`: why a tool is available or not, in words and (with --json) as data.
+import { createFlow } from "../../core/flow/create-flow.js";
+import { describeToolFlow, toolFlowFacts } from "../../core/flow/tool-flow-facts.js";
 import { EXIT_FAILED, EXIT_OK } from "../exit-codes.js";
 import { versioned } from "../json-output.js";
 import type { Output } from "../output.js";
@@ -10,7 +12,7 @@ type ToolStatus = "visible" | "hidden" | "removed" | "unknown";
 /**
  * The explanation as data, for `--json`: the status, the registry's sentence, and the facts behind it (`deferred`:
  * why the model finds the tool through tool_search, for a deferred one; `codeOnly`: the pattern that keeps it for
- * programs only; `runsOn`: the remote executor that runs it).
+ * programs only; `runsOn`: the remote executor that runs it; `flow`: its trust, effects and whether flow rules guard it).
  */
 function explainAsJson(runtime: Runtime, tool: string) {
   const { registry } = runtime;
@@ -23,14 +25,21 @@ function explainAsJson(runtime: Runtime, tool: string) {
   const subject =
     tool === "bash" && owner?.kind === "core" ? "bash" : owner?.kind === "mcp" ? `mcp:${owner.serverId}` : "";
   const sandbox = runtime.sandbox.find((entry) => entry.subject === subject)?.state;
+  const descriptor = (visible ?? hidden)?.descriptor;
+  const flowRules = createFlow(runtime.built.session.flow);
+  const flow = descriptor === undefined ? undefined : toolFlowFacts(flowRules, descriptor);
+  const lines = [registry.explain(tool)];
+  if (flow !== undefined) lines.push(describeToolFlow(tool, flow, flowRules));
+  if (sandbox !== undefined) lines.push(`sandbox: ${sandbox}`);
   const status: ToolStatus =
     visible !== undefined ? "visible" : hidden !== undefined ? "hidden" : removed.length > 0 ? "removed" : "unknown";
   return {
     tool,
     available: visible !== undefined,
     status,
-    explanation: sandbox === undefined ? registry.explain(tool) : `${registry.explain(tool)}\nsandbox: ${sandbox}`,
+    explanation: lines.join("\n"),
     ...(sandbox === undefined ? {} : { sandbox }),
+    ...(flow === undefined ? {} : { flow }),
     ...(visible === undefined ? {} : { owner: visible.descriptor.owner }),
     ...(visible?.runsOn === undefined ? {} : { runsOn: visible.runsOn }),
     ...(deferred === undefined ? {} : { deferred }),

@@ -173,6 +173,7 @@ export class CallList {
         ? null
         : el("span", { class: "call-nested" }, `${row.nested} nested call${row.nested === 1 ? "" : "s"}`),
       call.errorCode === undefined ? null : el("span", { class: "call-error" }, call.errorCode),
+      call.flow === undefined ? null : el("span", { class: `call-flow call-flow-${call.flow}` }, FLOW_WORDS[call.flow]),
       el("span", { class: "call-input" }, call.inputPreview),
     );
     if (call.durationMs !== undefined) row.duration.textContent = formatMs(call.durationMs);
@@ -313,6 +314,12 @@ const STATUS_MARK: Readonly<Record<CallSummary["status"], string>> = {
   ok: "✓",
   error: "✗",
 };
+/** The badge of a call flow rules mark (docs/security.md). */
+const FLOW_WORDS: Readonly<Record<NonNullable<CallSummary["flow"]>, string>> = {
+  source: "untrusted result",
+  tainted: "tainted",
+};
+
 const STATUS_WORDS: Readonly<Record<CallSummary["status"], string>> = {
   running: "running",
   approval: "waiting for approval",

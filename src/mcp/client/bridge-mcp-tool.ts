@@ -3,7 +3,7 @@
 import type { Tool as McpTool, Progress } from "@modelcontextprotocol/client";
 import { isRecord } from "../../core/json.js";
 import { defineTool } from "../../core/register/define-tool.js";
-import type { AgentTool, JsonObject, ToolCallContext, ToolResult } from "../../core/types.js";
+import type { AgentTool, JsonObject, ToolCallContext, ToolEffects, ToolResult, ToolTrust } from "../../core/types.js";
 import { structuredContentCheck } from "./check-structured-content.js";
 import type { CallResultAsSent } from "./lenient-results.js";
 import { mapCallToolResult } from "./map-result.js";
@@ -19,13 +19,14 @@ export interface BridgedTool {
 }
 
 /**
- * The `AgentTool` named `name` for a listed server tool, owned `{ kind: "mcp", serverId }`; its
- * `execute` is `call`. Throws `ToolDefinitionError` when `defineTool` refuses the listed definition.
+ * The `AgentTool` named `name` for a listed server tool, owned `{ kind: "mcp", serverId }`, with the server's
+ * `trust` and `effects` when its config overrides them; its `execute` is `call`. Throws `ToolDefinitionError` when `defineTool` refuses the listed definition.
  */
 export function bridgeMcpTool(
   serverId: string,
   name: string,
   tool: McpTool,
+  provenance: { readonly trust?: ToolTrust; readonly effects?: ToolEffects },
   call: (bridged: BridgedTool, input: JsonObject, context: ToolCallContext) => Promise<ToolResult>,
 ): AgentTool {
   const outputSchema = isRecord(tool.outputSchema) ? (tool.outputSchema as JsonObject) : undefined;
@@ -45,6 +46,7 @@ export function bridgeMcpTool(
     icons: Array.isArray(tool.icons) ? (plainCopy(tool.icons.filter(isRecord)) as JsonObject[]) : undefined,
     _meta: isRecord(tool._meta) ? (plainCopy(tool._meta) as JsonObject) : undefined,
     owner: { kind: "mcp", serverId },
+    ...provenance,
     executor: { kind: "mcp", serverId, toolName: tool.name },
     execute: (input: JsonObject, context: ToolCallContext) => call(bridged, input, context),
   });

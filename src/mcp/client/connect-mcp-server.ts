@@ -47,13 +47,14 @@ export async function connectMcpServer(
 }
 
 /**
- * The options with the config's own `include`, `exclude`, `timeoutMs`, `connectTimeoutMs` and `protocol` as
+ * The options with the config's own `include`, `exclude`, `timeoutMs`, `connectTimeoutMs`, `protocol`, `trust` and
+ * `effects` as
  * defaults, so a config file's entry can be passed as it is. A short `timeoutMs` of the config also bounds the
  * handshake, as in the config file: a server that never answers must not hold 30 s.
  */
 function withConfigOptions(config: McpServerConfig, options: McpConnectOptions): McpConnectOptions {
   if (typeof config !== "object" || config === null) return options;
-  const { include, exclude, timeoutMs, connectTimeoutMs, protocol } = config;
+  const { include, exclude, timeoutMs, connectTimeoutMs, protocol, trust, effects } = config;
   const connect =
     connectTimeoutMs ?? (timeoutMs !== undefined && timeoutMs < DEFAULT_CONNECT_TIMEOUT_MS ? timeoutMs : undefined);
   return {
@@ -62,6 +63,8 @@ function withConfigOptions(config: McpServerConfig, options: McpConnectOptions):
     ...(timeoutMs === undefined ? {} : { timeoutMs }),
     ...(connect === undefined ? {} : { connectTimeoutMs: connect }),
     ...(protocol === undefined ? {} : { protocol }),
+    ...(trust === undefined ? {} : { trust }),
+    ...(effects === undefined ? {} : { effects }),
     ...options,
   };
 }
@@ -253,8 +256,14 @@ export async function connectMcpEndpoint(
   }
 
   // 3. Bridge: each listed tool as an AgentTool whose execute is callMcpTool.
+  const provenance = {
+    ...(options.trust === undefined ? {} : { trust: options.trust }),
+    ...(options.effects === undefined ? {} : { effects: options.effects }),
+  };
   const bridgeTool = (name: string, tool: McpTool) =>
-    bridgeMcpTool(serverId, name, tool, (bridged, input, context) => callMcpTool(host, bridged, input, context));
+    bridgeMcpTool(serverId, name, tool, provenance, (bridged, input, context) =>
+      callMcpTool(host, bridged, input, context),
+    );
 
   // 4. Calls: on the current connection, or on a new one made for them.
   const host: McpCallHost = {

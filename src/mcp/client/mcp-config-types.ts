@@ -1,6 +1,7 @@
 // The one definition of an MCP server's config, as types only and free of the MCP SDK: `connectMcpServer` takes it,
 // toolwire.config.json's `mcpServers` holds it, and a consumer without the MCP SDK can compile against the root's
 // types.
+import type { ToolEffects, ToolTrust } from "../../core/types.js";
 import type { SandboxOptions } from "../../sandbox/sandbox-options.js";
 
 /** Which MCP protocol era a connection speaks: negotiated, 2025 only, or 2026-07-28 only. */
@@ -70,6 +71,13 @@ export interface McpServerOptions {
   readonly connectTimeoutMs?: number;
   /** Which protocol era to speak (see `McpConnectOptions.protocol`). Default `auto`. */
   readonly protocol?: McpProtocolChoice;
+  /**
+   * Overrides the server's tools' trust for flow rules (docs/security.md): `"trusted"` for a server whose answers you
+   * control. Default: a tool's own, else `"untrusted"`.
+   */
+  readonly trust?: ToolTrust;
+  /** Overrides the server's tools' effects. Default: `"none"` for tools annotated `readOnlyHint`, else `"external"`. */
+  readonly effects?: ToolEffects;
 }
 
 /** A server started as a child process, spoken to over stdin/stdout. */

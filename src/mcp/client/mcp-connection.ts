@@ -1,6 +1,6 @@
 // The bridge's public shapes: how a connection to an MCP server behaves (its options) and what it offers.
 import type { AuthProvider, OAuthClientProvider } from "@modelcontextprotocol/client";
-import type { AgentTool, JsonValue, LiveToolSource, ToolLogLevel } from "../../core/types.js";
+import type { AgentTool, JsonValue, LiveToolSource, ToolEffects, ToolLogLevel, ToolTrust } from "../../core/types.js";
 import type { McpConnectionError } from "./errors.js";
 import type { McpProtocolChoice } from "./mcp-config-types.js";
 import type { SkippedMcpTool } from "./read-tool-listing.js";
@@ -22,6 +22,13 @@ export interface McpConnectOptions {
    * the handshake; `2026-07-28` accepts nothing else and fails the connect against an older server.
    */
   readonly protocol?: McpProtocolChoice;
+  /**
+   * Overrides the server's tools' trust for flow rules (docs/security.md): `"trusted"` for a server whose answers you
+   * control. Default: a tool's own, else `"untrusted"`.
+   */
+  readonly trust?: ToolTrust;
+  /** Overrides the server's tools' effects. Default: `"none"` for tools annotated `readOnlyHint`, else `"external"`. */
+  readonly effects?: ToolEffects;
   /** Spacing of reconnect attempts after failures. Default: 500 ms, doubling, capped at 30 s. */
   readonly backoff?: ReconnectBackoff;
   /** The client's name and version in the handshake. Default `toolwire`. */

@@ -1,7 +1,9 @@
 // A call that needs approval, asked of the MCP client that made it: pushed as an elicitation to a 2025 client,
 // returned as an input_required result (with the pending approval, signed, as its requestState) to a 2026-07-28 one.
+
 import { inputRequired, inputResponse, type ServerContext } from "@modelcontextprotocol/server";
 import type { SessionApprovals } from "../../core/dispatch/session.js";
+import { describeFlowReason } from "../../core/flow/describe-flow-reason.js";
 import { isRecord } from "../../core/json.js";
 import type { ApprovalDecision, ApprovalRequest, DispatchOptions, JsonValue } from "../../core/types.js";
 
@@ -16,7 +18,9 @@ const REASON_SCHEMA = {
 function question(request: ApprovalRequest): string {
   const input = JSON.stringify(request.input);
   const shown = input.length > MAX_SHOWN_INPUT_CHARS ? `${input.slice(0, MAX_SHOWN_INPUT_CHARS)}…` : input;
-  return `Approve the call ${request.toolName} ${shown}? (input ${request.inputDigest})`;
+  const why = describeFlowReason(request);
+  const asked = `Approve the call ${request.toolName} ${shown}? (input ${request.inputDigest})`;
+  return why === undefined ? asked : `${asked} ${why}`;
 }
 
 function decisionOf(
