@@ -46,6 +46,7 @@ export type {
   FlowOptions,
   FlowSource,
   SessionFlow,
+  ToolFlowFacts,
 } from "./types/flow.js";
 export type {
   AfterToolCall,

@@ -30,6 +30,7 @@ export function readPlan(session: AgentSession, now = Date.now()): PlanView {
       active: active.has(descriptor.name),
       sent: sent.has(descriptor.name),
       estimatedTokens: estimateToolTokens(descriptor),
+      flow: session.flow.describeTool(descriptor),
     })),
     hidden: registry.hidden.map(({ descriptor, diagnostics }) => ({
       name: descriptor.name,
@@ -49,6 +50,7 @@ export function readPlan(session: AgentSession, now = Date.now()): PlanView {
     unknownPatterns: report.unknownPatterns.map(({ layer, pattern }) => ({ layer, pattern })),
     sent: [...sent],
     definitions: measureToolDefinitions(modelTools),
+    flow: { enabled: session.flow.enabled, whenTainted: session.flow.whenTainted, tainted: session.flow.tainted },
     refreshedAt: now,
   };
 }

@@ -1,6 +1,6 @@
 // The inspector's vocabulary on one page: what the server streams to the page (a snapshot, then updates) and
 // what the page posts back. Types only: the page imports them too.
-import type { ToolAvailabilityDiagnostic, ToolCallErrorCode, ToolDeferral } from "../core/types.js";
+import type { ToolAvailabilityDiagnostic, ToolCallErrorCode, ToolDeferral, ToolFlowFacts } from "../core/types.js";
 
 /** The provider formats whose tool definitions the inspector measures. */
 export type MeasuredProvider = "anthropic" | "openai-chat" | "openai-responses" | "gemini";
@@ -34,6 +34,8 @@ interface PlanVisibleTool {
   /** Sent to the model now (`session.modelTools`). */
   readonly sent: boolean;
   readonly estimatedTokens: number;
+  /** How flow rules see it (docs/security.md): its trust, its effects, whether it is guarded. */
+  readonly flow: ToolFlowFacts;
 }
 
 /** A tool availability hid, with every diagnostic. */
@@ -69,6 +71,8 @@ export interface PlanView {
   readonly sent: readonly string[];
   /** What those definitions weigh, per provider. */
   readonly definitions: DefinitionMeasure;
+  /** Whether flow rules are on, what a guarded call meets, and whether the session is tainted now. */
+  readonly flow: { readonly enabled: boolean; readonly whenTainted: "approve" | "block"; readonly tainted: boolean };
   /** When the plan was last read, epoch milliseconds. */
   readonly refreshedAt: number;
 }

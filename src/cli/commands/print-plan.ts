@@ -3,10 +3,10 @@ import { TOOL_SEARCH_DEFINITION } from "../../core/defer/create-tool-search-tool
 import { describeDeferral } from "../../core/defer/describe-deferral.js";
 import { estimateToolTokens } from "../../core/defer/estimate-tool-tokens.js";
 import { applyToolPolicy } from "../../core/filter/policy.js";
-import { createFlow, type Flow } from "../../core/flow/create-flow.js";
-import { type ToolFlowFacts, toolFlowFacts } from "../../core/flow/tool-flow-facts.js";
+import { createFlow } from "../../core/flow/create-flow.js";
 import { isNear } from "../../core/is-near.js";
 import { ownerLabel } from "../../core/register/owner-label.js";
+import type { SessionFlow, ToolFlowFacts } from "../../core/types.js";
 import { listNonStrictTools } from "../../providers/list-non-strict-tools.js";
 import { formatTable, type Output, paint } from "../output.js";
 import type { Runtime } from "../runtime.js";
@@ -68,8 +68,8 @@ function executorTools(runtime: Runtime): { id: string; where: string | null; to
 }
 
 /** The config's flow rules (docs/security.md), compiled as a session compiles them. */
-function flowRules(runtime: Runtime): Flow {
-  return createFlow(runtime.built.session.flow);
+function flowRules(runtime: Runtime): SessionFlow {
+  return createFlow(runtime.built.session.flow).view;
 }
 
 /** A tool's flow facts in a table cell: `untrusted` when it is, its effects, and `guarded` when it is. */
@@ -80,8 +80,8 @@ function flowCell(facts: ToolFlowFacts): string {
 }
 
 /** Whether flow rules are on, and what a guarded call meets while the session is tainted. */
-function flowSummary(flow: Flow): string {
-  if (!flow.enforced) return "flow rules: off (the taint is tracked; set flow in the config to turn them on)";
+function flowSummary(flow: SessionFlow): string {
+  if (!flow.enabled) return "flow rules: off (the taint is tracked; set flow in the config to turn them on)";
   return flow.whenTainted === "block"
     ? "flow rules: on: once an untrusted result is in the session, guarded calls are refused"
     : "flow rules: on: once an untrusted result is in the session, guarded calls need a person's approval";
@@ -100,10 +100,10 @@ export function planAsJson(runtime: Runtime) {
       name: tool.descriptor.name,
       owner: tool.descriptor.owner,
       description: tool.descriptor.description,
-      flow: toolFlowFacts(flow, tool.descriptor),
+      flow: flow.describeTool(tool.descriptor),
       ...(tool.runsOn === undefined ? {} : { runsOn: tool.runsOn }),
     })),
-    flow: { enabled: flow.enforced, whenTainted: flow.whenTainted },
+    flow: { enabled: flow.enabled, whenTainted: flow.whenTainted },
     executors: executorTools(runtime),
     hidden: runtime.registry.hidden.map((entry) => ({ name: entry.descriptor.name, diagnostics: entry.diagnostics })),
     excluded: report.excluded,
@@ -144,7 +144,7 @@ export function printPlan(runtime: Runtime, output: Output): void {
         [...runtime.registry.tools.values()].map((tool) => [
           paint(output, "green", tool.descriptor.name),
           ownerLabel(tool.descriptor.owner),
-          flowCell(toolFlowFacts(flow, tool.descriptor)),
+          flowCell(flow.describeTool(tool.descriptor)),
           ...(remote ? [tool.runsOn === undefined ? "here" : paint(output, "cyan", tool.runsOn)] : []),
           firstLine(tool.descriptor.description),
         ]),

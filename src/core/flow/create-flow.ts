@@ -47,7 +47,19 @@ export function createFlow(options: FlowOptions | undefined): Flow {
     if (fresh.length > 0) sources = [...sources, ...fresh];
     return fresh.length > 0;
   };
+  const isUntrusted = (descriptor: ToolDescriptor) =>
+    toolTrust(descriptor) === "untrusted" || matches(untrusted, descriptor);
+  const isGuarded = (descriptor: ToolDescriptor) =>
+    toolEffects(descriptor) === "external" || matches(guarded, descriptor);
+  const enforced = options !== undefined;
   const view: SessionFlow = Object.freeze({
+    enabled: enforced,
+    whenTainted,
+    describeTool: (descriptor: ToolDescriptor) => ({
+      trust: isUntrusted(descriptor) ? ("untrusted" as const) : ("trusted" as const),
+      effects: toolEffects(descriptor),
+      guarded: isGuarded(descriptor),
+    }),
     get tainted() {
       return sources.length > 0;
     },
@@ -62,11 +74,11 @@ export function createFlow(options: FlowOptions | undefined): Flow {
     },
   });
   return {
-    enforced: options !== undefined,
+    enforced,
     whenTainted,
     policy,
-    isUntrusted: (descriptor) => toolTrust(descriptor) === "untrusted" || matches(untrusted, descriptor),
-    isGuarded: (descriptor) => toolEffects(descriptor) === "external" || matches(guarded, descriptor),
+    isUntrusted,
+    isGuarded,
     taint,
     view,
   };

@@ -20,8 +20,22 @@ export interface FlowOptions {
   readonly policy?: CallPolicy;
 }
 
-/** The session's flow state: `session.flow`. */
+/** A tool as flow rules see it: its trust and effects (declared or default), and whether the rules guard it. */
+export interface ToolFlowFacts {
+  readonly trust: ToolTrust;
+  readonly effects: ToolEffects;
+  /** Whether a call of it needs a person (or is refused) while the session is tainted, when flow rules are on. */
+  readonly guarded: boolean;
+}
+
+/** The session's flow state and rules: `session.flow`. */
 export interface SessionFlow {
+  /** Whether flow rules stop guarded calls (the session was given `flow`); without them the taint is only tracked. */
+  readonly enabled: boolean;
+  /** What a guarded call meets while the session is tainted. */
+  readonly whenTainted: "approve" | "block";
+  /** How the rules see a tool (a descriptor of the registry, say): for a plan or a page that shows them. */
+  describeTool(descriptor: ToolDescriptor): ToolFlowFacts;
   /** True once a call of an untrusted tool returned a result, until `reset()`. */
   readonly tainted: boolean;
   /** The untrusted calls whose results reached the session, in order. */

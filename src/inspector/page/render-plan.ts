@@ -16,14 +16,18 @@ export function renderPlan(container: Element, plan: PlanView | undefined): void
       { class: "muted" },
       `${plan.sent.length} tool definitions sent now, about ${formatCount(plan.definitions.estimatedTokens)} tokens; read at ${formatClock(plan.refreshedAt)}.`,
     ),
+    el("p", { class: plan.flow.tainted ? "flow-reason" : "muted" }, flowLine(plan.flow)),
     el("h3", null, `Visible (${plan.visible.length})`),
     plan.visible.length === 0
       ? el("p", { class: "empty" }, "None: the model gets no tools.")
       : table(
-          ["tool", "owner", "active", "sent", "tokens", "description"],
+          ["tool", "owner", "flow", "active", "sent", "tokens", "description"],
           plan.visible.map((tool) => [
             el("strong", { class: "tool-name" }, tool.name),
             tool.owner,
+            [tool.flow.trust === "untrusted" ? "untrusted" : "", tool.flow.effects, tool.flow.guarded ? "guarded" : ""]
+              .filter((word) => word !== "")
+              .join(", "),
             tool.active ? "yes" : "no",
             tool.sent ? "yes" : "no",
             formatCount(tool.estimatedTokens),
@@ -121,4 +125,14 @@ function removalWords(entry: PlanRemovedTool): string {
   if (entry.reason === "builtins-disabled") return "built-in tools are disabled";
   if (entry.reason === "not-in-allowlist") return "not in allowedTools";
   return entry.reason;
+}
+
+/** Whether flow rules are on and whether untrusted content is in the session now (docs/security.md). */
+function flowLine(flow: PlanView["flow"]): string {
+  const rules = !flow.enabled
+    ? "Flow rules are off (the taint is tracked)."
+    : flow.whenTainted === "block"
+      ? "Flow rules are on: while tainted, guarded calls are refused."
+      : "Flow rules are on: while tainted, guarded calls need a person's approval.";
+  return `${rules} ${flow.tainted ? "Untrusted content is in this session." : "No untrusted content in this session."}`;
 }

@@ -20,7 +20,9 @@ describe("a real MCP server's tools", () => {
       expect(connection.tools[0]?.descriptor).not.toHaveProperty("trust");
       await session.dispatch({ id: "l1", name: "mem__lookup", input: {} });
       expect(session.flow.sources).toEqual([{ toolCallId: "l1", toolName: "mem__lookup" }]);
-      expect((await session.dispatchDetailed({ id: "l2", name: "mem__lookup", input: {} })).errorCode).toBe("flow-blocked");
+      expect((await session.dispatchDetailed({ id: "l2", name: "mem__lookup", input: {} })).errorCode).toBe(
+        "flow-blocked",
+      );
     } finally {
       session.close();
       await connection.close();
