@@ -236,6 +236,7 @@ const PINNED: Record<string, readonly string[]> = {
     "ConfigIssue",
     "ConfigProblem",
     "ExecutorConfig",
+    "FlowConfig",
     "loadConfig",
     "LoadedConfig",
     "McpHttpServerConfig",

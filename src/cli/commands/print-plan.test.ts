@@ -5,6 +5,7 @@ import { estimateToolTokens } from "../../core/defer/estimate-tool-tokens.js";
 import { defineTool } from "../../core/register/define-tool.js";
 import { createToolRegistry } from "../../core/register/registry.js";
 import type { ToolRegistryOptions } from "../../core/types.js";
+import { createAgentSession } from "../../create-agent-session.js";
 import type { Output } from "../output.js";
 import type { Runtime } from "../runtime.js";
 import { planAsJson, printPlan, toolTokens } from "./print-plan.js";
@@ -27,6 +28,7 @@ function runtimeWith(options: Omit<ToolRegistryOptions, "custom">): Runtime {
     fromFile: false,
     built: { workspaceRoot: "." },
     registry,
+    session: createAgentSession({ registry }),
     executors: [],
     problems: [],
     sandbox: [],

@@ -3,7 +3,6 @@ import { TOOL_SEARCH_DEFINITION } from "../../core/defer/create-tool-search-tool
 import { describeDeferral } from "../../core/defer/describe-deferral.js";
 import { estimateToolTokens } from "../../core/defer/estimate-tool-tokens.js";
 import { applyToolPolicy } from "../../core/filter/policy.js";
-import { createFlow } from "../../core/flow/create-flow.js";
 import { isNear } from "../../core/is-near.js";
 import { ownerLabel } from "../../core/register/owner-label.js";
 import type { SessionFlow, ToolFlowFacts } from "../../core/types.js";
@@ -67,9 +66,9 @@ function executorTools(runtime: Runtime): { id: string; where: string | null; to
   }));
 }
 
-/** The config's flow rules (docs/security.md), compiled as a session compiles them. */
+/** The session's flow rules (docs/security.md). */
 function flowRules(runtime: Runtime): SessionFlow {
-  return createFlow(runtime.built.session.flow).view;
+  return runtime.session.flow;
 }
 
 /** A tool's flow facts in a table cell: `untrusted` when it is, its effects, and `guarded` when it is. */

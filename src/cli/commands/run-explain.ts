@@ -1,5 +1,4 @@
 // `toolwire explain <tool>`: why a tool is available or not, in words and (with --json) as data.
-import { createFlow } from "../../core/flow/create-flow.js";
 import { describeToolFlow } from "../../core/flow/describe-tool-flow.js";
 import { EXIT_FAILED, EXIT_OK } from "../exit-codes.js";
 import { versioned } from "../json-output.js";
@@ -26,7 +25,7 @@ function explainAsJson(runtime: Runtime, tool: string) {
     tool === "bash" && owner?.kind === "core" ? "bash" : owner?.kind === "mcp" ? `mcp:${owner.serverId}` : "";
   const sandbox = runtime.sandbox.find((entry) => entry.subject === subject)?.state;
   const descriptor = (visible ?? hidden)?.descriptor;
-  const flowRules = createFlow(runtime.built.session.flow).view;
+  const flowRules = runtime.session.flow;
   const flow = descriptor === undefined ? undefined : flowRules.describeTool(descriptor);
   const lines = [registry.explain(tool)];
   if (flow !== undefined) lines.push(describeToolFlow(tool, flow, flowRules));
