@@ -37,7 +37,7 @@ describe("createCedarPolicy", () => {
       policies: `${BASE}@id("no-bash")\nforbid(principal, action == Toolwire::Action::"bash", resource);\n`,
     });
     expect(policy(call("read"))).toBeUndefined();
-    expect(policy(call("bash"))).toEqual({ deny: true, rule: "no-bash", reason: 'forbidden by "no-bash" (line 3)' });
+    expect(policy(call("bash"))).toEqual({ deny: true, rule: "no-bash", reason: "the policy at line 3 forbids it" });
   });
 
   it("denies a call no policy permits, saying so", async () => {
@@ -57,7 +57,7 @@ describe("createCedarPolicy", () => {
     expect(policy(call("x", { n: 10 }))).toMatchObject({
       deny: true,
       rule: "policy10",
-      reason: 'forbidden by "policy10" (line 12)',
+      reason: "the policy at line 12 forbids it",
     });
     expect(policy(call("x", { n: 2 }))).toMatchObject({ rule: "policy2" });
   });
@@ -148,7 +148,7 @@ forbid(principal, action, resource) when {
     expect(policy(call("x", { n: 1 }))).toBeUndefined();
     const denied = policy(call("x", {}));
     expect(denied).toMatchObject({ deny: true, rule: "small-n" });
-    expect(denied?.reason).toMatch(/^"small-n" \(line 4\) failed on this call: record does not have the attribute `n`/);
+    expect(denied?.reason).toMatch(/^the policy at line 4 failed on this call: record does not have the attribute `n`/);
   });
 
   it("reads a policy file once and names the file, line and Cedar's words when it does not parse", async () => {

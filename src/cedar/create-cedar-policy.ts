@@ -133,22 +133,22 @@ function decide(judge: Judge, principal: string, call: CallPolicyRequest): CallP
     return {
       deny: true,
       rule: rule.name,
-      reason: `${describeRule(rule)} failed on this call: ${failed.error.message} (test an attribute with \`has\` before reading it)`,
+      reason: `the policy${lineOf(rule)} failed on this call: ${failed.error.message} (a policy tests an attribute with \`has\` before reading it)`,
     };
   }
   if (decision === "allow") return undefined;
-  const forbidding = diagnostics.reason.map((id) => ruleOf(judge, id)).sort((a, b) => a.offset - b.offset);
-  const first = forbidding[0];
+  const [first, ...others] = diagnostics.reason.map((id) => ruleOf(judge, id)).sort((a, b) => a.offset - b.offset);
   if (first === undefined) return { deny: true, reason: "no policy permits it" };
-  return { deny: true, rule: first.name, reason: `forbidden by ${forbidding.map(describeRule).join(", ")}` };
+  const also = others.length === 0 ? "" : `; ${others.map((rule) => `"${rule.name}"${lineOf(rule)}`).join(", ")} too`;
+  return { deny: true, rule: first.name, reason: `the policy${lineOf(first)} forbids it${also}` };
 }
 
 function ruleOf(judge: Judge, id: string): CedarRule {
   return judge.rules.get(id) ?? { id, name: id, line: 0, offset: Number.MAX_SAFE_INTEGER, text: "" };
 }
 
-function describeRule(rule: CedarRule): string {
-  return rule.line > 0 ? `${JSON.stringify(rule.name)} (line ${rule.line})` : JSON.stringify(rule.name);
+function lineOf(rule: CedarRule): string {
+  return rule.line > 0 ? ` at line ${rule.line}` : "";
 }
 
 function checkOptions(options: CedarPolicyOptions): void {
