@@ -92,6 +92,11 @@ export interface BuiltConfig {
    * the registry its `source`. `registryOptions.codeOnly` already keeps the exposed tools from the model.
    */
   readonly codeMode?: CodeModeConfig;
+  /**
+   * The config's `flow.policy` resolved against its folder: a Cedar policy file for `createCedarPolicy`
+   * (toolwire/cedar), whose policy goes to each session as `flow.policy` with that session's principal.
+   */
+  readonly flowPolicyFile?: string;
   /** Plugins that failed to load, plugin tool name conflicts, and malformed skills. */
   readonly problems: readonly ConfigProblem[];
 }
@@ -147,6 +152,7 @@ export async function buildFromConfig(
     workspaceRoot,
     registryOptions,
     ...(config.codeMode?.enabled === true ? { codeMode: config.codeMode } : {}),
+    ...(config.flow?.policy === undefined ? {} : { flowPolicyFile: resolve(dir, config.flow.policy) }),
     availability,
     pluginHost,
     skills,

@@ -110,6 +110,10 @@ export interface ToolwireConfig {
   /** Remote executors (docs/workers.md): matching tools run as BullMQ jobs on `toolwire worker` processes. */
   readonly executors?: readonly ExecutorConfig[];
   readonly approvals?: ApprovalsConfig;
+  readonly flow?: {
+    /** A Cedar policy file (docs/cedar.md), relative to the config's folder, judging every call before its approval. */
+    readonly policy?: string;
+  };
   readonly codeMode?: CodeModeConfig;
   readonly mcpServers?: readonly McpServerConfig[];
   readonly availability?: AvailabilityConfig;
