@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { readDocBlocks } from "../../test/support/doc-blocks.js";
 import type { CallPolicyRequest, FlowSource } from "../core/types/flow.js";
 import type { JsonObject } from "../core/types/json.js";
 import { createCedarPolicy } from "./create-cedar-policy.js";
@@ -197,19 +198,8 @@ forbid(principal, action, resource) when {
   });
 
   it("validates the policies against a schema when one is given, naming the rule that breaks it", async () => {
-    const schema = `namespace Toolwire {
-  type Source = { toolCallId: String, toolName: String };
-  entity Principal;
-  entity Tool { name: String, trust: String, effects: String, guarded: Bool, owner: { kind: String }, annotations: {} };
-  action "write" appliesTo {
-    principal: Principal,
-    resource: Tool,
-    context: {
-      toolCallId: String, input: { path: String }, tainted: Bool, sources: Set<Source>, sourceTools: Set<String>,
-      trust: String, effects: String, guarded: Bool, parentToolCallId?: String,
-    },
-  };
-}`;
+    // The schema docs/cedar.md shows.
+    const schema = readDocBlocks("docs/cedar.md").find((block) => block.lang === "cedarschema")?.code ?? "";
     const good = `${BASE}@id("no-etc")\nforbid(principal, action == Toolwire::Action::"write", resource) when { context.input.path like "/etc/*" };`;
     const bad = `${BASE}@id("typo")\nforbid(principal, action == Toolwire::Action::"write", resource) when { context.input.pth == "x" };`;
     await expect(createCedarPolicy({ principal: "local", policies: bad, schema })).rejects.toMatchObject({
