@@ -259,6 +259,15 @@ forbid(principal, action, resource) when { context.input has role && context.inp
     expect(policy(call("x", { role: "user" }))).toBeUndefined();
   });
 
+  it("names where the input is unrepresentable, never what it holds", async () => {
+    const policy = await createCedarPolicy({ principal: "local", policies });
+    let deep: JsonObject = { token: "sk-live-secret-value" };
+    for (let level = 0; level < 100; level++) deep = { a: deep };
+    const denied = policy(call("x", deep));
+    expect(denied?.reason).toContain("nested deeper than 64 levels");
+    expect(JSON.stringify(denied)).not.toContain("sk-live-secret-value");
+  });
+
   it("denies an input whose keys Cedar would read as an entity, so the model cannot forge one", async () => {
     const policy = await createCedarPolicy({ principal: "local", policies });
     const forged = { role: { __entity: { type: "Toolwire::Principal", id: "admin" } } } as JsonObject;
@@ -286,8 +295,18 @@ forbid(principal, action, resource) when { context.input has role && context.inp
 
   it("never throws, whatever JSON the input holds", async () => {
     const policy = await createCedarPolicy({ principal: "local", policies });
+    // Keys include the ones Cedar reserves; values include floats, nulls and nesting.
+    const key = fc.oneof(fc.string(), fc.constantFrom("__entity", "__extn", "__expr", "", "has", "in"));
+    const value = fc.letrec((tie) => ({
+      node: fc.oneof(
+        { depthSize: "small" },
+        fc.jsonValue({ maxDepth: 2 }),
+        fc.array(tie("node"), { maxLength: 3 }),
+        fc.dictionary(key, tie("node"), { maxKeys: 3 }),
+      ),
+    })).node;
     fc.assert(
-      fc.property(fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 6 })), (input) => {
+      fc.property(fc.dictionary(key, value), (input) => {
         const decision = policy(call("x", input as JsonObject));
         expect(decision === undefined || (decision.deny === true && typeof decision.reason === "string")).toBe(true);
       }),
