@@ -4,9 +4,10 @@
 //   0  core                          pure: the vocabulary, register, filter, wrap, dispatch
 //   1  load-optional.ts, validation, sandbox, plugins, skills
 //                                    one job each over the core: optional peers, ajv, bubblewrap, plugin host, SKILL.md
-//   2  mcp/client, providers, builtins, telemetry, redis, code-mode
+//   2  mcp/client, providers, builtins, telemetry, redis, code-mode, cedar
 //                                    the parts: MCP servers as tool sources, model wires and clients, the built-in
-//                                    tools, OpenTelemetry, the Redis store, code mode (a program calling tools)
+//                                    tools, OpenTelemetry, the Redis store, code mode (a program calling tools),
+//                                    Cedar call policies
 //   3  mcp/server, executors, create-agent-session.ts
 //                                    serving a session over MCP (its gateway/ is the HTTP side), remote executors,
 //                                    a session with its default validator and telemetry
@@ -26,7 +27,7 @@ import { describe, expect, it } from "vitest";
 const LAYERS: readonly (readonly string[])[] = [
   ["core"],
   ["load-optional.ts", "validation", "sandbox", "plugins", "skills"],
-  ["mcp/client", "providers", "builtins", "telemetry", "redis", "code-mode"],
+  ["mcp/client", "providers", "builtins", "telemetry", "redis", "code-mode", "cedar"],
   ["mcp/server", "executors", "create-agent-session.ts"],
   ["config", "mcp", "loop", "frameworks"],
   ["index.ts", "inspector"],

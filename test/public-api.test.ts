@@ -197,6 +197,14 @@ const PINNED: Record<string, readonly string[]> = {
     "DEFAULT_CODE_MODE_LIMITS",
     "RUN_CODE_NAME",
   ],
+  "toolwire/cedar": [
+    "CedarPolicy",
+    "CedarPolicyError",
+    "CedarPolicyErrorCode",
+    "CedarPolicyOptions",
+    "createCedarPolicy",
+    "DEFAULT_MAX_CEDAR_INPUT_CHARS",
+  ],
   "toolwire/plugins": [
     "createPluginHost",
     "definePlugin",

@@ -115,8 +115,11 @@ async function run(argv: readonly string[]): Promise<number> {
     }
     const { ConfigError } = await import("../config/load-config.js");
     const { ModelError } = await import("../providers/errors.js");
+    const { CedarPolicyError } = await import("../cedar/cedar-policy-error.js");
     // The message already names the file and every issue (with line and column for bad JSON).
     if (error instanceof ConfigError) return fail(EXIT_CONFIG, error.code, error.message);
+    // The config's flow.policy file, with its line and Cedar's words.
+    if (error instanceof CedarPolicyError) return fail(EXIT_CONFIG, error.code, error.message);
     if (error instanceof CliError)
       return fail(error.exitCode, error.exitCode === EXIT_USAGE ? "usage" : "cli-error", error.message);
     if (error instanceof ModelError && (error.code === "invalid-model-spec" || error.code === "invalid-model-options"))

@@ -166,6 +166,9 @@ export async function openRuntime(options: OpenRuntimeOptions): Promise<Runtime>
     capabilities: new Set(sandboxSupport.usable ? ["sandbox"] : []),
     ...(options.env === undefined ? {} : { env: options.env }),
   });
+  // Parsed once, before any MCP server starts, so a bad policy file leaves nothing running; each session gets it
+  // with its own principal.
+  const callPolicy = built.flowPolicyFile === undefined ? undefined : await loadCallPolicy(built.flowPolicyFile);
   const problems: RuntimeProblem[] = built.problems.map((problem) => ({ ...problem }));
   const connections: McpConnection[] = [];
   if (options.connectMcp !== false && built.mcpServers.length > 0) {
@@ -207,7 +210,12 @@ export async function openRuntime(options: OpenRuntimeOptions): Promise<Runtime>
   const basePrompt = options.systemPrompt ?? "";
   const systemPrompt = [basePrompt, built.session.skillsPrompt].filter((part) => part.trim() !== "").join("\n\n");
   /** A registry over the config's sources and a session over it; `layers` narrow the config's policy. */
-  const openSession = (layers: readonly PolicyLayer[], approvalsSecret: string | undefined, closeRegistry = false) => {
+  const openSession = (
+    layers: readonly PolicyLayer[],
+    approvalsSecret: string | undefined,
+    principal: string,
+    closeRegistry = false,
+  ) => {
     const registry = createToolRegistry({
       ...configured,
       ...(layers.length === 0 ? {} : { policy: [...(configured.policy ?? []), ...layers] }),
@@ -223,7 +231,14 @@ export async function openRuntime(options: OpenRuntimeOptions): Promise<Runtime>
       ...(built.session.maxResultChars === undefined ? {} : { maxResultChars: built.session.maxResultChars }),
       ...(built.session.maxSpillBytes === undefined ? {} : { maxSpillBytes: built.session.maxSpillBytes }),
       ...(built.session.telemetry === undefined ? {} : { telemetry: built.session.telemetry }),
-      ...(built.session.flow === undefined ? {} : { flow: built.session.flow }),
+      ...(built.session.flow === undefined
+        ? {}
+        : {
+            flow: {
+              ...built.session.flow,
+              ...(callPolicy === undefined ? {} : { policy: callPolicy.forPrincipal(principal) }),
+            },
+          }),
       // Flow rules ask a person even when the config requires no approvals: the same approver, store and secret.
       ...(asks === undefined
         ? {}
@@ -248,7 +263,7 @@ export async function openRuntime(options: OpenRuntimeOptions): Promise<Runtime>
     }
     return { registry, session };
   };
-  const { registry, session } = openSession([], secret);
+  const { registry, session } = openSession([], secret, LOCAL_PRINCIPAL);
   return {
     loaded,
     fromFile,
@@ -265,7 +280,7 @@ export async function openRuntime(options: OpenRuntimeOptions): Promise<Runtime>
       // use to another, while every replica that shares approvals.secretEnv derives the same one.
       const derived =
         secret === undefined ? undefined : createHmac("sha256", secret).update(`principal:${principal}`).digest("hex");
-      return openSession(layers, derived, true).session;
+      return openSession(layers, derived, principal, true).session;
     },
     async close() {
       session.close();
@@ -275,6 +290,18 @@ export async function openRuntime(options: OpenRuntimeOptions): Promise<Runtime>
       await approvalStore?.close();
     },
   };
+}
+
+/**
+ * The principal of the CLI's own session (`run`, `call`, `serve` over stdio) in a Cedar call policy: one name on every
+ * machine, so a policy file a team reviews means the same for each of them.
+ */
+export const LOCAL_PRINCIPAL = "local";
+
+/** The config's Cedar policy file, parsed and checked (toolwire/cedar loads only when a config names one). */
+async function loadCallPolicy(policyFile: string) {
+  const { createCedarPolicy } = await import("../cedar/create-cedar-policy.js");
+  return createCedarPolicy({ policyFile, principal: LOCAL_PRINCIPAL });
 }
 
 /** The config's `builtins.env` as `createBuiltinTools` takes it: `{ pass?, set? }`, copied out of the frozen config. */

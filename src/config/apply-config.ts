@@ -86,14 +86,22 @@ export interface BuiltConfig {
     readonly maxSpillBytes?: number;
     /** The config's `telemetry`, when it turns it on. */
     readonly telemetry?: true | { readonly recordContent?: boolean };
-    /** The config's `flow`, when it has one: give it to `createAgentSession` as `flow`. */
-    readonly flow?: FlowConfig;
+    /**
+     * The config's flow rules, when it has `flow`: give them to `createAgentSession` as `flow`, with the policy of
+     * `flowPolicyFile` when there is one.
+     */
+    readonly flow?: Omit<FlowConfig, "policy">;
   };
   /**
    * The config's `codeMode` when it is enabled: give `createCodeMode` (toolwire/code-mode) the session and these, and
    * the registry its `source`. `registryOptions.codeOnly` already keeps the exposed tools from the model.
    */
   readonly codeMode?: CodeModeConfig;
+  /**
+   * The config's `flow.policy` resolved against its folder: a Cedar policy file for `createCedarPolicy`
+   * (toolwire/cedar), whose policy goes to each session as `flow.policy` with that session's principal.
+   */
+  readonly flowPolicyFile?: string;
   /** Plugins that failed to load, plugin tool name conflicts, and malformed skills. */
   readonly problems: readonly ConfigProblem[];
 }
@@ -149,6 +157,7 @@ export async function buildFromConfig(
     workspaceRoot,
     registryOptions,
     ...(config.codeMode?.enabled === true ? { codeMode: config.codeMode } : {}),
+    ...(config.flow?.policy === undefined ? {} : { flowPolicyFile: resolve(dir, config.flow.policy) }),
     availability,
     pluginHost,
     skills,
@@ -161,7 +170,7 @@ export async function buildFromConfig(
       ...(config.maxResultChars === undefined ? {} : { maxResultChars: config.maxResultChars }),
       ...(config.maxSpillBytes === undefined ? {} : { maxSpillBytes: config.maxSpillBytes }),
       ...(config.telemetry === undefined || config.telemetry === false ? {} : { telemetry: config.telemetry }),
-      ...(config.flow === undefined ? {} : { flow: config.flow }),
+      ...(config.flow === undefined ? {} : { flow: flowRules(config.flow) }),
     },
     problems,
   };
@@ -230,4 +239,10 @@ function planServer(entry: McpServerConfig, dir: string): McpServerPlan {
       ...(protocol === undefined ? {} : { protocol }),
     },
   };
+}
+
+/** The config's flow rules without its policy file, which the runtime turns into a policy. */
+function flowRules(flow: FlowConfig): Omit<FlowConfig, "policy"> {
+  const { policy: _file, ...rules } = flow;
+  return rules;
 }

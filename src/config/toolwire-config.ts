@@ -74,6 +74,8 @@ export interface FlowConfig {
   readonly guarded?: readonly string[];
   /** Default `"approve"`. */
   readonly whenTainted?: "approve" | "block";
+  /** A Cedar policy file (docs/cedar.md), relative to the config's folder, judging every call before its approval. */
+  readonly policy?: string;
 }
 
 /** Which calls need a person's approval: policy patterns, and how long a request stays open. */

@@ -1,6 +1,6 @@
 // toolwire without its optional peer dependencies: the root, toolwire/builtins and the CLI's commands that need no
 // SDK work; toolwire/mcp, toolwire/workers, toolwire/redis, toolwire/ai-sdk, toolwire/openai-agents, MCP servers and a
-// Redis approvals store in a config and a model client without its SDK say what to install.
+// Redis approvals store in a config, a Cedar policy and a model client without its SDK say what to install.
 import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -11,7 +11,7 @@ import { CLI, cliEnv, tempWorkspace } from "./helpers/cli.js";
 
 const HIDE = fileURLToPath(new URL("../support/hide-optional-peers.mjs", import.meta.url));
 const PEERS =
-  /^(openai|ai|@openai\/agents-core|@anthropic-ai\/sdk|@modelcontextprotocol\/(?:client|server|node)|bullmq|ioredis|quickjs-emscripten-core|@jitl\/quickjs-ng-wasmfile-release-sync|@swc\/wasm-typescript)(?:\/|$)/;
+  /^(openai|ai|@openai\/agents-core|@anthropic-ai\/sdk|@modelcontextprotocol\/(?:client|server|node)|bullmq|ioredis|quickjs-emscripten-core|@jitl\/quickjs-ng-wasmfile-release-sync|@swc\/wasm-typescript|@cedar-policy\/cedar-wasm)(?:\/|$)/;
 const root = builtScript("dist/index.js");
 const dist = dirname(root);
 
@@ -126,6 +126,19 @@ describe("without the optional peer dependencies", () => {
       text: expect.stringContaining(
         "code mode needs quickjs-emscripten-core, @jitl/quickjs-ng-wasmfile-release-sync and @swc/wasm-typescript: npm install quickjs-emscripten-core @jitl/quickjs-ng-wasmfile-release-sync @swc/wasm-typescript",
       ),
+    });
+  });
+
+  it("toolwire/cedar loads, and createCedarPolicy rejects naming @cedar-policy/cedar-wasm", async () => {
+    const result = await runWithoutPeers(`
+      const { createCedarPolicy } = await import("./cedar/index.js");
+      try { await createCedarPolicy({ principal: "local", policies: "permit(principal, action, resource);" }); console.log(JSON.stringify({ made: true })); }
+      catch (error) { console.log(JSON.stringify({ name: error.name, code: error.code, packages: error.packages, message: error.message })); }`);
+    expect(result).toEqual({
+      name: "MissingPeerDependencyError",
+      code: "missing-peer-dependency",
+      packages: ["@cedar-policy/cedar-wasm"],
+      message: "toolwire/cedar needs @cedar-policy/cedar-wasm: npm install @cedar-policy/cedar-wasm",
     });
   });
 

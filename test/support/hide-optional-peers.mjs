@@ -4,7 +4,7 @@
 import { register } from "node:module";
 
 const hook = `
-const HIDDEN = /^(openai|ai|@openai\\/agents-core|@anthropic-ai\\/sdk|@modelcontextprotocol\\/(?:client|server|node)|bullmq|ioredis|quickjs-emscripten-core|@jitl\\/quickjs-ng-wasmfile-release-sync|@swc\\/wasm-typescript)(?:\\/|$)/;
+const HIDDEN = /^(openai|ai|@openai\\/agents-core|@anthropic-ai\\/sdk|@modelcontextprotocol\\/(?:client|server|node)|bullmq|ioredis|quickjs-emscripten-core|@jitl\\/quickjs-ng-wasmfile-release-sync|@swc\\/wasm-typescript|@cedar-policy\\/cedar-wasm)(?:\\/|$)/;
 export async function resolve(specifier, context, next) {
   const match = HIDDEN.exec(specifier);
   if (match === null) return next(specifier, context);
