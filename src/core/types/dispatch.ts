@@ -98,9 +98,9 @@ export type ToolCallErrorCode =
   | "approval-required"
   | "approval-declined"
   | "approval-expired"
-  /** Flow rules refused a guarded call while untrusted content was in the session (`whenTainted: "block"`). */
+  /** Flow rules refused a guarded call while untrusted content was in the session (`whenTainted` block). */
   | "flow-blocked"
-  /** The session's call policy (`flow.policy`, e.g. Cedar) denied the call; the message names the rule. */
+  /** The session's call policy (`flow.policy`, e.g. Cedar) denied the call: the message names the rule. */
   | "policy-denied"
   /** A `run_code` program does not parse (code mode). */
   | "code-syntax-error"
