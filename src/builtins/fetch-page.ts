@@ -11,7 +11,7 @@ import { WebFetchError } from "./web-fetch-error.js";
 import type { ResolvedWebFetchOptions } from "./web-fetch-options.js";
 
 /** The User-Agent of every request; nothing else of this process (no cookie, no credential) is sent. */
-export const WEB_FETCH_USER_AGENT = "toolwire-web-fetch/1 (+https://www.npmjs.com/package/toolwire)";
+export const WEB_FETCH_USER_AGENT = "toolwire-web-fetch/1";
 
 /** What one call asks for. */
 export interface PageRequest {

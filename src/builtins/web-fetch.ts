@@ -3,9 +3,9 @@
 import { defineTool } from "../core/register/define-tool.js";
 import type { AgentTool, ToolResult } from "../core/types.js";
 import { toolError } from "./builtin-context.js";
-import { type FetchedPage, fetchPage, type RedirectHop } from "./fetch-page.js";
+import { type FetchedPage, fetchPage } from "./fetch-page.js";
 import { loadHtmlToMarkdown } from "./load-libraries.js";
-import { type PageForm, renderPage } from "./render-page.js";
+import { renderPage } from "./render-page.js";
 import { formatSize } from "./truncate.js";
 import { WebFetchError, type WebFetchErrorCode } from "./web-fetch-error.js";
 import { type ResolvedWebFetchOptions, resolveWebFetchOptions, type WebFetchOptions } from "./web-fetch-options.js";
@@ -29,9 +29,10 @@ export interface WebFetchDetails {
   readonly bytes?: number;
   /** True when the body was longer than `maxBytes` and was cut there. */
   readonly truncated?: boolean;
-  readonly redirects?: readonly RedirectHop[];
+  /** Each redirect followed: the URL that redirected, and its status. */
+  readonly redirects?: readonly { readonly url: string; readonly status: number }[];
   /** How the body was shown: `markdown` (from HTML), `text`, `html` (as it came), `none` (not text). */
-  readonly form?: PageForm;
+  readonly form?: "markdown" | "text" | "html" | "none";
 }
 
 interface WebFetchInput {
