@@ -294,6 +294,8 @@ async function readPage(
       chunks.push(chunk);
       size += chunk.length;
     }
+    // A stream destroyed by the abort may end without an error: what was read is not the whole body.
+    signal.throwIfAborted();
   } catch (error) {
     if (signal.aborted) throw error;
     throw new WebFetchError(

@@ -1,6 +1,7 @@
 // The libraries of the built-ins that only a call needs (re2js for grep and find patterns, node-html-markdown for
 // web_fetch's HTML), loaded at that call rather than when the tools are made: `toolwire serve` lists its tools without
-// them. They are loaded through their CommonJS builds, so the code that uses them stays synchronous.
+// them. re2js is loaded through its CommonJS build, so the compilers that use it stay synchronous; node-html-markdown
+// is only located here, and loaded by the worker that converts.
 import { createRequire } from "node:module";
 import type { RE2JS } from "re2js";
 import { isPackageNotFound } from "../load-optional.js";
@@ -16,13 +17,12 @@ export function loadRe2js(): typeof RE2JS {
 export const HTML_TO_MARKDOWN_PACKAGE = "node-html-markdown";
 
 /**
- * node-html-markdown's HTML-to-Markdown translation, loaded at the first HTML page; `undefined` when the package is not
- * installed (web_fetch then shows the HTML as it came and says how to get Markdown).
+ * Where node-html-markdown's CommonJS entry is, for a worker to load; `undefined` when the package is not installed
+ * (web_fetch then shows HTML as it came and says how to get Markdown).
  */
-export function loadHtmlToMarkdown(): ((html: string) => string) | undefined {
+export function resolveHtmlToMarkdown(): string | undefined {
   try {
-    const { NodeHtmlMarkdown } = require(HTML_TO_MARKDOWN_PACKAGE) as typeof import("node-html-markdown");
-    return (html) => NodeHtmlMarkdown.translate(html);
+    return require.resolve(HTML_TO_MARKDOWN_PACKAGE);
   } catch (error) {
     if (isPackageNotFound(error, HTML_TO_MARKDOWN_PACKAGE)) return undefined;
     throw error;

@@ -1,4 +1,5 @@
 // renderPage: a fetched body as the model reads it: HTML as Markdown, text and JSON as text, anything else described.
+import type { HtmlConversion } from "./convert-html.js";
 import { formatSize } from "./truncate.js";
 
 /** How a body was shown: `markdown` (from HTML), `text`, `html` (as it came, no converter installed), `none` (binary). */
@@ -35,28 +36,23 @@ export function mediaTypeOf(contentType: string | undefined): string | undefined
 }
 
 /**
- * Renders `body` by its content type: HTML through the converter `loadHtmlToMarkdown` gives (called for HTML only; as
- * it came, with a note, when it gives `undefined`), text-like types (`text/*`, JSON, XML, YAML, JavaScript) decoded by their charset (UTF-8 when none or an
+ * Renders `body` by its content type: HTML through `convertHtml` (called for HTML only; as it came, with its note, when
+ * the conversion is unavailable), text-like types (`text/*`, JSON, XML, YAML, JavaScript) decoded by their charset (UTF-8 when none or an
  * unknown one), a body with no content type as text when it looks like text, and anything else not shown at all but
  * described by type and size.
  */
-export function renderPage(
+export async function renderPage(
   contentType: string | undefined,
   body: Buffer,
-  loadHtmlToMarkdown: () => ((html: string) => string) | undefined,
-): RenderedPage {
+  convertHtml: (html: string) => Promise<HtmlConversion>,
+): Promise<RenderedPage> {
   const type = mediaTypeOf(contentType);
   if (type === "text/html" || type === "application/xhtml+xml") {
     const html = decodeText(body, contentType);
-    const htmlToMarkdown = loadHtmlToMarkdown();
-    if (htmlToMarkdown === undefined) {
-      return {
-        text: html,
-        form: "html",
-        note: "The HTML is shown as it came: the package node-html-markdown, which turns it into Markdown, is not installed (npm install node-html-markdown).",
-      };
-    }
-    return { text: htmlToMarkdown(html), form: "markdown" };
+    const converted = await convertHtml(html);
+    return "markdown" in converted
+      ? { text: converted.markdown, form: "markdown" }
+      : { text: html, form: "html", note: converted.unavailable };
   }
   if (type === undefined ? looksLikeText(body) : isTextType(type)) {
     return type === undefined

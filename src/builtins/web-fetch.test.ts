@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort } from "../../test/support/free-port.js";
 import { textOf } from "../../test/support/session.js";
 import { createToolRegistry } from "../core/register/registry.js";
 import type { AgentTool, JsonObject, ToolResult } from "../core/types.js";
@@ -14,6 +15,9 @@ import type { WebFetchOptions } from "./web-fetch-options.js";
 
 const HTML =
   '<html><head><title>T</title></head><body><h1>Docs</h1><p>Some <b>bold</b> text and <a href="/x">a link</a>.</p></body></html>';
+
+const SLOW_UNIT =
+  '<div><p>Some <b>bold</b> and <a href="/x">link</a> text in a paragraph.</p><ul><li>one</li><li>two</li></ul></div>';
 
 /** Requests the server saw, newest last, with their headers and bodies. */
 const seen: { method: string; url: string; headers: IncomingMessage["headers"]; body: string }[] = [];
@@ -27,6 +31,15 @@ function route(req: IncomingMessage, res: ServerResponse, body: string): void {
   switch (url.pathname) {
     case "/page.html":
       return void res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(HTML);
+    case "/slow-to-convert.html":
+      // About 450 KB of ordinary markup that node-html-markdown needs over a minute for (measured: 70 s).
+      return void res
+        .writeHead(200, { "content-type": "text/html" })
+        .end(`<html><body>${SLOW_UNIT.repeat(4000)}</body></html>`);
+    case "/deep.html":
+      return void res
+        .writeHead(200, { "content-type": "text/html" })
+        .end(`${"<div>".repeat(50_000)}deep${"</div>".repeat(50_000)}`);
     case "/notes.txt":
       return void res.writeHead(200, { "content-type": "text/plain" }).end("plain notes\n");
     case "/data.json":
@@ -228,6 +241,22 @@ describe("web_fetch: hosts and addresses", () => {
     expect(text).toContain("169.254.169.254");
   });
 
+  it("says fetch-failed when a name does not resolve or nothing listens", async () => {
+    const unresolved = createWebFetchTool({
+      allowHosts: ["docs.example.com"],
+      lookupHost: async () => {
+        throw Object.assign(new Error("no such host"), { code: "ENOTFOUND" });
+      },
+    });
+    const missing = await call(unresolved, { url: "http://docs.example.com/" });
+    expect(missing.details.code).toBe("fetch-failed");
+    expect(missing.text).toContain("could not find the host docs.example.com (ENOTFOUND)");
+    const closed = await freePort();
+    const refused = await call(loopbackTool(), { url: `http://127.0.0.1:${closed}/` });
+    expect(refused.details.code).toBe("fetch-failed");
+    expect(refused.text).toContain("the connection was refused");
+  });
+
   it("refuses URLs that are not http(s) and URLs carrying credentials", async () => {
     const tool = loopbackTool();
     for (const url of [
@@ -320,6 +349,28 @@ describe("web_fetch: content", () => {
     expect(text).toContain("# Docs");
     expect(text).toContain("**bold**");
     expect(text).not.toContain("<p>");
+  });
+
+  it("converts in a worker: HTML too slow to convert comes back as it came when the time is up, the process free meanwhile", async () => {
+    let ticks = 0;
+    const ticker = setInterval(() => ticks++, 50);
+    const started = performance.now();
+    try {
+      const { text, details } = await call(loopbackTool({ timeoutMs: 2000 }), { url: `${base}/slow-to-convert.html` });
+      expect(details.form).toBe("html");
+      expect(text).toContain("turning it into Markdown took longer than the");
+      expect(text).toContain("<p>Some <b>bold</b>");
+    } finally {
+      clearInterval(ticker);
+    }
+    expect(performance.now() - started).toBeLessThan(15_000);
+    expect(ticks).toBeGreaterThan(5);
+  });
+
+  it("shows HTML nested too deeply to convert as it came, saying why", async () => {
+    const { text, details } = await call(loopbackTool(), { url: `${base}/deep.html` });
+    expect(details.form).toBe("html");
+    expect(text).toContain("turning it into Markdown failed");
   });
 
   it("passes JSON as text, and decodes a declared charset", async () => {

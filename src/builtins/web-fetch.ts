@@ -3,9 +3,9 @@
 import { defineTool } from "../core/register/define-tool.js";
 import type { AgentTool, ToolResult } from "../core/types.js";
 import { toolError } from "./builtin-context.js";
+import { convertHtml } from "./convert-html.js";
 import { type FetchedPage, fetchPage } from "./fetch-page.js";
-import { loadHtmlToMarkdown } from "./load-libraries.js";
-import { renderPage } from "./render-page.js";
+import { type RenderedPage, renderPage } from "./render-page.js";
 import { formatSize } from "./truncate.js";
 import { WebFetchError, type WebFetchErrorCode } from "./web-fetch-error.js";
 import { type ResolvedWebFetchOptions, resolveWebFetchOptions, type WebFetchOptions } from "./web-fetch-options.js";
@@ -62,6 +62,7 @@ export function createWebFetchTool(options: WebFetchOptions): AgentTool {
     // Longer than its own limit, so that its own message (what was slow) is the one the model reads.
     timeoutMs: settings.timeoutMs + 5000,
     async execute(input: WebFetchInput, context): Promise<ToolResult<WebFetchDetails>> {
+      const started = performance.now();
       const method = input.method ?? "GET";
       const asked = { url: input.url, method } as const;
       if (method === "POST" && !settings.allowPost) {
@@ -96,7 +97,9 @@ export function createWebFetchTool(options: WebFetchOptions): AgentTool {
         if (error instanceof WebFetchError) return failure(asked, error);
         throw error;
       }
-      return present(asked, page, settings);
+      const left = settings.timeoutMs - (performance.now() - started);
+      const rendered = await renderPage(page.contentType, page.body, (html) => convertHtml(html, left, context.signal));
+      return present(asked, page, rendered, settings);
     },
   });
   return Object.freeze({
@@ -112,9 +115,9 @@ export function createWebFetchTool(options: WebFetchOptions): AgentTool {
 function present(
   asked: { readonly url: string; readonly method: "GET" | "POST" },
   page: FetchedPage,
+  rendered: RenderedPage,
   settings: ResolvedWebFetchOptions,
 ): ToolResult<WebFetchDetails> {
-  const rendered = renderPage(page.contentType, page.body, loadHtmlToMarkdown);
   const shownAs = rendered.form === "markdown" ? ", shown as Markdown" : "";
   const lines = [
     `${page.status} ${page.statusText} from ${page.url} (${page.contentType ?? "no content type"}, ${formatSize(page.body.length)}${shownAs}).`,
