@@ -313,7 +313,7 @@ describe("web_fetch: redirects", () => {
   });
 });
 
-describe("web_fetch: caps", () => {
+describe("web_fetch: caps", { timeout: 20_000 }, () => {
   it("cuts an oversized answer at maxBytes and tells the model", async () => {
     const { text, details } = await call(loopbackTool({ maxBytes: 1000 }), { url: `${base}/big` });
     expect(details).toMatchObject({ bytes: 1000, truncated: true });
@@ -341,7 +341,7 @@ describe("web_fetch: caps", () => {
   });
 });
 
-describe("web_fetch: content", () => {
+describe("web_fetch: content", { timeout: 20_000 }, () => {
   it("turns HTML into Markdown", async () => {
     const { text, details } = await call(loopbackTool(), { url: `${base}/page.html` });
     expect(details.form).toBe("markdown");
