@@ -10,6 +10,11 @@ export const DEFAULT_WEB_FETCH_TIMEOUT_MS = 30_000;
 /** How many redirects `web_fetch` follows when its options name no `maxRedirects`. */
 export const DEFAULT_WEB_FETCH_MAX_REDIRECTS = 5;
 
+/** The longest a timer can wait in Node (a longer one fires at once). */
+const MAX_TIMER_MS = 2_147_483_647;
+/** The largest `maxBytes`: 256 MiB, well inside what one Buffer can hold. */
+const MAX_WEB_FETCH_BYTES = 256 * 1024 * 1024;
+
 /** Options of `createWebFetchTool` (and of `createBuiltinTools`'s `web`). Only `allowHosts` is required. */
 export interface WebFetchOptions {
   /**
@@ -25,11 +30,14 @@ export interface WebFetchOptions {
   readonly allowPrivateAddresses?: boolean;
   /** `true` adds `method: "POST"` with a `body`; the tool's `effects` become `external`. Default false (GET only). */
   readonly allowPost?: boolean;
-  /** The most bytes of a body it reads; a longer body is cut there and the model told so. Default 1 MiB. */
+  /** The most bytes of a body it reads; a longer body is cut there and the model told so. Default 1 MiB; at most 256 MiB. */
   readonly maxBytes?: number;
-  /** How long a call may take, every redirect and the whole body included. Default 30 000 ms. */
+  /**
+   * How long a call may take, every redirect, the whole body and turning HTML into Markdown included. Default 30 000 ms;
+   * at most 2147483647 (what a timer can wait).
+   */
   readonly timeoutMs?: number;
-  /** How many redirects it follows, each checked like the first URL. Default 5; 0 follows none. */
+  /** How many redirects it follows, each checked like the first URL. Default 5; 0 follows none; at most 20. */
   readonly maxRedirects?: number;
   /**
    * How a host name becomes addresses. Default: the system resolver (`dns.lookup`, /etc/hosts included). Every
@@ -70,11 +78,11 @@ export function resolveWebFetchOptions(options: WebFetchOptions): ResolvedWebFet
     if (value !== undefined && typeof value !== "boolean") fail(field, `must be true or false, got ${String(value)}`);
     return value === true;
   };
-  const count = (field: "maxBytes" | "timeoutMs" | "maxRedirects", fallback: number, least: number) => {
+  const count = (field: "maxBytes" | "timeoutMs" | "maxRedirects", fallback: number, least: number, most: number) => {
     const value = options[field];
     if (value === undefined) return fallback;
-    if (!(typeof value === "number" && Number.isInteger(value) && value >= least)) {
-      fail(field, `must be a whole number of at least ${least}, got ${String(value)}`);
+    if (!(typeof value === "number" && Number.isInteger(value) && value >= least && value <= most)) {
+      fail(field, `must be a whole number from ${least} to ${most}, got ${String(value)}`);
     }
     return value;
   };
@@ -85,9 +93,9 @@ export function resolveWebFetchOptions(options: WebFetchOptions): ResolvedWebFet
     allowHosts: allowHosts.map((host) => host.toLowerCase()),
     allowPrivateAddresses: flag("allowPrivateAddresses"),
     allowPost: flag("allowPost"),
-    maxBytes: count("maxBytes", DEFAULT_WEB_FETCH_MAX_BYTES, 1),
-    timeoutMs: count("timeoutMs", DEFAULT_WEB_FETCH_TIMEOUT_MS, 1),
-    maxRedirects: count("maxRedirects", DEFAULT_WEB_FETCH_MAX_REDIRECTS, 0),
+    maxBytes: count("maxBytes", DEFAULT_WEB_FETCH_MAX_BYTES, 1, MAX_WEB_FETCH_BYTES),
+    timeoutMs: count("timeoutMs", DEFAULT_WEB_FETCH_TIMEOUT_MS, 1, MAX_TIMER_MS),
+    maxRedirects: count("maxRedirects", DEFAULT_WEB_FETCH_MAX_REDIRECTS, 0, 20),
     lookupHost: options.lookupHost ?? systemLookup,
   };
 }

@@ -150,6 +150,7 @@ describe("web_fetch: what it is", () => {
       { allowHosts: [], maxBytes: 0 },
       { allowHosts: [], timeoutMs: -1 },
       { allowHosts: [], maxRedirects: 1.5 },
+      { allowHosts: [], timeoutMs: 2 ** 31 },
       { allowHosts: [], allowPost: "yes" },
     ];
     for (const options of bad) {

@@ -60,7 +60,7 @@ export function createWebFetchTool(options: WebFetchOptions): AgentTool {
     annotations: { readOnlyHint: !settings.allowPost, openWorldHint: true },
     executionMode: "parallel",
     // Longer than its own limit, so that its own message (what was slow) is the one the model reads.
-    timeoutMs: settings.timeoutMs + 5000,
+    timeoutMs: Math.min(settings.timeoutMs + 5000, 2_147_483_647),
     async execute(input: WebFetchInput, context): Promise<ToolResult<WebFetchDetails>> {
       const started = performance.now();
       const method = input.method ?? "GET";
