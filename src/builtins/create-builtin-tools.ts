@@ -14,6 +14,8 @@ import { createGrepTool } from "./grep.js";
 import { createLsTool } from "./ls.js";
 import { createReadTool } from "./read.js";
 import { createReadTracker } from "./read-tracker.js";
+import { createWebFetchTool } from "./web-fetch.js";
+import type { WebFetchOptions } from "./web-fetch-options.js";
 import { createWorkspace } from "./workspace.js";
 import { createWriteTool } from "./write.js";
 
@@ -45,6 +47,11 @@ export interface BuiltinToolsOptions {
    * `"off"` never sandboxes.
    */
   readonly sandbox?: "off" | SandboxOptions;
+  /**
+   * Adds `web_fetch` (docs/web-fetch.md), which fetches http(s) URLs on the hosts these options allow. Absent: no
+   * `web_fetch`.
+   */
+  readonly web?: WebFetchOptions;
 }
 
 /**
@@ -52,7 +59,9 @@ export interface BuiltinToolsOptions {
  * owned `{ kind: "core" }`. They share a read tracker, so `edit` refuses a file changed since this
  * set of tools last read or wrote it. Throws `BuiltinToolsError`: `invalid-workspace-root` when `root` is not an
  * existing folder, `invalid-option` for a timeout or grace period that is not a positive number, an `env` of the wrong
- * shape, or a `sandbox` that is not `"off"` or valid sandbox options (the message names the field).
+ * shape, a `sandbox` that is not `"off"` or valid sandbox options, or `web` options it cannot use (the message names
+ * the field). With `web`, `web_fetch` comes last; it cuts only at `web.maxBytes`, so the session's result budget
+ * applies to it.
  */
 export function createBuiltinTools(options: BuiltinToolsOptions): AgentTool[] {
   const workspace = createWorkspace(options.root);
@@ -76,6 +85,7 @@ export function createBuiltinTools(options: BuiltinToolsOptions): AgentTool[] {
     env,
     sandbox: resolveBashSandbox(options.sandbox, workspace.realRoot, env.HOME),
   };
+  const web = options.web === undefined ? [] : [createWebFetchTool(options.web)];
   return [
     createReadTool(context),
     createWriteTool(context),
@@ -84,7 +94,9 @@ export function createBuiltinTools(options: BuiltinToolsOptions): AgentTool[] {
     createLsTool(context),
     createGrepTool(context),
     createFindTool(context),
-  ].map(exemptFromResultBudget);
+  ]
+    .map(exemptFromResultBudget)
+    .concat(web);
 }
 
 /**

@@ -1,4 +1,5 @@
-// toolwire/builtins: the built-in tools (read, write, edit, bash, ls, grep, find) and their workspace guard.
+// toolwire/builtins: the built-in tools (read, write, edit, bash, ls, grep, find, and web_fetch when asked for) and
+// their workspace guard.
 
 export { describeSandbox } from "../sandbox/describe-sandbox.js";
 export {
@@ -31,5 +32,13 @@ export type { ReadDetails } from "./read.js";
 export type { BashContainment } from "./run-command.js";
 export { MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES } from "./truncate.js";
 export type { WalkReport } from "./walk.js";
+export { createWebFetchTool, WEB_FETCH_TOOL_NAME, type WebFetchDetails } from "./web-fetch.js";
+export type { WebFetchErrorCode } from "./web-fetch-error.js";
+export {
+  DEFAULT_WEB_FETCH_MAX_BYTES,
+  DEFAULT_WEB_FETCH_MAX_REDIRECTS,
+  DEFAULT_WEB_FETCH_TIMEOUT_MS,
+  type WebFetchOptions,
+} from "./web-fetch-options.js";
 export { createWorkspace, type Workspace, type WorkspacePath } from "./workspace.js";
 export type { WriteDetails } from "./write.js";

@@ -162,6 +162,7 @@ export async function openRuntime(options: OpenRuntimeOptions): Promise<Runtime>
         root,
         ...builtinsEnvOption(config.env),
         ...(config.sandbox === undefined ? {} : { sandbox: config.sandbox }),
+        ...(config.web === undefined ? {} : { web: { ...config.web, allowHosts: [...config.web.allowHosts] } }),
       }),
     capabilities: new Set(sandboxSupport.usable ? ["sandbox"] : []),
     ...(options.env === undefined ? {} : { env: options.env }),

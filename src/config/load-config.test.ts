@@ -407,6 +407,36 @@ describe("new fields", () => {
     );
   });
 
+  it("builtins.web: allowHosts (required) with host patterns, two switches and three limits", () => {
+    const web = {
+      allowHosts: ["docs.example.com", "*.github.com", "127.0.0.1"],
+      allowPrivateAddresses: false,
+      allowPost: true,
+      maxBytes: 65536,
+      timeoutMs: 10_000,
+      maxRedirects: 0,
+    };
+    expect(validateConfig({ builtins: { web } })).toEqual([]);
+    const issues = validateConfig({
+      builtins: { web: { allowHosts: ["https://docs.example.com/"], maxBytes: 0, maxRedirects: 50, allowPost: "yes" } },
+    });
+    expect([...issues].sort(byPath)).toEqual(
+      [
+        {
+          path: "builtins.web.allowHosts[0]",
+          message:
+            'must be a host name or IP address (such as packages.example.com), or *. and a domain, got the string "https://docs.example.com/"',
+        },
+        { path: "builtins.web.allowPost", message: 'must be true or false, got the string "yes"' },
+        { path: "builtins.web.maxBytes", message: "must be at least 1, got number 0" },
+        { path: "builtins.web.maxRedirects", message: "must be at most 20, got number 50" },
+      ].sort(byPath),
+    );
+    expect(validateConfig({ builtins: { web: {} } })).toEqual([
+      { path: "builtins.web.allowHosts", message: "is required (expected a list)" },
+    ]);
+  });
+
   it("timeouts are positive and fit a timer (at most 2147483647 ms)", () => {
     expect(
       validateConfig({

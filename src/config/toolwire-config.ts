@@ -1,4 +1,6 @@
 // ToolwireConfig: the contents of toolwire.config.json once validated, section by section.
+
+import type { WebFetchOptions } from "../builtins/web-fetch-options.js";
 import type { JsonObject, JsonPrimitive, PolicyLayer } from "../core/types.js";
 import type { ExecutorConfig } from "../executors/executor-config.js";
 import type { McpServerConfig } from "../mcp/client/mcp-config-types.js";
@@ -34,7 +36,12 @@ export interface BuiltinsConfig {
   readonly env?: BuiltinsEnvConfig;
   /** How `bash` is confined. Default `{ mode: "auto" }` (see docs/sandbox.md). */
   readonly sandbox?: "off" | SandboxOptions;
+  /** Adds `web_fetch` (docs/web-fetch.md), fetching from these hosts only. Absent: no `web_fetch`. */
+  readonly web?: BuiltinsWebConfig;
 }
+
+/** The `builtins.web` section: `web_fetch`'s options as the config file states them. */
+export type BuiltinsWebConfig = Omit<WebFetchOptions, "lookupHost">;
 
 /** The availability context, as the config file states it. */
 export interface AvailabilityConfig {

@@ -148,7 +148,7 @@ export function resolveSandboxOptions(
 }
 
 /** The pattern a host of `allowHosts` must match: a name or IP literal, or `*.` and a domain. */
-const HOST_PATTERN = /^(\*\.)?[A-Za-z0-9](?:[A-Za-z0-9.-]{0,252})$|^\[?[0-9A-Fa-f:.]+\]?$/;
+export const HOST_PATTERN = /^(\*\.)?[A-Za-z0-9](?:[A-Za-z0-9.-]{0,252})$|^\[?[0-9A-Fa-f:.]+\]?$/;
 
 function resolveNetwork(value: unknown, fail: (field: string, why: string) => never): ResolvedSandbox["network"] {
   if (value === undefined || value === "off") return { kind: "off" };
