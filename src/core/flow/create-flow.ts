@@ -28,6 +28,7 @@ export function createFlow(options: FlowOptions | undefined): Flow {
   const policy = options?.policy;
   if (policy !== undefined && typeof policy !== "function") throw new TypeError("flow.policy must be a function");
   const matches = (patterns: typeof untrusted, descriptor: ToolDescriptor) => {
+    if (patterns.length === 0) return false;
     const lower = descriptor.name.toLowerCase();
     return patterns.some((pattern) => pattern(descriptor, lower));
   };
