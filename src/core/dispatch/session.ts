@@ -2,7 +2,7 @@
 import { type Approvals, createApprovals } from "../approve/approvals.js";
 import type { StateSeal } from "../approve/state-seal.js";
 import { ApprovalError, describeThrown, SessionError } from "../errors.js";
-import { createFlow } from "../flow/create-flow.js";
+import { createFlow, type Flow } from "../flow/create-flow.js";
 import { isRecord } from "../json.js";
 import { isResultLimit } from "../register/define-tool.js";
 import type { SessionTelemetryOptions } from "../types/telemetry.js";
@@ -179,8 +179,9 @@ export interface AgentSession {
 export interface SessionApprovals {
   /**
    * Whether the session's `approvals.require` asks a person's approval for this call, judged as the approval
-   * phase judges it (there: on the input the before hooks left). For loops that ask a person themselves before
-   * they dispatch, such as the AI SDK's and the OpenAI Agents SDK's approvals. Never asks anyone.
+   * phase judges it (there: on the input the before hooks left), or flow rules do now (a guarded tool while the
+   * session is tainted, under `whenTainted: "approve"`). For loops that ask a person themselves before they
+   * dispatch, such as the AI SDK's and the OpenAI Agents SDK's approvals. Never asks anyone.
    */
   requires(call: {
     readonly toolName: string;
@@ -293,7 +294,8 @@ export function createAgentSession(options: CoreSessionOptions): AgentSession {
       approvals === undefined
         ? undefined
         : {
-            requires: (call) => approvals.requires(call),
+            // Flow rules count: a framework that asks a person itself asks for a guarded call while tainted.
+            requires: (call) => approvals.requires(call) || flowAsks(flow, call.descriptor),
             seal: approvals.seal,
             resume: async (resumptions, dispatchOptions) => {
               const calls = await claimAndResume(runtime, approvals, resumptions, dispatchOptions?.traceContext);
@@ -401,4 +403,9 @@ function sessionTelemetry(options: CoreSessionOptions): CallTelemetry | undefine
     throw new TypeError("createAgentSession: telemetry needs the root export's createAgentSession (toolwire)");
   }
   return options.createTelemetry(telemetry === true ? {} : telemetry);
+}
+
+/** Whether flow rules ask a person about a call of this tool now. */
+function flowAsks(flow: Flow, descriptor: ToolDescriptor): boolean {
+  return flow.enforced && flow.whenTainted === "approve" && flow.view.tainted && flow.isGuarded(descriptor);
 }

@@ -78,6 +78,16 @@ describe("a session with flow rules", () => {
     expect(Object.isFrozen(requests[0]?.sources)).toBe(true);
   });
 
+  it("tells a loop that asks a person itself (session.approvals.requires) that a guarded call needs one once tainted", async () => {
+    const { session } = flowSession({});
+    const shell = session.activeTools.get("shell")?.descriptor;
+    if (shell === undefined) throw new Error("no shell");
+    const call = { toolName: "shell", input: {}, descriptor: shell };
+    expect(session.approvals?.requires(call)).toBe(false);
+    await session.dispatch({ id: "p1", name: "page", input: {} });
+    expect(session.approvals?.requires(call)).toBe(true);
+  });
+
   it("runs the guarded call once the person says yes", async () => {
     const { session, shellRuns } = flowSession({}, () => ({ approve: true }));
     await session.dispatch({ id: "p1", name: "page", input: {} });
