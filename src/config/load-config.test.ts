@@ -106,7 +106,7 @@ describe("loadConfig", () => {
       {
         path: "skils",
         message:
-          'unknown property (did you mean "skills"?); expected one of: $schema, workspace, maxResultChars, maxSpillBytes, telemetry, builtins, allowedTools, policy, defer, deferBudgetTokens, executors, plugins, approvals, codeMode, mcpServers, availability, skills, serve',
+          'unknown property (did you mean "skills"?); expected one of: $schema, workspace, maxResultChars, maxSpillBytes, telemetry, builtins, allowedTools, policy, defer, deferBudgetTokens, executors, plugins, approvals, codeMode, mcpServers, pins, availability, skills, serve',
       },
       { path: "builtins.enabled", message: 'must be true or false, got the string "yes"' },
       {
@@ -404,6 +404,17 @@ describe("new fields", () => {
         { path: "mcpServers[0].sandbox.maxProcesses", message: "must be at least 8, got number 2" },
         { path: "mcpServers[0].sandbox.network", message: 'must be one of "off", "on", got the string "lan"' },
       ].sort(byPath),
+    );
+  });
+
+  it("pins: true or false, nothing else", () => {
+    expect(parseConfig('{"pins": true}')).toEqual({ pins: true });
+    expect(parseConfig('{"pins": false}')).toEqual({ pins: false });
+    expect(() => parseConfig('{"pins": "toolwire.pins.json"}')).toThrow(
+      expect.objectContaining({
+        code: "invalid-config",
+        issues: [{ path: "pins", message: 'must be true or false, got the string "toolwire.pins.json"' }],
+      }),
     );
   });
 
