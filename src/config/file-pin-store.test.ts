@@ -36,9 +36,11 @@ describe("openFilePinStore", () => {
   it("writes servers, tools and keys sorted, and a store opened later reads the same pins", async () => {
     const store = openFilePinStore(file);
     expect(store.entries()).toEqual([]);
-    store.set("zeta", "ping", ping);
-    store.set("alpha", "ping", ping);
-    store.set("alpha", "echo", echo);
+    store.set([{ serverId: "zeta", toolName: "ping", pin: ping }]);
+    store.set([
+      { serverId: "alpha", toolName: "ping", pin: ping },
+      { serverId: "alpha", toolName: "echo", pin: echo },
+    ]);
     const text = await readFile(file, "utf8");
     expect(text).toBe(
       `${JSON.stringify(
@@ -84,8 +86,8 @@ describe("openFilePinStore", () => {
   it("keeps the pins another store wrote to the file since it was opened", () => {
     const first = openFilePinStore(file);
     const second = openFilePinStore(file);
-    second.set("srv", "echo", echo);
-    first.set("srv", "ping", ping);
+    second.set([{ serverId: "srv", toolName: "echo", pin: echo }]);
+    first.set([{ serverId: "srv", toolName: "ping", pin: ping }]);
     expect(
       openFilePinStore(file)
         .entries()
@@ -146,7 +148,7 @@ describe("openFilePinStore", () => {
 
   it("fails a pin it cannot write with pins-write-failed, leaving no temporary file", async () => {
     const store = openFilePinStore(join(folder, "missing", PINS_FILE_NAME));
-    expect(thrown(() => store.set("srv", "ping", ping))).toMatchObject({
+    expect(thrown(() => store.set([{ serverId: "srv", toolName: "ping", pin: ping }]))).toMatchObject({
       name: "ToolPinError",
       code: "pins-write-failed",
       message: expect.stringContaining("Cannot write pins file"),

@@ -57,11 +57,14 @@ export function openFilePinStore(file: string): FilePinStore {
   return {
     file,
     get: (serverId, toolName) => pins.get(serverId)?.get(toolName),
-    set(serverId, toolName, pin) {
+    set(entries) {
+      if (entries.length === 0) return;
       const next = readPins(file);
-      const tools = next.get(serverId) ?? new Map<string, ToolPin>();
-      tools.set(toolName, pin);
-      next.set(serverId, tools);
+      for (const { serverId, toolName, pin } of entries) {
+        const tools = next.get(serverId) ?? new Map<string, ToolPin>();
+        tools.set(toolName, pin);
+        next.set(serverId, tools);
+      }
       writeAtomically(file, renderPins(next));
       pins = next;
     },

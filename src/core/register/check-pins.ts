@@ -1,5 +1,11 @@
 // Pinning at each refresh: the first listing of an MCP tool is pinned, a listing that differs from its pin is held.
-import type { HiddenToolPlanEntry, ToolDefinitionChange, ToolDescriptor, ToolPinStore } from "../types.js";
+import type {
+  HiddenToolPlanEntry,
+  ToolDefinitionChange,
+  ToolDescriptor,
+  ToolPinEntry,
+  ToolPinStore,
+} from "../types.js";
 import { describeDefinitionChange } from "./fingerprint-tool-definition.js";
 import type { SourcedTool } from "./sources.js";
 
@@ -25,6 +31,7 @@ export function checkPins(
   store: ToolPinStore,
 ): PinCheck {
   let changes: ToolDefinitionChange[] | undefined;
+  const first: ToolPinEntry[] = [];
   for (const descriptor of descriptors) {
     const { owner } = descriptor;
     if (owner.kind !== "mcp") continue;
@@ -33,13 +40,14 @@ export function checkPins(
     const toolName = current.definition.name;
     const pinned = store.get(owner.serverId, toolName);
     if (pinned === undefined) {
-      store.set(owner.serverId, toolName, current);
+      first.push({ serverId: owner.serverId, toolName, pin: current });
     } else if (pinned.fingerprint !== current.fingerprint) {
       const changed = describeDefinitionChange(pinned.definition, current.definition);
       changes ??= [];
       changes.push({ name: descriptor.name, serverId: owner.serverId, toolName, pinned, current, changed });
     }
   }
+  if (first.length > 0) store.set(first);
   if (changes === undefined) return { kept: descriptors, held: [], changes: NO_CHANGES };
   changes.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const heldNames = new Set(changes.map((change) => change.name));

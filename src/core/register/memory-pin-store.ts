@@ -6,10 +6,12 @@ export function createMemoryPinStore(): ToolPinStore {
   const servers = new Map<string, Map<string, ToolPin>>();
   return {
     get: (serverId, toolName) => servers.get(serverId)?.get(toolName),
-    set(serverId, toolName, pin) {
-      const tools = servers.get(serverId) ?? new Map<string, ToolPin>();
-      tools.set(toolName, pin);
-      servers.set(serverId, tools);
+    set(entries) {
+      for (const { serverId, toolName, pin } of entries) {
+        const tools = servers.get(serverId) ?? new Map<string, ToolPin>();
+        tools.set(toolName, pin);
+        servers.set(serverId, tools);
+      }
     },
     entries() {
       const entries: ToolPinEntry[] = [];

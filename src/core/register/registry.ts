@@ -122,7 +122,7 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
     acceptToolDefinition(name) {
       const change = (snapshot as RegistrySnapshot).definitionChanges.find((entry) => entry.name === name);
       if (change === undefined) throw notPending(name, (snapshot as RegistrySnapshot).definitionChanges);
-      (current.pins ?? ownPins).set(change.serverId, change.toolName, change.current);
+      (current.pins ?? ownPins).set([{ serverId: change.serverId, toolName: change.toolName, pin: change.current }]);
       refresh();
       return change;
     },

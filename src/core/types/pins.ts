@@ -34,7 +34,8 @@ export interface ToolPinEntry {
  */
 export interface ToolPinStore {
   get(serverId: string, toolName: string): ToolPin | undefined;
-  set(serverId: string, toolName: string, pin: ToolPin): void;
+  /** Records (or replaces) these pins, all at once: a refresh records every new pin in one call. */
+  set(entries: readonly ToolPinEntry[]): void;
   /** Every pin, sorted by server id, then tool name. */
   entries(): readonly ToolPinEntry[];
 }
