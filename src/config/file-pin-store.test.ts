@@ -96,6 +96,12 @@ describe("openFilePinStore", () => {
     expect(first.get("srv", "echo")).toEqual(echo);
   });
 
+  it('keeps a tool named "__proto__" as a tool like any other', () => {
+    const odd = pinToolDefinition({ name: "__proto__", inputSchema: { type: "object" } });
+    openFilePinStore(file).set([{ serverId: "srv", toolName: "__proto__", pin: odd }]);
+    expect(openFilePinStore(file).get("srv", "__proto__")).toEqual(odd);
+  });
+
   it("refuses a file that is not JSON, with invalid-pins-file naming the file", async () => {
     await writeFile(file, '{"version": 1, "servers": {');
     const error = thrown(() => openFilePinStore(file));

@@ -193,13 +193,15 @@ function pinOf(at: string, toolName: string, entry: unknown, issues: ConfigIssue
 
 /** The file's text: `version` first, then servers, tools and every object's keys sorted, two-space indented. */
 function renderPins(pins: Pins): string {
-  const servers: Record<string, unknown> = {};
-  for (const [serverId, tools] of pins) {
-    const entries: Record<string, unknown> = {};
-    for (const [toolName, pin] of tools)
-      entries[toolName] = { fingerprint: pin.fingerprint, definition: pin.definition };
-    servers[serverId] = entries;
-  }
+  // Object.fromEntries makes own properties, so a tool named "__proto__" is a tool like any other.
+  const servers = Object.fromEntries(
+    [...pins].map(([serverId, tools]) => [
+      serverId,
+      Object.fromEntries(
+        [...tools].map(([toolName, pin]) => [toolName, { fingerprint: pin.fingerprint, definition: pin.definition }]),
+      ),
+    ]),
+  );
   return `${JSON.stringify({ version: 1, servers: sortKeys(servers) }, null, 2)}\n`;
 }
 
