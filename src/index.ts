@@ -9,6 +9,8 @@
 export { defineTool, type ToolDefinition } from "./core/register/define-tool.js";
 export type { InferToolInput, ToolSchemaInput } from "./core/register/schema-types.js";
 export { createToolRegistry } from "./core/register/registry.js";
+export { fingerprintToolDefinition } from "./core/register/fingerprint-tool-definition.js";
+export { createMemoryPinStore } from "./core/register/memory-pin-store.js";
 export { formatToolExecutorRef, TOOL_NAME_PATTERN, toToolProtocolDescriptors } from "./core/filter/descriptor.js";
 export type {
   AgentTool,
@@ -16,13 +18,18 @@ export type {
   JsonObject,
   JsonValue,
   LiveToolSource,
+  PinnedToolDefinition,
   RegistryReport,
   RemoteExecutor,
   RemoteToolCall,
   ToolCallContext,
   ToolCallPause,
   ToolCallResumption,
+  ToolDefinitionChange,
   ToolDescriptor,
+  ToolPin,
+  ToolPinEntry,
+  ToolPinStore,
   ToolRegistry,
   ToolRegistryOptions,
   ToolResult,
@@ -107,6 +114,8 @@ export {
   ToolCallError,
   ToolDefinitionError,
   type ToolDefinitionErrorCode,
+  ToolPinError,
+  type ToolPinErrorCode,
   ToolPlanContractError,
   type ToolPlanContractErrorCode,
   ToolwireError,

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The `toolwire` command: demo, plan, explain, call, run, auth, serve, inspect and worker, all reading
+// The `toolwire` command: demo, plan, explain, pin, call, run, auth, serve, inspect and worker, all reading
 // toolwire.config.json. Each command adds itself from ./commands/<name>.ts; this file holds the program, the table
 // of commands, and the mapping of every failure to an exit code.
 import { readFileSync } from "node:fs";
@@ -11,6 +11,7 @@ import { registerCall } from "./commands/call.js";
 import { registerDemo } from "./commands/demo.js";
 import { registerExplain } from "./commands/explain.js";
 import { registerInspect } from "./commands/inspect.js";
+import { registerPin } from "./commands/pin.js";
 import { registerPlan } from "./commands/plan.js";
 import { registerRun } from "./commands/run.js";
 import { registerServe } from "./commands/serve.js";
@@ -27,6 +28,7 @@ const COMMANDS: readonly CliCommand[] = [
   registerDemo,
   registerPlan,
   registerExplain,
+  registerPin,
   registerCall,
   registerRun,
   registerAuth,

@@ -4,6 +4,7 @@ import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { type BuiltinToolsOptions, createBuiltinTools } from "../builtins/create-builtin-tools.js";
 import { type BuiltConfig, buildFromConfig } from "../config/apply-config.js";
+import { type FilePinStore, openFilePinStore, PINS_FILE_NAME } from "../config/file-pin-store.js";
 import { findOutsideCode } from "../config/find-outside-code.js";
 import { CONFIG_FILE_NAME, ConfigError, type LoadedConfig, loadConfig } from "../config/load-config.js";
 import type { ApprovalsConfig, BuiltinsEnvConfig } from "../config/toolwire-config.js";
@@ -69,6 +70,8 @@ export interface Runtime {
    * `remoteExecutors: false`.
    */
   readonly executors: readonly RemoteExecutor[];
+  /** With the config's `"pins": true`, the pins kept in `toolwire.pins.json` beside it, which every registry uses. */
+  readonly pins: FilePinStore | undefined;
   /**
    * A session of its own for one principal of the gateway: a registry over the same sources whose policy is
    * the config's and then `layers` (which only narrow). Closing it closes its registry too (the gateway closes the
@@ -136,6 +139,8 @@ export async function openRuntime(options: OpenRuntimeOptions): Promise<Runtime>
   // becomes of the session that asked. Made before any server starts too; a Redis one connects at its first claim.
   const approvalStore =
     approvals === undefined ? undefined : await openApprovalStore(loaded, approvals, options.env ?? process.env);
+  // Read before any server starts too: a bad pins file leaves nothing running.
+  const pins = loaded.config.pins === true ? openFilePinStore(join(loaded.dir, PINS_FILE_NAME)) : undefined;
   // Made before any server starts too (they connect on their first call): a bad entry leaves nothing running.
   const remote =
     options.remoteExecutors === false || (loaded.config.executors ?? []).length === 0
@@ -221,6 +226,7 @@ export async function openRuntime(options: OpenRuntimeOptions): Promise<Runtime>
       ...configured,
       ...(layers.length === 0 ? {} : { policy: [...(configured.policy ?? []), ...layers] }),
       extensions: [...(connections as LiveToolSource[]), ...(configured.extensions ?? [])],
+      ...(pins === undefined ? {} : { pins }),
     });
     const session = createAgentSession({
       registry,
@@ -264,7 +270,15 @@ export async function openRuntime(options: OpenRuntimeOptions): Promise<Runtime>
     }
     return { registry, session };
   };
-  const { registry, session } = openSession([], secret, LOCAL_PRINCIPAL);
+  let opened: ReturnType<typeof openSession>;
+  try {
+    opened = openSession([], secret, LOCAL_PRINCIPAL);
+  } catch (error) {
+    // Pins that cannot be written, say: the servers just started must not be left running.
+    await Promise.allSettled(connections.map((connection) => connection.close()));
+    throw error;
+  }
+  const { registry, session } = opened;
   return {
     loaded,
     fromFile,
@@ -276,6 +290,7 @@ export async function openRuntime(options: OpenRuntimeOptions): Promise<Runtime>
     sandboxSupport,
     sandbox: sandboxReports(loaded, built, sandboxSupport),
     executors: remote?.executors ?? [],
+    pins,
     sessionFor(principal, layers) {
       // Each principal's approvals are sealed with its own secret, so one principal's paused call is no
       // use to another, while every replica that shares approvals.secretEnv derives the same one.

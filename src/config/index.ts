@@ -7,6 +7,7 @@ export {
   type McpServerPlan,
 } from "./apply-config.js";
 export type { ConfigIssue } from "./config-issue.js";
+export { type FilePinStore, openFilePinStore, PINS_FILE_NAME } from "./file-pin-store.js";
 export {
   CONFIG_FILE_NAME,
   ConfigError,

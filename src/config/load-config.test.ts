@@ -106,7 +106,7 @@ describe("loadConfig", () => {
       {
         path: "skils",
         message:
-          'unknown property (did you mean "skills"?); expected one of: $schema, workspace, maxResultChars, maxSpillBytes, telemetry, builtins, allowedTools, policy, defer, deferBudgetTokens, executors, plugins, approvals, flow, codeMode, mcpServers, availability, skills, serve',
+          'unknown property (did you mean "skills"?); expected one of: $schema, workspace, maxResultChars, maxSpillBytes, telemetry, builtins, allowedTools, policy, defer, deferBudgetTokens, executors, plugins, approvals, flow, codeMode, mcpServers, pins, availability, skills, serve',
       },
       { path: "builtins.enabled", message: 'must be true or false, got the string "yes"' },
       {
@@ -435,6 +435,17 @@ describe("new fields", () => {
     expect(validateConfig({ builtins: { web: {} } })).toEqual([
       { path: "builtins.web.allowHosts", message: "is required (expected a list)" },
     ]);
+  });
+
+  it("pins: true or false, nothing else", () => {
+    expect(parseConfig('{"pins": true}')).toEqual({ pins: true });
+    expect(parseConfig('{"pins": false}')).toEqual({ pins: false });
+    expect(() => parseConfig('{"pins": "toolwire.pins.json"}')).toThrow(
+      expect.objectContaining({
+        code: "invalid-config",
+        issues: [{ path: "pins", message: 'must be true or false, got the string "toolwire.pins.json"' }],
+      }),
+    );
   });
 
   it("timeouts are positive and fit a timer (at most 2147483647 ms)", () => {

@@ -29,7 +29,8 @@ export type ConfigErrorCode =
   | "config-not-a-file"
   | "config-too-large"
   | "invalid-json"
-  | "invalid-config";
+  | "invalid-config"
+  | "invalid-pins-file";
 
 /** A config file that cannot be used. Nothing was changed; `issues` lists every problem found. */
 export class ConfigError extends ToolwireError<ConfigErrorCode> {

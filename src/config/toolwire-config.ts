@@ -135,6 +135,11 @@ export interface ToolwireConfig {
   readonly codeMode?: CodeModeConfig;
   readonly flow?: FlowConfig;
   readonly mcpServers?: readonly McpServerConfig[];
+  /**
+   * Keep MCP tools' pinned definitions in `toolwire.pins.json` beside the config (docs/pins.md). Default false: pins
+   * live in memory, per session.
+   */
+  readonly pins?: boolean;
   readonly availability?: AvailabilityConfig;
   readonly skills?: readonly string[];
   readonly serve?: ServeConfig;

@@ -124,6 +124,25 @@ export class ApprovalError extends ToolwireError<ApprovalErrorCode> {
   }
 }
 
+/** Codes of `ToolPinError` (see the class). */
+export type ToolPinErrorCode = "definition-not-pending" | "pins-write-failed";
+
+/**
+ * Pinned tool definitions (docs/pins.md): `acceptToolDefinition` named a tool that is not hidden with
+ * `definition-changed` (`definition-not-pending`), or the pins file could not be written (`pins-write-failed`).
+ */
+export class ToolPinError extends ToolwireError<ToolPinErrorCode> {
+  override readonly name = "ToolPinError";
+  constructor(
+    code: ToolPinErrorCode,
+    message: string,
+    readonly toolName?: string,
+    options?: { cause?: unknown },
+  ) {
+    super(code, message, options);
+  }
+}
+
 /** The most characters `describeThrown` returns: a thrown value can be as large as its thrower likes. */
 const MAX_DESCRIBED_CHARS = 2_000;
 

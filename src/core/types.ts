@@ -56,6 +56,13 @@ export type {
   WriteLock,
 } from "./types/hooks.js";
 export type { JsonObject, JsonPrimitive, JsonValue } from "./types/json.js";
+export type {
+  PinnedToolDefinition,
+  ToolDefinitionChange,
+  ToolPin,
+  ToolPinEntry,
+  ToolPinStore,
+} from "./types/pins.js";
 export type { HiddenToolPlanEntry, ToolPlan, ToolPlanEntry } from "./types/plan.js";
 export type { PolicyLayer, PolicyRemoval, PolicyResult } from "./types/policy.js";
 export type {

@@ -42,6 +42,7 @@ describe.concurrent("toolwire --help", { timeout: 60_000 }, () => {
     ["demo", ["--keep"]],
     ["plan", []],
     ["explain", ["<tool>"]],
+    ["pin", ["--diff <tool>", "--accept <tool>", "--accept-all"]],
     ["call", ["<tool>", "[json]", '{"path":"README.md"}']],
     [
       "run",

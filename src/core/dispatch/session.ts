@@ -19,6 +19,7 @@ import type {
   JsonObject,
   SessionFlow,
   ToolCallOutcome,
+  ToolDefinitionChange,
   ToolDescriptor,
   ToolExecutionMode,
   ToolRegistry,
@@ -161,6 +162,12 @@ export interface AgentSession {
   on<K extends keyof AgentSessionEvents>(event: K, listener: (event: AgentSessionEvents[K]) => void): () => void;
   /** Called when the active set changes (a refresh or `setActiveToolsByName`); returns an unsubscribe function. */
   onActiveToolsChange(listener: (names: readonly string[]) => void): () => void;
+  /**
+   * Accepts the definition an MCP server now lists for a tool hidden with `definition-changed` (docs/pins.md): pins
+   * it in the registry's pin store and shows the tool again. Returns the change accepted; throws `ToolPinError`
+   * `definition-not-pending` for a name that is not hidden so.
+   */
+  acceptToolDefinition(name: string): ToolDefinitionChange;
   /** Stops following the registry's refreshes, and removes the temporary folder of saved results, if one was made. */
   close(): void;
   /**
@@ -283,6 +290,7 @@ export function createAgentSession(options: CoreSessionOptions): AgentSession {
     dispatchAllDetailed: (toolUses, dispatchOptions) => runCalls(runtime, toolUses, dispatchOptions, sequential),
     on: (event, listener) => emitter.on(event, listener),
     onActiveToolsChange: (listener) => view.onActiveToolsChange(listener),
+    acceptToolDefinition: (name) => registry.acceptToolDefinition(name),
     close() {
       view.close();
       unsubscribeRefreshError();

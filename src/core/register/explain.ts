@@ -6,6 +6,7 @@ import type {
   RegistryReport,
   ToolCodeOnly,
   ToolDeferral,
+  ToolDefinitionChange,
   ToolOwnerRef,
   ToolSource,
 } from "../types.js";
@@ -20,6 +21,8 @@ export interface RegistrySnapshot {
   readonly excluded: RegistryReport["excluded"];
   readonly deferred: ReadonlyMap<string, ToolDeferral>;
   readonly codeOnly: ReadonlyMap<string, ToolCodeOnly>;
+  /** The MCP tools hidden because their listed definition no longer matches its pin. */
+  readonly definitionChanges: readonly ToolDefinitionChange[];
 }
 
 const SOURCE_WORDS: Record<ToolSource, string> = { builtin: "built-in", extension: "extension", custom: "custom" };
@@ -73,8 +76,18 @@ export function explainTool(snapshot: RegistrySnapshot, name: string): string {
       );
     }
   } else if (hidden !== undefined) {
-    lines.push(`${name} is hidden: its availability check failed.`);
+    const changed = snapshot.definitionChanges.some((change) => change.name === name);
+    lines.push(
+      changed
+        ? `${name} is hidden: its definition changed since it was pinned.`
+        : `${name} is hidden: its availability check failed.`,
+    );
     for (const diagnostic of hidden.diagnostics) lines.push(`- ${diagnostic.message} (${diagnostic.reason})`);
+    if (changed) {
+      lines.push(
+        `Review the change with toolwire pin --diff ${name}; accept it with toolwire pin --accept ${name} (or session.acceptToolDefinition in a program).`,
+      );
+    }
   }
   for (const exclusion of snapshot.excluded) {
     if (exclusion.name !== name) continue;

@@ -2,6 +2,7 @@
 
 import { planCodeOnly } from "../defer/plan-code-only.js";
 import { planDeferral } from "../defer/plan-deferral.js";
+import { ToolPinError } from "../errors.js";
 import { type OrderedDescriptors, orderToolDescriptors, splitByAvailability } from "../filter/planner.js";
 import { applyToolPolicy, compilePolicyPattern } from "../filter/policy.js";
 import type {
@@ -11,15 +12,19 @@ import type {
   RegistryReport,
   ToolCodeOnly,
   ToolDeferral,
+  ToolDefinitionChange,
   ToolDescriptor,
   ToolExecutorRoute,
+  ToolPinStore,
   ToolPlan,
   ToolPlanEntry,
   ToolRegistry,
   ToolRegistryOptions,
 } from "../types.js";
 import { wrapTool } from "../wrap/wrap-tool.js";
+import { checkPins } from "./check-pins.js";
 import { explainTool, type RegistrySnapshot } from "./explain.js";
+import { createMemoryPinStore } from "./memory-pin-store.js";
 import { routeRemoteTool } from "./route-remote-tool.js";
 import { collectSourcedTools, liveSourcesOf, type SourcedTool } from "./sources.js";
 
@@ -30,13 +35,16 @@ type Options = Omit<ToolRegistryOptions, "allowedToolNames"> & { readonly allowe
  * included), applies the gate, the policy layers and availability, and swaps in a new Map whose
  * values are the tools' wrappers (one per tool, however often it is refreshed), then decides which
  * of them are deferred (`deferred`: marked `defer: true`, matched by a `defer` pattern, or over
- * `deferBudgetTokens`). A live source's change triggers a refresh by itself. Throws
+ * `deferBudgetTokens`). MCP tools' listed definitions are pinned in `pins` (default: a store of this registry's own
+ * in memory); one that no longer matches its pin is hidden with `definition-changed` until
+ * `acceptToolDefinition`. A live source's change triggers a refresh by itself. Throws
  * `ToolPlanContractError` when a descriptor breaks the planner's contract, and `TypeError` for a
  * `defer` that is not a list of strings or a `deferBudgetTokens` that is not a number 0 or above.
  */
 export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegistry {
   checkDeferOptions(options);
   let current = normalize(options);
+  const ownPins = createMemoryPinStore();
   let tools: ReadonlyMap<string, AgentTool> = new Map();
   let snapshot: RegistrySnapshot | undefined;
   let built: Built | undefined;
@@ -58,7 +66,7 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
   function refresh(changes: Partial<ToolRegistryOptions> = {}): RegistryReport {
     checkDeferOptions(changes);
     const next = normalize({ ...current, ...changes });
-    const result = build(next, built);
+    const result = build(next, built, next.pins ?? ownPins);
     current = next;
     built = result.built;
     tools = built.tools;
@@ -107,6 +115,16 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
     },
     get lastReport() {
       return report;
+    },
+    get definitionChanges() {
+      return (snapshot as RegistrySnapshot).definitionChanges;
+    },
+    acceptToolDefinition(name) {
+      const change = (snapshot as RegistrySnapshot).definitionChanges.find((entry) => entry.name === name);
+      if (change === undefined) throw notPending(name, (snapshot as RegistrySnapshot).definitionChanges);
+      (current.pins ?? ownPins).set([{ serverId: change.serverId, toolName: change.toolName, pin: change.current }]);
+      refresh();
+      return change;
     },
     refresh,
     explain: (name) => explainTool(snapshot as RegistrySnapshot, name),
@@ -254,7 +272,17 @@ function gather(options: Options, previous: Gathered | undefined): Gathered {
   };
 }
 
-function build(options: Options, previous: Built | undefined) {
+/** The error for accepting a tool that is not hidden with `definition-changed`, naming the ones that are. */
+function notPending(name: string, changes: readonly ToolDefinitionChange[]): ToolPinError {
+  const pending = changes.length === 0 ? "none" : changes.map((change) => change.name).join(", ");
+  return new ToolPinError(
+    "definition-not-pending",
+    `Tool ${JSON.stringify(name)} has no changed definition to accept (it is not hidden with definition-changed). Pending: ${pending}.`,
+    name,
+  );
+}
+
+function build(options: Options, previous: Built | undefined, pins: ToolPinStore) {
   const gathered = gather(options, previous?.gathered);
   const { winners } = gathered;
   // copies: a report's lists are the caller's to keep (and change)
@@ -271,6 +299,8 @@ function build(options: Options, previous: Built | undefined) {
     descriptors = policy.kept;
     unknownPatterns = policy.unknownPatterns;
   }
+  const pinned = checkPins(descriptors, winners, pins);
+  descriptors = pinned.kept;
   const order = orderToolDescriptors(descriptors, previous?.order);
   // Without availability expressions the split does not depend on the context: the same order splits the same.
   const plan =
@@ -293,7 +323,7 @@ function build(options: Options, previous: Built | undefined) {
   plan.visible.forEach((entry, index) => {
     tools.set(entry.descriptor.name, values[index] as AgentTool);
   });
-  const hidden: HiddenToolPlanEntry[] = [...plan.hidden];
+  const hidden: HiddenToolPlanEntry[] = [...plan.hidden, ...pinned.held];
   const codeOnlyPlan = planCodeOnly(tools.values(), options.codeOnly ?? []);
   const codeOnly: ReadonlyMap<string, ToolCodeOnly> = codeOnlyPlan.codeOnly;
   for (const pattern of codeOnlyPlan.unknownPatterns) unknownPatterns.push({ layer: "codeOnly", pattern });
@@ -316,7 +346,16 @@ function build(options: Options, previous: Built | undefined) {
     deferred: [...deferred].map(([name, why]) => ({ name, ...why })),
     codeOnly: [...codeOnly].map(([name, why]) => ({ name, ...why })),
   };
-  const snapshot: RegistrySnapshot = { tools, hidden, winners, overrides, excluded, deferred, codeOnly };
+  const snapshot: RegistrySnapshot = {
+    tools,
+    hidden,
+    winners,
+    overrides,
+    excluded,
+    deferred,
+    codeOnly,
+    definitionChanges: pinned.changes,
+  };
   const built: Built = { tools, gathered, order, plan, unrouted: routed ? undefined : values };
   return { built, report, snapshot };
 }

@@ -3,6 +3,7 @@ import type { ApprovalDecision, ApprovalRequest } from "./approvals.js";
 import type { ToolDescriptor } from "./descriptor.js";
 import type { DispatchOptions, ToolCallOutcome } from "./dispatch.js";
 import type { JsonObject, JsonValue } from "./json.js";
+import type { ToolPin } from "./pins.js";
 import type { ToolResult } from "./result.js";
 import type { ToolCallSpan } from "./telemetry.js";
 import type { ToolLogLevel } from "./tool-log.js";
@@ -102,4 +103,9 @@ export interface AgentTool<TInput = JsonObject> {
    * the tools it routes; absent for a tool that runs in the session's process.
    */
   readonly runsOn?: string;
+  /**
+   * The definition an MCP server listed for this tool, with its fingerprint (set by the MCP bridge): what the
+   * registry pins and compares (docs/pins.md). Absent on other tools.
+   */
+  readonly listedDefinition?: ToolPin;
 }

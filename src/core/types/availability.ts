@@ -42,12 +42,16 @@ export interface ToolAvailabilityContext {
   readonly capabilities?: ReadonlySet<string>;
 }
 
-/** Why availability hid a tool: the kind of signal that failed (each diagnostic carries one). */
+/**
+ * Why a tool is hidden: the kind of availability signal that failed (each diagnostic carries one), or
+ * `definition-changed` (an MCP tool's listed definition no longer matches its pin, docs/pins.md).
+ */
 type ToolUnavailableReason =
   | "auth-missing"
   | "capability-missing"
   | "config-missing"
   | "context-mismatch"
+  | "definition-changed"
   | "env-missing"
   | "plugin-disabled"
   | "unsupported-signal";

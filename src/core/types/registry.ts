@@ -2,6 +2,7 @@
 import type { AgentTool } from "./agent-tool.js";
 import type { ToolAvailabilityContext } from "./availability.js";
 import type { ToolOwnerRef } from "./descriptor.js";
+import type { ToolDefinitionChange, ToolPinStore } from "./pins.js";
 import type { HiddenToolPlanEntry } from "./plan.js";
 import type { PolicyLayer } from "./policy.js";
 import type { ToolExecutorRoute } from "./remote-executor.js";
@@ -52,6 +53,12 @@ export interface ToolRegistryOptions {
    * code-only. Patterns that match no tool are reported under layer `codeOnly`.
    */
   readonly codeOnly?: readonly string[];
+  /**
+   * Where MCP tools' definitions are pinned (docs/pins.md): the first listing of a tool records its fingerprint, and a
+   * later one that differs hides the tool (`definition-changed`) until `acceptToolDefinition`. Default: a store in
+   * memory, this registry's own.
+   */
+  readonly pins?: ToolPinStore;
 }
 
 /** Why a tool is reachable only through code: the registry's `codeOnly` pattern that matched it, as written. */
@@ -123,6 +130,13 @@ export interface ToolRegistry {
   readonly codeOnly: ReadonlyMap<string, ToolCodeOnly>;
   /** The report of the latest refresh. */
   readonly lastReport: RegistryReport;
+  /** The MCP tools hidden because their listed definition no longer matches its pin, in name order (docs/pins.md). */
+  readonly definitionChanges: readonly ToolDefinitionChange[];
+  /**
+   * Pins the definition now listed for a tool hidden with `definition-changed` and refreshes, which shows it again;
+   * returns the change accepted. Throws `ToolPinError` `definition-not-pending` for any other name.
+   */
+  acceptToolDefinition(name: string): ToolDefinitionChange;
   /**
    * Rebuilds the Map from the (changed) options and swaps it in. Throws `ToolPlanContractError` on a broken descriptor.
    */

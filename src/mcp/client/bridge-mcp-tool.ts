@@ -3,6 +3,7 @@
 import type { Tool as McpTool, Progress } from "@modelcontextprotocol/client";
 import { isRecord } from "../../core/json.js";
 import { defineTool } from "../../core/register/define-tool.js";
+import { pinToolDefinition } from "../../core/register/fingerprint-tool-definition.js";
 import type { AgentTool, JsonObject, ToolCallContext, ToolEffects, ToolResult, ToolTrust } from "../../core/types.js";
 import { structuredContentCheck } from "./check-structured-content.js";
 import type { CallResultAsSent } from "./lenient-results.js";
@@ -20,7 +21,9 @@ export interface BridgedTool {
 
 /**
  * The `AgentTool` named `name` for a listed server tool, owned `{ kind: "mcp", serverId }`, with the server's
- * `trust` and `effects` when its config overrides them; its `execute` is `call`. Throws `ToolDefinitionError` when `defineTool` refuses the listed definition.
+ * `trust` and `effects` when its config overrides them; its `execute` is `call`, its `listedDefinition` the listed
+ * definition and its fingerprint (what a registry pins). Throws `ToolDefinitionError` when `defineTool` refuses the
+ * listed definition.
  */
 export function bridgeMcpTool(
   serverId: string,
@@ -36,7 +39,7 @@ export function bridgeMcpTool(
     toolName: tool.name,
     checkStructured: outputSchema === undefined ? undefined : structuredContentCheck(outputSchema),
   };
-  return defineTool({
+  const defined = defineTool({
     name,
     title: tool.title ?? tool.annotations?.title,
     description: tool.description ?? tool.title ?? "",
@@ -50,6 +53,7 @@ export function bridgeMcpTool(
     executor: { kind: "mcp", serverId, toolName: tool.name },
     execute: (input: JsonObject, context: ToolCallContext) => call(bridged, input, context),
   });
+  return Object.freeze({ ...defined, listedDefinition: pinToolDefinition(tool as McpTool & Record<string, unknown>) });
 }
 
 /**
