@@ -1,8 +1,8 @@
-import { mkdtemp, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { readDocBlocks } from "../../test/support/doc-blocks.js";
 import type { CallPolicyRequest, FlowSource } from "../core/types/flow.js";
 import type { JsonObject } from "../core/types/json.js";
@@ -154,6 +154,7 @@ forbid(principal, action, resource) when {
 
   it("reads a policy file once and names the file, line and Cedar's words when it does not parse", async () => {
     const folder = await mkdtemp(join(tmpdir(), "cedar-"));
+    onTestFinished(() => rm(folder, { recursive: true, force: true }));
     const file = join(folder, "calls.cedar");
     await writeFile(file, `${BASE}\n// the next line is wrong\nforbid(principal action, resource);\n`);
     const error = await createCedarPolicy({ principal: "local", policyFile: file }).catch((thrown) => thrown);

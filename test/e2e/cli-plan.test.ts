@@ -70,9 +70,10 @@ describe.concurrent("toolwire plan", { timeout: 60_000 }, () => {
     expect(stderr).toBe("");
     expect(code).toBe(0);
     expect(stdout).toContain(`config: ${project.path}/toolwire.config.json   workspace: ${project.path}`);
-    expect(stdout).toMatch(/Visible \(5\)\nTOOL +OWNER +DESCRIPTION\n/);
-    expect(stdout).toMatch(/^ops_status +plugin:ops +The service's status\.$/m);
-    expect(stdout).toMatch(/^read +core +Read a file in the workspace/m);
+    expect(stdout).toMatch(/Visible \(5\)\nTOOL +OWNER +FLOW +DESCRIPTION\n/);
+    expect(stdout).toMatch(/^ops_status +plugin:ops +external, guarded +The service's status\.$/m);
+    expect(stdout).toMatch(/^read +core +none +Read a file in the workspace/m);
+    expect(stdout).toContain("flow rules: off (the taint is tracked; set flow in the config to turn them on)");
     expect(stdout).toMatch(/Hidden by availability \(2\)\nTOOL +REASON +WHY\n/);
     expect(stdout).toMatch(/^clock_now +plugin-disabled +Plugin is not enabled: clock$/m);
     expect(stdout).toMatch(/^ops_deploy +env-missing +Missing environment value: OPS_TOKEN$/m);
@@ -98,7 +99,9 @@ describe.concurrent("toolwire plan", { timeout: 60_000 }, () => {
       name: "ops_status",
       owner: { kind: "plugin", pluginId: "ops" },
       description: "The service's status.",
+      flow: { trust: "trusted", effects: "external", guarded: true },
     });
+    expect(plan.flow).toEqual({ enabled: false, whenTainted: "approve" });
     expect(plan.hidden).toEqual([
       {
         name: "clock_now",
@@ -154,7 +157,9 @@ describe.concurrent("toolwire plan", { timeout: 60_000 }, () => {
     expect(forced.stdout).toContain("\u001b[33mclock_now\u001b[39m");
     expect(forced.stdout).toContain("\u001b[31mbash\u001b[39m");
     // the columns still line up: padding is counted without the escape codes
-    expect(forced.stdout).toContain("\u001b[32mops_status\u001b[39m  plugin:ops  The service's status.");
+    expect(forced.stdout).toContain(
+      "\u001b[32mops_status\u001b[39m  plugin:ops  external, guarded  The service's status.",
+    );
     expect(hasAnsi(flag.stdout)).toBe(false);
     expect(hasAnsi(noColor.stdout)).toBe(false);
   });
@@ -219,7 +224,9 @@ describe.concurrent("toolwire plan: the other gates", { timeout: 60_000 }, () =>
   it("allowedTools, an override of a built-in, and a policy pattern that matches nothing", async () => {
     const { code, stdout } = await runCli(["plan"], { cwd: `${gated.path}/allow` });
     expect(code).toBe(0);
-    expect(stdout).toMatch(/Visible \(2\)\n.*\nls +core +.*\nread +plugin:myread +My read\.\n/);
+    expect(stdout).toMatch(
+      /Visible \(2\)\n.*\nls +core +none +.*\nread +plugin:myread +external, guarded +My read\.\n/,
+    );
     expect(stdout).toMatch(/^other +extension +not in allowedTools$/m);
     expect(stdout).toMatch(/^find +builtin +not in allowedTools$/m);
     expect(stdout).toMatch(/^grep +builtin +policy layer "p": denied by "grep"$/m);
@@ -335,7 +342,8 @@ describe.concurrent("toolwire explain <tool>", { timeout: 60_000 }, () => {
     const { code, stdout } = await inProject(["explain", "ops_status"]);
     expect(code).toBe(0);
     expect(stdout.trim()).toBe(
-      "ops_status is available: extension tool owned by plugin ops, executor plugin:ops:ops_status.",
+      "ops_status is available: extension tool owned by plugin ops, executor plugin:ops:ops_status.\n" +
+        "ops_status is trusted: its results do not taint the session; its effects are external, so flow rules would guard it, but they are off (set flow to turn them on).",
     );
   });
 
@@ -359,7 +367,10 @@ describe.concurrent("toolwire explain <tool>", { timeout: 60_000 }, () => {
       tool: "read",
       available: true,
       status: "visible",
-      explanation: "read is available: built-in tool owned by core, executor core:read.",
+      explanation:
+        "read is available: built-in tool owned by core, executor core:read.\n" +
+        "read is trusted: its results do not taint the session; its effects are none, so flow rules never stop it.",
+      flow: { trust: "trusted", effects: "none", guarded: false },
       owner: { kind: "core" },
     });
     const removed = await inProject(["--json", "explain", "bash"]);

@@ -131,8 +131,8 @@ describe.runIf(REDIS_RUNS)("toolwire worker", { timeout: 40_000 }, () => {
       { id: "fleet", where: `bullmq ${redis.url} queue toolwire-fleet`, tools: ["bash", "slow_report"] },
     ]);
     const text = await runCli(["plan"], { cwd: join(root.path, "session") });
-    expect(text.stdout).toMatch(/bash\s+core\s+fleet/);
-    expect(text.stdout).toMatch(/read\s+core\s+here/);
+    expect(text.stdout).toMatch(/bash\s+core\s+external, guarded\s+fleet/);
+    expect(text.stdout).toMatch(/read\s+core\s+none\s+here/);
     const explained = await runCli(["explain", "bash", "--json"], { cwd: join(root.path, "session") });
     expect(JSON.parse(explained.stdout)).toMatchObject({
       runsOn: "fleet",
