@@ -79,7 +79,15 @@ export interface PlanView {
 
 /** How a run that the inspector follows stands (from the loop's events). */
 export interface RunView {
-  readonly status: "running" | "completed" | "max_turns" | "aborted" | "model_error" | "awaiting_approval";
+  readonly status:
+    | "running"
+    | "completed"
+    | "max_turns"
+    | "aborted"
+    | "model_error"
+    | "awaiting_approval"
+    | "journal_error"
+    | "held_elsewhere";
   readonly turns: number;
   readonly startedAt: number;
   readonly endedAt?: number;

@@ -1,6 +1,5 @@
 // The agent loop: a model turn, every tool call dispatched, the results appended, repeated until the model stops.
 
-import type { AgentSession } from "../core/dispatch/session.js";
 import { isRecord } from "../core/json.js";
 import type { ToolCallOutcome } from "../core/types.js";
 import type { ModelUsage, TranscriptMessage } from "../providers/clients/types.js";
@@ -8,6 +7,8 @@ import type { ToolCall } from "../providers/types.js";
 import { endTurn, finish, stopAfterTurn, takeOutcomes } from "./end-turn.js";
 import { AgentLoopError } from "./errors.js";
 import { foundToolNames } from "./found-tool-names.js";
+import { dispatchJournaled } from "./journal-calls.js";
+import { journaledRun } from "./journaled-run.js";
 import type { LoopRun, TurnCalls } from "./loop-run.js";
 import { requestTurn } from "./request-turn.js";
 import type { AgentEvent, RunAgentOptions } from "./types.js";
@@ -25,6 +26,8 @@ export const DEFAULT_MAX_TURNS = 20;
  */
 export function runAgent(options: RunAgentOptions): AsyncGenerator<AgentEvent, TranscriptMessage[], undefined> {
   checkOptions(options);
+  const { journal, runId } = options;
+  if (journal !== undefined) return journaledRun({ ...options, journal, runId: runId as string });
   // The run's generator is `turns` itself: a wrapping generator would add a step to every event.
   return turns({
     options,
@@ -49,6 +52,15 @@ function checkOptions(options: RunAgentOptions): void {
     fail(`maxTurns must be a positive integer, got ${String(maxTurns)}`);
   }
   if (messages !== undefined && !Array.isArray(messages)) fail("messages must be an array of transcript messages");
+  const { journal, runId } = options;
+  if (journal !== undefined) {
+    if (!isRecord(journal) || typeof journal.append !== "function" || typeof journal.read !== "function") {
+      fail("journal must have append(runId, entries) and read(runId)");
+    }
+    if (typeof runId !== "string" || runId === "") fail("a journaled run needs a runId (a non-empty string)");
+    if (typeof session.dispatchAllDetailed !== "function")
+      fail("a journaled run needs a session with dispatchAllDetailed");
+  }
 }
 
 /** Model turns until the model stops, `maxTurns`, an abort, a failed turn or a pause for approval. */
@@ -85,11 +97,16 @@ export async function* turns(run: LoopRun): AsyncGenerator<AgentEvent, Transcrip
     }
     const reply = step.turn;
     const calls = [...reply.toolCalls];
-    transcript.push(
+    const message: Extract<TranscriptMessage, { role: "assistant" }> =
       reply.providerMessage === undefined
         ? { role: "assistant", text: reply.text, toolCalls: calls }
-        : { role: "assistant", text: reply.text, toolCalls: calls, providerMessage: reply.providerMessage },
-    );
+        : { role: "assistant", text: reply.text, toolCalls: calls, providerMessage: reply.providerMessage };
+    transcript.push(message);
+    // Journaled before anything acts on it: a resumed run does not ask the model for this turn again.
+    if (run.journal !== undefined) {
+      const entry = { kind: "model-turn" as const, turn, message, stopReason: reply.stopReason };
+      await run.journal.record([reply.usage === undefined ? entry : { ...entry, usage: reply.usage }]);
+    }
     if (reply.text !== "") yield { type: "model_text", turn, text: reply.text };
     if (reply.usage !== undefined) {
       run.total = addUsage(run.total, reply.usage);
@@ -101,7 +118,7 @@ export async function* turns(run: LoopRun): AsyncGenerator<AgentEvent, Transcrip
       return transcript;
     }
     for (const call of calls) yield { type: "tool_call", turn, call };
-    const outcomes = await dispatchTurn(session, calls, signal);
+    const outcomes = await dispatchTurn(run, calls);
     const dispatched: TurnCalls = { calls, results: [], pending: [], stopReason: reply.stopReason };
     const events: AgentEvent[] = [];
     takeOutcomes(
@@ -126,20 +143,18 @@ export async function* turns(run: LoopRun): AsyncGenerator<AgentEvent, Transcrip
 
 /**
  * A turn's calls with their outcomes; a call that needs approval with nobody to ask pauses. A session-like
- * object without `dispatchAllDetailed` gets blocks only.
+ * object without `dispatchAllDetailed` gets blocks only. A journaled run records each call's start and end.
  */
-function dispatchTurn(
-  session: AgentSession,
-  calls: readonly ToolCall[],
-  signal: AbortSignal | undefined,
-): Promise<readonly Partial<ToolCallOutcome>[]> {
+export function dispatchTurn(run: LoopRun, calls: readonly ToolCall[]): Promise<readonly Partial<ToolCallOutcome>[]> {
+  const { session, signal } = run.options;
+  if (run.journal !== undefined) return dispatchJournaled(run, run.journal, calls);
   const options = signal === undefined ? { pauseForApproval: true } : { signal, pauseForApproval: true };
   // Not an async function: returning the session's promise as it is saves the wrapping promise's extra ticks.
   if (typeof session.dispatchAllDetailed === "function") return session.dispatchAllDetailed(calls, options);
   return Promise.resolve(session.dispatchAll(calls, options)).then((blocks) => blocks.map((block) => ({ block })));
 }
 
-function addUsage(total: ModelUsage, usage: ModelUsage): ModelUsage {
+export function addUsage(total: ModelUsage, usage: ModelUsage): ModelUsage {
   const sum: { -readonly [K in keyof ModelUsage]: ModelUsage[K] } = {
     inputTokens: total.inputTokens + usage.inputTokens,
     outputTokens: total.outputTokens + usage.outputTokens,

@@ -1,6 +1,7 @@
 // The agent loop's vocabulary: its options, the events it streams, and why it stopped.
 import type { AgentSession } from "../core/dispatch/session.js";
 import type { ApprovalDecision, ApprovalRequest, ToolCallErrorCode, ToolResultBlock } from "../core/types.js";
+import type { RunJournal } from "../journal/run-journal.js";
 import type { ModelClient, ModelStopReason, ModelUsage, TranscriptMessage } from "../providers/clients/types.js";
 import type { ToolCall } from "../providers/types.js";
 import type { AgentRunState } from "./run-state.js";
@@ -23,14 +24,31 @@ export interface RunAgentOptions {
    * in the provider's tools payload only, so the list is not sent twice every turn.
    */
   readonly toolsInSystemPrompt?: boolean;
+  /**
+   * Where the run is journaled (docs/durable-runs.md), with `runId`: each model answer before it is acted on, each
+   * call's start before its executor runs and its outcome after. A `runId` whose journal has entries resumes: finished
+   * turns are not asked again and finished calls not run again.
+   */
+  readonly journal?: RunJournal;
+  /** The run's id in `journal`: required with it. */
+  readonly runId?: string;
 }
 
 /**
  * Why a run ended: the model answered without calling tools (`completed`), `max_turns` was reached, the signal
  * aborted it, a model turn failed (`model_error`, see the `error` event), or calls wait for a person's
- * approval and nobody here could be asked (`awaiting_approval`: resume from the `done` event's `state`).
+ * approval and nobody here could be asked (`awaiting_approval`: resume from the `done` event's `state`). With a
+ * journal: the journal failed (`journal_error`, see the `error` event), or another live process continues the run
+ * (`held_elsewhere`).
  */
-export type AgentStopReason = "completed" | "max_turns" | "aborted" | "model_error" | "awaiting_approval";
+export type AgentStopReason =
+  | "completed"
+  | "max_turns"
+  | "aborted"
+  | "model_error"
+  | "awaiting_approval"
+  | "journal_error"
+  | "held_elsewhere";
 
 /**
  * What `runAgent` (and `resumeAgent`, for the turns it runs) streams, in this order per turn: turn_start, then

@@ -38,7 +38,10 @@ async function runsOf(dir: string): Promise<string[][]> {
 }
 
 describe("a code-mode run paused in one process", () => {
-  it("resumes in others: answered calls are replayed, each approved call runs once, the clock is the recorded one", async () => {
+  // Four processes, each starting the engine: a loaded CI machine took over 20 s once.
+  it("resumes in others: answered calls are replayed, each approved call runs once, the clock is the recorded one", {
+    timeout: 90_000,
+  }, async () => {
     const dir = await mkdtemp(join(tmpdir(), "toolwire-code-pause-"));
     work.push(dir);
     const paused = await step(dir, "pause", "", "first.json");

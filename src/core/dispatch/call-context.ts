@@ -47,6 +47,7 @@ export class CallContext extends LazyAbortSignal implements ToolCallContext {
   suspension: ToolCallPause | undefined;
   readonly suspend: ((pause: ToolCallPause) => boolean) | undefined;
   readonly resumption: ToolCallResumption | undefined;
+  readonly idempotencyKey: string | undefined;
 
   constructor(
     private readonly emitter: SessionEmitter,
@@ -57,6 +58,7 @@ export class CallContext extends LazyAbortSignal implements ToolCallContext {
     super();
     this.toolCallId = call.state.id;
     this.span = call.watch?.span;
+    this.idempotencyKey = typeof options?.runId === "string" ? `${options.runId}:${call.state.id}` : undefined;
     this.suspend = options?.pauseForApproval === true ? (pause) => this.#suspend(pause) : undefined;
     const { resumed } = call;
     this.resumption =

@@ -1,4 +1,4 @@
-// One call's life, in order: startCall, checkCall, runCallBeforeHooks, judgeCall, approveCall, executeCall,
+// One call's life, in order: startCall, checkCall, runCallBeforeHooks, judgeCall, approveCall, announceExecute, executeCall,
 // noteUntrustedResult, runCallAfterHooks, saveResultOverBudget, endCall.
 // Each phase moves the call's state (call-state.ts); the guarantees a call keeps are in docs/dispatch.md.
 import {
@@ -115,6 +115,7 @@ export async function completeCall(
   try {
     if (call.state.kind === "ready" && runtime.flow.policy !== undefined) await judgeCall(runtime, call);
     if (call.state.kind === "ready" && runtime.approvals !== undefined) await approveCall(runtime, call, options);
+    if (call.state.kind === "ready" && options?.beforeExecute !== undefined) await announceExecute(call, options);
     if (call.state.kind === "ready") await executeCall(runtime, call, options);
     if (call.state.kind === "executed") noteUntrustedResult(runtime, call);
     if (call.state.kind === "executed" && runtime.afterHooks.length > 0) await runCallAfterHooks(runtime, call);
@@ -380,6 +381,19 @@ export function resumeSuspendedCall(
 
 function pausedUse(request: ApprovalRequest): ToolUse {
   return { id: request.toolCallId, name: request.toolName, input: request.input };
+}
+
+/** ready → ready, or refused: the caller's `beforeExecute` (a durable run records the start) before the executor. */
+async function announceExecute(call: Call, options: DispatchOptions): Promise<void> {
+  const { state } = call;
+  if (state.kind !== "ready" || options.beforeExecute === undefined) return;
+  const { id, toolName, input } = state;
+  try {
+    await options.beforeExecute({ toolCallId: id, toolName, input: frozenJsonCopy(input) });
+  } catch (error) {
+    const message = `Tool call ${toolName} was not run: its start could not be recorded (${describeThrown(error)}).`;
+    move(call, { kind: "refused", code: "execution-failed", message });
+  }
 }
 
 /**

@@ -52,6 +52,11 @@ export interface ToolDefinition<S extends ToolSchemaInput> {
    */
   readonly effects?: ToolEffects;
   readonly executionMode?: ToolExecutionMode;
+  /**
+   * `true` when a second run with the same input and `context.idempotencyKey` changes nothing more: a durable run
+   * whose process died during the call runs it again (docs/durable-runs.md). Default false.
+   */
+  readonly idempotent?: boolean;
   /** How long its executor may run, in milliseconds; `Infinity` for no limit. Default: the session's. */
   readonly timeoutMs?: number;
   /** Results with more characters of text than this are saved to a file and previewed. Default: the session's. */
@@ -103,7 +108,10 @@ export function defineTool<const S extends ToolSchemaInput>(definition: ToolDefi
   if (defer !== undefined && typeof defer !== "boolean") {
     fail("invalid-tool-definition", `Tool ${name} has defer ${String(defer)}, expected true or false`);
   }
-  const { trust, effects } = definition;
+  const { trust, effects, idempotent } = definition;
+  if (idempotent !== undefined && typeof idempotent !== "boolean") {
+    fail("invalid-tool-definition", `Tool ${name} has idempotent ${String(idempotent)}, expected true or false`);
+  }
   if (trust !== undefined && trust !== "trusted" && trust !== "untrusted") {
     fail(
       "invalid-tool-definition",
@@ -161,7 +169,16 @@ export function defineTool<const S extends ToolSchemaInput>(definition: ToolDefi
       `Tool ${name} has maxResultChars ${String(maxResultChars)}, expected a positive number (or Infinity for no limit)`,
     );
   }
-  return Object.freeze(dropUndefined({ descriptor, executionMode, timeoutMs, maxResultChars, execute })) as AgentTool;
+  return Object.freeze(
+    dropUndefined({
+      descriptor,
+      executionMode,
+      timeoutMs,
+      maxResultChars,
+      idempotent: idempotent === true || undefined,
+      execute,
+    }),
+  ) as AgentTool;
 }
 
 function asStandardSchema(schema: unknown): StandardSchemaV1 | undefined {

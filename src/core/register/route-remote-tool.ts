@@ -24,6 +24,7 @@ export function routeRemoteTool(tool: AgentTool, executor: RemoteExecutor): Agen
     ...(tool.executionMode === undefined ? {} : { executionMode: tool.executionMode }),
     ...(tool.timeoutMs === undefined ? {} : { timeoutMs: tool.timeoutMs }),
     ...(tool.maxResultChars === undefined ? {} : { maxResultChars: tool.maxResultChars }),
+    ...(tool.idempotent === undefined ? {} : { idempotent: tool.idempotent }),
     runsOn: executor.id,
     execute: (input: JsonObject, context: ToolCallContext) =>
       executor.execute({ toolName, toolCallId: context.toolCallId, input }, context),

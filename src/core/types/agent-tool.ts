@@ -40,6 +40,11 @@ export interface ToolCallContext {
    */
   readonly span?: ToolCallSpan;
   /**
+   * For a call of a durable run (`runAgent` with a journal): `<runId>:<toolCallId>`, the same every time this call
+   * runs, in any process. Give it to the system the tool changes so a repeated request does nothing twice.
+   */
+  readonly idempotencyKey?: string;
+  /**
    * The options for calls this executor makes through the same session on its call's behalf (code mode's programs):
    * this call's `signal` (aborting it aborts them), the outer dispatch's `approver` and `pauseForApproval`,
    * `parentToolCallId` (this call's id), the trace context of this call's span (their spans are its children) and
@@ -97,6 +102,12 @@ export interface AgentTool<TInput = JsonObject> {
    * `_meta["anthropic/maxResultSizeChars"]` and the session's `maxResultChars`.
    */
   readonly maxResultChars?: number;
+  /**
+   * `true` when running a call twice with the same input and `context.idempotencyKey` has the effect of running it
+   * once: a durable run whose process died during the call runs it again (docs/durable-runs.md); otherwise that call
+   * ends with `outcome-unknown`.
+   */
+  readonly idempotent?: boolean;
   execute(input: TInput, context: ToolCallContext): Promise<ToolResult | string>;
   /**
    * The id of the remote executor (docs/workers.md) that runs this tool's calls, set by the registry's `executors` on

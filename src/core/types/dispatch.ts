@@ -1,7 +1,7 @@
 // One dispatch: the model's call going in, its options, and the block and outcome coming back.
 
 import type { ApprovalOptions, ApprovalRequest } from "./approvals.js";
-import type { JsonValue } from "./json.js";
+import type { JsonObject, JsonValue } from "./json.js";
 import type { ContentBlock, ToolResult } from "./result.js";
 import type { TraceContext } from "./telemetry.js";
 import type { ToolLogEvent } from "./tool-log.js";
@@ -59,6 +59,18 @@ export interface DispatchOptions {
    * result budget (`maxResultChars`, a tool's own); the caller gets it whole.
    */
   readonly keepWholeResult?: boolean;
+  /**
+   * Awaited just before a call's executor starts (after its hooks and approval), with the input it runs with: a
+   * durable loop records the start there (docs/durable-runs.md). A throw or a rejection ends the call unrun
+   * (`execution-failed`). Not passed on to the calls an executor makes.
+   */
+  readonly beforeExecute?: (call: {
+    readonly toolCallId: string;
+    readonly toolName: string;
+    readonly input: JsonObject;
+  }) => void | Promise<void>;
+  /** The durable run the calls belong to: each executor's `context.idempotencyKey` is `<runId>:<toolCallId>`. */
+  readonly runId?: string;
 }
 
 /**
@@ -102,6 +114,8 @@ export type ToolCallErrorCode =
   | "flow-blocked"
   /** The session's call policy (`flow.policy`, e.g. Cedar) denied the call: the message names the rule. */
   | "policy-denied"
+  /** A durable run's process died while the call ran, and its tool is not idempotent: it may or may not have run. */
+  | "outcome-unknown"
   /** A `run_code` program does not parse (code mode). */
   | "code-syntax-error"
   /** A `run_code` program threw and did not catch it: its message and the program line. */

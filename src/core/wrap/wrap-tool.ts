@@ -75,6 +75,7 @@ export function wrapTool(tool: AgentTool): WrappedTool {
     executionMode: tool.executionMode,
     timeoutMs: tool.timeoutMs,
     maxResultChars: tool.maxResultChars,
+    idempotent: tool.idempotent,
     // Every field written, undefined or not: a spread would give wrappers of different tools different shapes.
     runsOn: tool.runsOn,
     unwrapped: tool,
