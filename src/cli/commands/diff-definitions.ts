@@ -1,17 +1,8 @@
 // `toolwire pin --diff`: the parts of a pinned definition that the one listed now changes, as line diffs.
 import { diffLines } from "../../builtins/diff-lines.js";
 import { canonicalJson } from "../../core/approve/input-digest.js";
+import { DEFINITION_PARTS } from "../../core/register/fingerprint-tool-definition.js";
 import type { PinnedToolDefinition } from "../../core/types.js";
-
-/** The parts, in the order shown, with the words used. */
-const PARTS: readonly (readonly [keyof PinnedToolDefinition, string])[] = [
-  ["name", "name"],
-  ["title", "title"],
-  ["description", "description"],
-  ["inputSchema", "input schema"],
-  ["outputSchema", "output schema"],
-  ["annotations", "annotations"],
-];
 
 /** Unchanged lines shown around each change. */
 const CONTEXT_LINES = 3;
@@ -24,7 +15,7 @@ const CONTEXT_LINES = 3;
  */
 export function diffDefinitions(pinned: PinnedToolDefinition, current: PinnedToolDefinition): string[] {
   const lines: string[] = [];
-  for (const [key, words] of PARTS) {
+  for (const [key, words] of DEFINITION_PARTS) {
     const before = pinned[key];
     const after = current[key];
     if (canonicalJson(before) === canonicalJson(after)) continue;

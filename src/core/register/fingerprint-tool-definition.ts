@@ -5,7 +5,7 @@ import { isRecord } from "../json.js";
 import type { JsonObject, PinnedToolDefinition, ToolPin } from "../types.js";
 
 /** The covered parts in the order a change names them, with the words it uses. */
-const PARTS: readonly (readonly [keyof PinnedToolDefinition, string])[] = [
+export const DEFINITION_PARTS: readonly (readonly [keyof PinnedToolDefinition, string])[] = [
   ["name", "name"],
   ["title", "title"],
   ["description", "description"],
@@ -46,7 +46,7 @@ export function pinToolDefinition(listed: { readonly name: string } & Readonly<R
  */
 export function describeDefinitionChange(before: PinnedToolDefinition, after: PinnedToolDefinition): string[] {
   const changed: string[] = [];
-  for (const [key, words] of PARTS) {
+  for (const [key, words] of DEFINITION_PARTS) {
     if (canonicalJson(before[key]) === canonicalJson(after[key])) continue;
     if (key !== "annotations") {
       changed.push(words);
