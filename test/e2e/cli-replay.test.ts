@@ -97,6 +97,21 @@ describe("toolwire run --record, then --replay", { timeout: 60_000 }, () => {
     );
   });
 
+  it("fails when the run completes before the recording does", async () => {
+    const { run, edit } = await recorded();
+    // The first turn's response edited to call nothing: the run completes after one turn.
+    await edit((lines) =>
+      lines.map((line) => {
+        const record = JSON.parse(line);
+        if (record.kind !== "model" || record.turn !== 1) return line;
+        return JSON.stringify({ ...record, response: { ...record.response, toolCalls: [], stopReason: "end" } });
+      }),
+    );
+    const { code, stderr } = await run(["--replay", "run.jsonl"]);
+    expect(code).toBe(1);
+    expect(stderr).toContain("Replay diverged: the run completed with 1 recorded model turn not asked for");
+  });
+
   it("refuses --model with --replay, and a recording that is not one", async () => {
     const { workspace, run } = await recorded();
     const both = await run(["--replay", "run.jsonl", "--model", "scripted:x.json"]);

@@ -9,7 +9,7 @@ import { approveAhead, parseApprovePatterns } from "../approve-ahead.js";
 import { askOnTerminal } from "../ask-on-terminal.js";
 import { type CliContext, portOption, positiveIntegerOption } from "../cli-context.js";
 import { defaultModelSpec } from "../default-model.js";
-import { CliError, EXIT_FAILED, EXIT_OK, EXIT_USAGE } from "../exit-codes.js";
+import { CliError, EXIT_OK, EXIT_USAGE } from "../exit-codes.js";
 import { paint } from "../output.js";
 
 interface RunOptions {
@@ -223,7 +223,12 @@ async function runCommand(cli: CliContext, words: string[], options: RunOptions)
       });
       cli.setExit(exit);
       if (exit === EXIT_OK && replay !== undefined && replay.model.turnsLeft > 0) {
-        throw new CliError(EXIT_FAILED, `The replay ended with ${replay.model.turnsLeft} recorded model turns left`);
+        const left = replay.model.turnsLeft;
+        const { ReplayError } = await import("../../replay/replay-error.js");
+        throw new ReplayError(
+          "replay-diverged",
+          `Replay diverged: the run completed with ${left} recorded model turn${left === 1 ? "" : "s"} not asked for`,
+        );
       }
       // The page stays for a person to look at the run, unless Ctrl-C stopped it.
       if (inspector !== undefined && !signal.aborted) {
