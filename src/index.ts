@@ -92,6 +92,12 @@ export {
   runAgent,
 } from "./loop/index.js";
 
+// Replay: record a run (model turns and tool calls) and replay it offline, failing at the first divergence.
+export { createRecorder, type Recorder } from "./replay/create-recorder.js";
+export { createReplayModel, type ReplayModel } from "./replay/create-replay-model.js";
+export { createReplaySession, type ReplaySessionOptions } from "./replay/create-replay-session.js";
+export { formatRecording, parseRecording, readRecording, type RunRecord } from "./replay/recording.js";
+
 // Model clients: Anthropic, OpenAI and compatible servers, Gemini, a scripted model, and the contract they share.
 export { type AnthropicModelOptions, createAnthropicModel } from "./providers/clients/anthropic-model.js";
 export { createGeminiModel, type GeminiModelOptions } from "./providers/clients/gemini-model.js";
@@ -124,3 +130,4 @@ export type { SessionErrorCode, ToolCallErrorCode } from "./core/types.js";
 export { AgentLoopError, type AgentLoopErrorCode } from "./loop/index.js";
 export { MissingPeerDependencyError } from "./load-optional.js";
 export { ModelError, type ModelErrorCode } from "./providers/errors.js";
+export { ReplayError, type ReplayErrorCode } from "./replay/replay-error.js";

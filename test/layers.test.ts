@@ -12,8 +12,8 @@
 //                                    serving a session over MCP (its gateway/ is the HTTP side), remote executors,
 //                                    a session with its default validator and telemetry
 //   4  config, mcp, loop, frameworks the config file (it names every part's options), the toolwire/mcp entry
-//                                    (mcp/index.ts, mcp/api.ts: client and server together), the agent loop, and
-//                                    the framework adapters
+//      replay                        (mcp/index.ts, mcp/api.ts: client and server together), the agent loop, the
+//                                    framework adapters, and record and replay (a run's traffic, replayed offline)
 //   5  index.ts, inspector           the root entry, and the inspector (it shows the loop's events)
 //   6  cli                           the toolwire command: everything above
 //
@@ -29,7 +29,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ["load-optional.ts", "validation", "sandbox", "plugins", "skills"],
   ["mcp/client", "providers", "builtins", "telemetry", "redis", "code-mode", "cedar"],
   ["mcp/server", "executors", "create-agent-session.ts"],
-  ["config", "mcp", "loop", "frameworks"],
+  ["config", "mcp", "loop", "frameworks", "replay"],
   ["index.ts", "inspector"],
   ["cli"],
 ];

@@ -1,4 +1,5 @@
 // `toolwire run`: the agent loop in a terminal: model text, each tool call with its result and timing, the outcome.
+import type { AgentSession } from "../../core/dispatch/session.js";
 import { contentBlockAsText } from "../../core/tool-result.js";
 import type { ToolExecutionEndEvent, ToolResultBlock } from "../../core/types.js";
 import { runAgent } from "../../loop/run-agent.js";
@@ -39,13 +40,15 @@ export async function runAgentInTerminal(
     signal: AbortSignal;
     streamText?: boolean;
     toolsInSystemPrompt?: boolean;
+    /** The session the run dispatches through; default `runtime.session` (a recorder's or a replay's wraps it). */
+    session?: AgentSession;
     /** Hears every event of the run as it comes (the inspector's `record`). */
     onEvent?: (event: AgentEvent) => void;
   },
 ): Promise<number> {
   let finished: Extract<AgentEvent, { type: "done" }> | undefined;
   const events = runAgent({
-    session: runtime.session,
+    session: options.session ?? runtime.session,
     model,
     prompt: options.prompt,
     signal: options.signal,

@@ -1,13 +1,15 @@
 // `toolwire run [prompt...]`: the agent loop with a model, on a prompt or on the demo task in a copy of the sample
 // workspace, asking for approvals on the terminal, ahead with --approve, or on the inspector's page.
-import { rm } from "node:fs/promises";
+import { rm, writeFile } from "node:fs/promises";
 import { type Command, Option } from "commander";
+import type { AgentSession } from "../../core/dispatch/session.js";
 import type { Inspector } from "../../inspector/create-inspector.js";
+import type { RunRecord } from "../../replay/recording.js";
 import { approveAhead, parseApprovePatterns } from "../approve-ahead.js";
 import { askOnTerminal } from "../ask-on-terminal.js";
 import { type CliContext, portOption, positiveIntegerOption } from "../cli-context.js";
 import { defaultModelSpec } from "../default-model.js";
-import { CliError, EXIT_USAGE } from "../exit-codes.js";
+import { CliError, EXIT_OK, EXIT_USAGE } from "../exit-codes.js";
 import { paint } from "../output.js";
 
 interface RunOptions {
@@ -24,6 +26,9 @@ interface RunOptions {
   inspect?: boolean;
   inspectPort?: number;
   codeMode?: boolean;
+  record?: string;
+  replay?: string;
+  live?: string[];
 }
 
 /** Adds `toolwire run [options] [prompt...]`. */
@@ -70,6 +75,25 @@ export function registerRun(program: Command, cli: CliContext): void {
       "--code-mode",
       "give the model run_code, one program that calls the tools, instead of the tools one by one (the config's codeMode options apply; docs/code-mode.md)",
     )
+    .option(
+      "--record <file>",
+      "write the run (model requests and responses, tool calls and results) to FILE as JSON lines",
+    )
+    .option(
+      "--replay <file>",
+      "run a recording again offline: the recorded model and tool results, failing at the first divergence (no --model; the prompt defaults to the recorded one)",
+    )
+    .option(
+      "--live <patterns>",
+      "with --replay: run these tools for real instead of answering from the recording (policy patterns, comma-separated)",
+      (value: string, previous: string[] | undefined) => [
+        ...(previous ?? []),
+        ...value
+          .split(",")
+          .map((pattern) => pattern.trim())
+          .filter((pattern) => pattern !== ""),
+      ],
+    )
     .option("--keep", "keep the temporary copy of the sample workspace (the demo task, without a prompt)")
     .option(
       "--approve <patterns>",
@@ -95,6 +119,8 @@ Exit 0 when the run completed, 1 when it did not.
 
 Examples:
   toolwire run --model scripted:turns.json "read notes.md"
+  toolwire run --model scripted:turns.json --record run.jsonl "read notes.md"
+  toolwire run --replay run.jsonl
   toolwire run --model openai:llama3.1 --base-url http://127.0.0.1:11434/v1 "what does src/cart.js do?"
   toolwire run --model anthropic:claude-sonnet-4-5 --reasoning medium "find the bug in src/cart.js"`,
     )
@@ -109,7 +135,17 @@ async function runCommand(cli: CliContext, words: string[], options: RunOptions)
   const { openRuntime } = await import("../runtime.js");
   const output = cli.output;
   const json = cli.globals().json === true;
-  const spec = options.model ?? defaultModelSpec(process.env);
+  if (options.replay !== undefined && options.model !== undefined) {
+    throw new CliError(EXIT_USAGE, "--replay answers with the recorded model: leave out --model");
+  }
+  if (options.replay !== undefined && options.record !== undefined) {
+    throw new CliError(EXIT_USAGE, "--record and --replay do not go together");
+  }
+  if (options.live !== undefined && options.replay === undefined) {
+    throw new CliError(EXIT_USAGE, "--live names tools that run for real during a --replay");
+  }
+  const replay = options.replay === undefined ? undefined : await openReplay(options.replay);
+  const spec = replay === undefined ? (options.model ?? defaultModelSpec(process.env)) : `replay:${options.replay}`;
   // OPENAI_BASE_URL is for openai: models only; an anthropic: model keeps its SDK's own setting.
   const baseURL = spec.startsWith("openai")
     ? (options.baseUrl ?? process.env.OPENAI_BASE_URL)
@@ -118,18 +154,22 @@ async function runCommand(cli: CliContext, words: string[], options: RunOptions)
       : undefined;
   // Streamed on a terminal; piped output and --json stay as they were unless --stream asks.
   const stream = options.stream ?? (process.stdout.isTTY === true && !json);
-  const model = createModelFromSpec(spec, {
-    stream,
-    ...(baseURL === undefined ? {} : { baseURL }),
-    ...(options.nativeToolSearch === true ? { nativeToolSearch: true } : {}),
-    ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
-    ...(options.reasoning === undefined ? {} : { reasoning: options.reasoning }),
-  });
-  const prompt = words.join(" ").trim();
-  const demo = prompt === "";
+  const model =
+    replay?.model ??
+    createModelFromSpec(spec, {
+      stream,
+      ...(baseURL === undefined ? {} : { baseURL }),
+      ...(options.nativeToolSearch === true ? { nativeToolSearch: true } : {}),
+      ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
+      ...(options.reasoning === undefined ? {} : { reasoning: options.reasoning }),
+    });
+  // A replay without a prompt runs the recorded one (the demo task in its copy of the sample workspace too).
+  const prompt = words.join(" ").trim() || (replay?.prompt ?? "");
+  const demo = prompt === "" || (words.length === 0 && prompt === DEMO_PROMPT);
   const inspecting = options.inspect === true || options.inspectPort !== undefined;
   const workspace = demo ? await copyDemoWorkspace() : undefined;
   let inspector: Inspector | undefined;
+  let saveRecording: (() => Promise<void>) | undefined;
   try {
     if (inspecting) {
       const { startInspector } = await import("../start-inspector.js");
@@ -163,19 +203,33 @@ async function runCommand(cli: CliContext, words: string[], options: RunOptions)
     });
     try {
       if (!json) output().line(paint(output(), "dim", `model ${spec}, workspace ${runtime.built.workspaceRoot}`));
+      const recorder =
+        options.record === undefined
+          ? undefined
+          : (await import("../../replay/create-recorder.js")).createRecorder({ model, session: runtime.session });
+      if (recorder !== undefined) saveRecording = () => writeRecording(options.record as string, recorder.records);
+      const session = recorder?.session ?? replay?.session(runtime.session, options.live ?? []);
       const watch = inspector?.watch(runtime.session, { label: demo ? "demo" : "run" });
       const signal = cli.interruptSignal();
-      cli.setExit(
-        await runAgentInTerminal(runtime, model, output(), {
-          prompt: demo ? DEMO_PROMPT : prompt,
-          json,
-          signal,
-          streamText: stream,
-          toolsInSystemPrompt: options.toolsInSystemPrompt === true,
-          ...(options.maxTurns === undefined ? {} : { maxTurns: options.maxTurns }),
-          ...(watch === undefined ? {} : { onEvent: watch.record }),
-        }),
-      );
+      const exit = await runAgentInTerminal(runtime, recorder?.model ?? model, output(), {
+        prompt: demo ? DEMO_PROMPT : prompt,
+        ...(session === undefined ? {} : { session }),
+        json,
+        signal,
+        streamText: stream,
+        toolsInSystemPrompt: options.toolsInSystemPrompt === true,
+        ...(options.maxTurns === undefined ? {} : { maxTurns: options.maxTurns }),
+        ...(watch === undefined ? {} : { onEvent: watch.record }),
+      });
+      cli.setExit(exit);
+      if (exit === EXIT_OK && replay !== undefined && replay.model.turnsLeft > 0) {
+        const left = replay.model.turnsLeft;
+        const { ReplayError } = await import("../../replay/replay-error.js");
+        throw new ReplayError(
+          "replay-diverged",
+          `Replay diverged: the run completed with ${left} recorded model turn${left === 1 ? "" : "s"} not asked for`,
+        );
+      }
       // The page stays for a person to look at the run, unless Ctrl-C stopped it.
       if (inspector !== undefined && !signal.aborted) {
         const { waitForStopSignal } = await import("../start-inspector.js");
@@ -183,6 +237,7 @@ async function runCommand(cli: CliContext, words: string[], options: RunOptions)
         await waitForStopSignal();
       }
     } finally {
+      await saveRecording?.();
       await runtime.close();
     }
   } finally {
@@ -193,4 +248,25 @@ async function runCommand(cli: CliContext, words: string[], options: RunOptions)
       else await rm(workspace, { recursive: true, force: true });
     }
   }
+}
+
+/** A recording's model, its prompt (the first request's last user message) and a session answering from it. */
+async function openReplay(file: string) {
+  const { readRecording } = await import("../../replay/recording.js");
+  const { createReplayModel } = await import("../../replay/create-replay-model.js");
+  const { createReplaySession } = await import("../../replay/create-replay-session.js");
+  const records = await readRecording(file);
+  const first = records.find((record) => record.kind === "model");
+  const prompt = first?.request.messages.findLast((message) => message.role === "user");
+  return {
+    model: createReplayModel(records),
+    prompt: prompt?.role === "user" ? prompt.text : undefined,
+    session: (session: AgentSession, live: readonly string[]) => createReplaySession(session, records, { live }),
+  };
+}
+
+/** Writes the recording, even of a run that failed: what it did until then. */
+async function writeRecording(file: string, records: readonly RunRecord[]): Promise<void> {
+  const { formatRecording } = await import("../../replay/recording.js");
+  await writeFile(file, formatRecording(records));
 }
