@@ -5,7 +5,7 @@ import type { ModelStopReason, ModelUsage, TranscriptMessage } from "../provider
 import type { ToolCall } from "../providers/types.js";
 import { endTurn, finish, stopAfterTurn, takeOutcomes } from "./end-turn.js";
 import type { LoopJournal, LoopRun, TurnCalls } from "./loop-run.js";
-import { addUsage, DEFAULT_MAX_TURNS, dispatchTurn, turns } from "./run-agent.js";
+import { addUsage, DEFAULT_MAX_TURNS, dispatchTurn, turns } from "./turns.js";
 import type { AgentEvent, RunAgentOptions } from "./types.js";
 
 type AssistantMessage = Extract<TranscriptMessage, { role: "assistant" }>;

@@ -6,8 +6,8 @@ import type { ToolCall } from "../providers/types.js";
 import { endTurn, stopAfterTurn, takeOutcomes } from "./end-turn.js";
 import { AgentLoopError } from "./errors.js";
 import type { LoopRun, TurnCalls } from "./loop-run.js";
-import { turns } from "./run-agent.js";
 import { openRunState, type PendingCall } from "./run-state.js";
+import { turns } from "./turns.js";
 import type { AgentEvent, ResumeAgentOptions } from "./types.js";
 
 /**
