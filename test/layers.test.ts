@@ -8,9 +8,10 @@
 //                                    the parts: MCP servers as tool sources, model wires and clients, the built-in
 //                                    tools, OpenTelemetry, the Redis store, code mode (a program calling tools),
 //                                    Cedar call policies
-//   3  mcp/server, executors, create-agent-session.ts
+//   3  mcp/server, executors, create-agent-session.ts, journal
 //                                    serving a session over MCP (its gateway/ is the HTTP side), remote executors,
-//                                    a session with its default validator and telemetry
+//                                    a session with its default validator and telemetry, the run journals (file,
+//                                    PostgreSQL)
 //   4  config, mcp, loop, frameworks the config file (it names every part's options), the toolwire/mcp entry
 //                                    (mcp/index.ts, mcp/api.ts: client and server together), the agent loop, and
 //                                    the framework adapters
@@ -28,7 +29,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ["core"],
   ["load-optional.ts", "validation", "sandbox", "plugins", "skills"],
   ["mcp/client", "providers", "builtins", "telemetry", "redis", "code-mode", "cedar"],
-  ["mcp/server", "executors", "create-agent-session.ts"],
+  ["mcp/server", "executors", "create-agent-session.ts", "journal"],
   ["config", "mcp", "loop", "frameworks"],
   ["index.ts", "inspector"],
   ["cli"],

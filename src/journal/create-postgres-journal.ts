@@ -1,5 +1,5 @@
 // A run journal in PostgreSQL: one row per entry, appends in one transaction, a run taken with an advisory lock.
-import { describeThrown } from "../core/errors.js";
+import { describeThrown, isToolwireError, type ToolwireError } from "../core/errors.js";
 import { checkRunId, isEntryShaped } from "./check-run-id.js";
 import { JournalError } from "./journal-error.js";
 import { loadPg } from "./load-pg.js";
@@ -87,8 +87,9 @@ export function createPostgresJournal(options: PostgresJournalOptions): Postgres
     return pool;
   }
 
-  function fail(runId: string | undefined, what: string, error: unknown): JournalError {
-    if (error instanceof JournalError) return error;
+  function fail(runId: string | undefined, what: string, error: unknown): ToolwireError {
+    // Ours already (a corrupt entry, `pg` not installed): as is.
+    if (isToolwireError(error)) return error;
     let reason = describeThrown(error);
     if (secret) reason = reason.split(secret).join("***");
     return new JournalError("journal-unavailable", `PostgreSQL journal: ${what}: ${reason}`, runId);
@@ -115,7 +116,7 @@ export function createPostgresJournal(options: PostgresJournalOptions): Postgres
       broken = error;
       throw fail(runId, what, error);
     } finally {
-      client.release(broken instanceof Error && !(broken instanceof JournalError) ? broken : undefined);
+      client.release(broken instanceof Error && !isToolwireError(broken) ? broken : undefined);
     }
   }
 
