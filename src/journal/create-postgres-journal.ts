@@ -34,9 +34,9 @@ export interface PostgresJournal extends RunJournal {
 /** The table's name when `table` is not given. */
 export const DEFAULT_JOURNAL_TABLE = "toolwire_journal";
 
-// The first key of the two-key advisory locks: one for appends (per transaction), one for leases (per session).
-const APPEND_LOCK_CLASS = 0x746a01;
-const LEASE_LOCK_CLASS = 0x746a02;
+// An advisory lock's 64-bit key: the first 16 hex digits of the MD5 of a name (`toolwire:append:`, `:lease:`, `:table:`
+// and the run id or table), so that locks of different runs practically never share a key.
+const LOCK_KEY = "('x' || substr(md5($1), 1, 16))::bit(64)::bigint";
 const TABLE_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
 /**
@@ -129,7 +129,7 @@ export function createPostgresJournal(options: PostgresJournalOptions): Postgres
       return withClient(runId, `cannot append to run ${runId}`, async (client) => {
         await client.query("BEGIN");
         try {
-          await client.query("SELECT pg_advisory_xact_lock($1, hashtext($2))", [APPEND_LOCK_CLASS, runId]);
+          await client.query(`SELECT pg_advisory_xact_lock(${LOCK_KEY})`, [`toolwire:append:${runId}`]);
           await client.query(
             `INSERT INTO ${table} (run_id, seq, entry)
              SELECT $1, last.seq + e.ordinality, e.value
@@ -175,9 +175,8 @@ export function createPostgresJournal(options: PostgresJournalOptions): Postgres
       client.on("error", () => undefined);
       let taken: boolean;
       try {
-        const { rows } = await client.query("SELECT pg_try_advisory_lock($1, hashtext($2)) AS taken", [
-          LEASE_LOCK_CLASS,
-          runId,
+        const { rows } = await client.query(`SELECT pg_try_advisory_lock(${LOCK_KEY}) AS taken`, [
+          `toolwire:lease:${runId}`,
         ]);
         taken = rows[0]?.taken === true;
       } catch (error) {
@@ -194,7 +193,7 @@ export function createPostgresJournal(options: PostgresJournalOptions): Postgres
           released ??= (async () => {
             leases.delete(lease);
             try {
-              await client.query("SELECT pg_advisory_unlock($1, hashtext($2))", [LEASE_LOCK_CLASS, runId]);
+              await client.query(`SELECT pg_advisory_unlock(${LOCK_KEY})`, [`toolwire:lease:${runId}`]);
               client.release();
             } catch {
               // The connection is gone, and the lock with it.
@@ -224,7 +223,7 @@ async function createTable(client: PostgresClient, table: string): Promise<void>
   // Two processes creating the table at once can both fail `IF NOT EXISTS`: the transaction lock lines them up.
   await client.query("BEGIN");
   try {
-    await client.query("SELECT pg_advisory_xact_lock($1, 0)", [APPEND_LOCK_CLASS]);
+    await client.query(`SELECT pg_advisory_xact_lock(${LOCK_KEY})`, [`toolwire:table:${table}`]);
     await client.query(
       `CREATE TABLE IF NOT EXISTS ${table} (
          run_id text NOT NULL,
