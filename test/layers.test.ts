@@ -10,7 +10,8 @@
 //                                    Cedar call policies
 //   3  mcp/server, executors, create-agent-session.ts, journal
 //                                    serving a session over MCP (its gateway/ is the HTTP side), remote executors,
-//                                    a session with its default validator and telemetry, a run's journal and its stores
+//                                    a session with its default validator and telemetry, the run journals (file,
+//                                    PostgreSQL)
 //   4  config, mcp, loop, frameworks the config file (it names every part's options), the toolwire/mcp entry
 //      replay                        (mcp/index.ts, mcp/api.ts: client and server together), the agent loop, the
 //                                    framework adapters, and record and replay (a run's traffic, replayed offline)

@@ -1,6 +1,6 @@
 // toolwire without its optional peer dependencies: the root, toolwire/builtins and the CLI's commands that need no
 // SDK work; toolwire/mcp, toolwire/workers, toolwire/redis, toolwire/ai-sdk, toolwire/openai-agents, MCP servers and a
-// Redis approvals store in a config, a Cedar policy and a model client without its SDK say what to install.
+// Redis approvals store in a config, a Cedar policy, a PostgreSQL journal and a model client without its SDK say what to install.
 import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -11,7 +11,7 @@ import { CLI, cliEnv, tempWorkspace } from "./helpers/cli.js";
 
 const HIDE = fileURLToPath(new URL("../support/hide-optional-peers.mjs", import.meta.url));
 const PEERS =
-  /^(openai|ai|@openai\/agents-core|@anthropic-ai\/sdk|@modelcontextprotocol\/(?:client|server|node)|bullmq|ioredis|quickjs-emscripten-core|@jitl\/quickjs-ng-wasmfile-release-sync|@swc\/wasm-typescript|@cedar-policy\/cedar-wasm)(?:\/|$)/;
+  /^(openai|ai|@openai\/agents-core|@anthropic-ai\/sdk|@modelcontextprotocol\/(?:client|server|node)|bullmq|ioredis|quickjs-emscripten-core|@jitl\/quickjs-ng-wasmfile-release-sync|@swc\/wasm-typescript|@cedar-policy\/cedar-wasm|pg)(?:\/|$)/;
 const root = builtScript("dist/index.js");
 const dist = dirname(root);
 
@@ -139,6 +139,25 @@ describe("without the optional peer dependencies", () => {
       code: "missing-peer-dependency",
       packages: ["@cedar-policy/cedar-wasm"],
       message: "toolwire/cedar needs @cedar-policy/cedar-wasm: npm install @cedar-policy/cedar-wasm",
+    });
+  });
+
+  it("toolwire/journal loads, its file journal works, and a PostgreSQL journal rejects naming pg", async () => {
+    const result = await runWithoutPeers(`
+      const { createFileJournal, createPostgresJournal } = await import("./journal/index.js");
+      const files = createFileJournal(${JSON.stringify(join(workspace.path, "runs"))});
+      await files.append("r", [{ kind: "run-ended", reason: "done", turns: 1 }]);
+      const read = await files.read("r");
+      const journal = createPostgresJournal({ connectionString: "postgres://127.0.0.1:1/none" });
+      try { await journal.read("r"); console.log(JSON.stringify({ read: true })); }
+      catch (error) { console.log(JSON.stringify({ entries: read.length, name: error.name, code: error.code, packages: error.packages, message: error.message })); }
+      finally { await journal.close(); }`);
+    expect(result).toEqual({
+      entries: 1,
+      name: "MissingPeerDependencyError",
+      code: "missing-peer-dependency",
+      packages: ["pg"],
+      message: "toolwire's PostgreSQL journal needs pg: npm install pg",
     });
   });
 
@@ -280,7 +299,7 @@ describe("with the AI SDK and the OpenAI Agents SDK installed", () => {
   });
 });
 
-describe("the declaration files of the root and toolwire/builtins", () => {
+describe("the declaration files of the root, toolwire/builtins and toolwire/journal", () => {
   it("import no optional peer dependency, however deep", () => {
     const seen = new Set<string>();
     const leaks: string[] = [];
@@ -295,6 +314,7 @@ describe("the declaration files of the root and toolwire/builtins", () => {
     };
     visit(join(dist, "index.d.ts"));
     visit(join(dist, "builtins", "index.d.ts"));
+    visit(join(dist, "journal", "index.d.ts"));
     expect(seen.size).toBeGreaterThan(20);
     expect(leaks).toEqual([]);
   });
