@@ -5,7 +5,8 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { POSTGRES_RUNS, type PostgresServer, startPostgres } from "../support/postgres.js";
 import { builtScript } from "./helpers/build.js";
 
 const run = promisify(execFile);
@@ -79,5 +80,43 @@ describe("a durable run on the file journal", () => {
     expect(runs.filter((tool) => tool === "unsafe_wait")).toHaveLength(1);
     expect(runs.filter((tool) => tool === "safe_wait")).toHaveLength(2);
     expect(await readFile(join(dir, "safe_wait.started"), "utf8")).toBe("run-1:w1");
+  });
+});
+
+if (!POSTGRES_RUNS) console.warn("skipping the durable runs on PostgreSQL: initdb and postgres are not installed");
+
+describe.skipIf(!POSTGRES_RUNS)("a durable run on the PostgreSQL journal", () => {
+  let server: PostgresServer;
+  beforeAll(async () => {
+    server = await startPostgres();
+  }, 60_000);
+  afterAll(() => server?.stop());
+
+  it("killed during a slow call, is resumed by one of two processes racing for it; nothing runs twice", {
+    timeout: 90_000,
+  }, async () => {
+    const dir = await mkdtemp(join(tmpdir(), "toolwire-durable-pg-"));
+    work.push(dir);
+    const env = { PATH: process.env.PATH ?? "", JOURNAL_URL: server.connectionString };
+    await startAndKill(dir, "postgres", env);
+    const slow = { ...env, WAIT_MS: "3000" };
+    const both = await Promise.all([resume(dir, "postgres", slow), resume(dir, "postgres", slow)]);
+    // One continues the run. The other meets its lease (held_elsewhere), or, on a machine so loaded that it starts
+    // after the first finished, finds the run completed: either way it runs nothing.
+    const [winner, other] = both[0]?.results.length === 0 ? [both[1], both[0]] : [both[0], both[1]];
+    expect(other?.results).toEqual([]);
+    expect(["held_elsewhere", "completed"]).toContain(other?.reason);
+    expect(winner?.reason).toBe("completed");
+    expect(winner?.results).toEqual([
+      ["u1", "outcome-unknown"],
+      ["w1", "ok"],
+    ]);
+    const runs = (await readFile(join(dir, "runs.log"), "utf8"))
+      .trim()
+      .split("\n")
+      .map((line) => line.split(" ")[1]);
+    expect(runs.filter((tool) => tool === "send")).toHaveLength(1);
+    expect(runs.filter((tool) => tool === "unsafe_wait")).toHaveLength(1);
+    expect(runs.filter((tool) => tool === "safe_wait")).toHaveLength(2);
   });
 });

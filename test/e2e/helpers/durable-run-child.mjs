@@ -1,7 +1,7 @@
 // One process of a durable run. argv: <dist folder> <start|resume> <work folder> <journal module> <journal kind>.
 // start: the model sends `send` (turn 1), then `unsafe_wait` and `safe_wait` together (turn 2), then a last answer;
 // the waits wait until the process is killed. resume: the same run id, a model with only the last answer, and waits
-// that end at once. `send` and the waits append "<pid> <tool>" to <work>/runs.log; each wait writes
+// that end at once (after WAIT_MS, default 0). `send` and the waits append "<pid> <tool>" to <work>/runs.log; each wait writes
 // <work>/<tool>.started when it begins. Prints one JSON line: each tool result's call id and error code, and why
 // the run stopped. The journal: `file` (a folder in <work>) or `postgres` (the connection string in JOURNAL_URL).
 import { appendFileSync, writeFileSync } from "node:fs";
@@ -39,6 +39,8 @@ const waiting = (name, idempotent) =>
       logRun(name);
       writeFileSync(join(work, `${name}.started`), context.idempotencyKey ?? "");
       if (mode === "start") await new Promise(() => {}); // until the process is killed
+      // Resumed: WAIT_MS holds the run a while, so that a second resumer meets the lease.
+      await new Promise((resolve) => setTimeout(resolve, Number(process.env.WAIT_MS ?? 0)));
       return `${name} done`;
     },
   });
