@@ -15,7 +15,7 @@ import { formatRecording, parseRecording, type RunRecord } from "./recording.js"
 import { ReplayError } from "./replay-error.js";
 
 /** Tools that count their runs: `echo` answers its input, `fail` always errs, `clock` answers a new value each run. */
-function countingTools() {
+function countingTools(clockLive = false) {
   const runs = { echo: 0, fail: 0, clock: 0 };
   const tools: AgentTool[] = [
     defineTool({
@@ -40,6 +40,7 @@ function countingTools() {
       name: "clock",
       description: "A new value each run.",
       inputSchema: { type: "object", properties: {} },
+      ...(clockLive ? { replay: "live" as const } : {}),
       execute: () => `tick ${++runs.clock}`,
     }),
   ];
@@ -70,8 +71,8 @@ async function record(script: readonly ScriptedTurn[] = SCRIPT) {
   return { records: parseRecording(formatRecording(recorder.records)), transcript };
 }
 
-async function replay(records: readonly RunRecord[], live: string[] = []) {
-  const { session, runs } = countingTools();
+async function replay(records: readonly RunRecord[], live: string[] = [], clockLive = false) {
+  const { session, runs } = countingTools(clockLive);
   const model = createReplayModel(records);
   const run = runAgent({ session: createReplaySession(session, records, { live }), model, prompt: "go" });
   return { runs, model, run };
@@ -182,6 +183,17 @@ describe("record and replay", () => {
     expect(done.error).toMatchObject({ code: "replay-diverged", turn: 2 });
     expect(done.error?.message).toContain("the model request differs at message 3");
     expect(diverging.runs.clock).toBe(1);
+  });
+
+  it("runs a tool that declares replay: live for real, without a pattern naming it", async () => {
+    const script: ScriptedTurn[] = [{ toolCalls: [{ name: "clock" }] }, {}];
+    const { records } = await record(script);
+    const live = await replay(records, [], true);
+    expect((await drain(live.run)).done.reason).toBe("completed");
+    expect(live.runs.clock).toBe(1);
+    const recorded = await replay(records);
+    expect((await drain(recorded.run)).done.reason).toBe("completed");
+    expect(recorded.runs.clock).toBe(0);
   });
 
   it("rejects a recording that is not JSON lines, naming the line", async () => {

@@ -17,7 +17,7 @@ export interface ReplaySessionOptions {
 
 /**
  * `session`, except that each batch of tool calls is answered with the recorded results of that turn's calls
- * (docs/replay.md): tools matching `live` run for real through the session. Before anything runs, the batch is
+ * (docs/replay.md): tools declaring `replay: "live"` and tools matching `live` run for real through the session. Before anything runs, the batch is
  * checked against the recording; the first difference rejects the dispatch (and so the run) with `ReplayError`
  * `replay-diverged`, naming the turn and the call: a call not in the recording, a recorded call not made, another
  * tool, or another input.
@@ -30,7 +30,8 @@ export function createReplaySession(
   const matchers = (options.live ?? []).map(compilePolicyPattern);
   const isLive = (name: string) => {
     const tool = session.activeTools.get(name);
-    return tool !== undefined && matchers.some((matches) => matches(tool.descriptor, name.toLowerCase()));
+    if (tool === undefined) return false;
+    return tool.replay === "live" || matchers.some((matches) => matches(tool.descriptor, name.toLowerCase()));
   };
   const models = records.filter((record) => record.kind === "model");
   const tools = records.filter((record): record is ToolRecord => record.kind === "tool");

@@ -57,6 +57,11 @@ export interface ToolDefinition<S extends ToolSchemaInput> {
    * whose process died during the call runs it again (docs/durable-runs.md). Default false.
    */
   readonly idempotent?: boolean;
+  /**
+   * `"live"`: a replayed run (docs/replay.md) runs its calls for real (a clock, a read of the files the test set up)
+   * instead of answering them from the recording. Default: answered from the recording.
+   */
+  readonly replay?: "live";
   /** How long its executor may run, in milliseconds; `Infinity` for no limit. Default: the session's. */
   readonly timeoutMs?: number;
   /** Results with more characters of text than this are saved to a file and previewed. Default: the session's. */
@@ -109,6 +114,9 @@ export function defineTool<const S extends ToolSchemaInput>(definition: ToolDefi
     fail("invalid-tool-definition", `Tool ${name} has defer ${String(defer)}, expected true or false`);
   }
   const { trust, effects, idempotent } = definition;
+  if (definition.replay !== undefined && definition.replay !== "live") {
+    fail("invalid-tool-definition", `Tool ${name} has replay ${JSON.stringify(definition.replay)}, expected "live"`);
+  }
   if (idempotent !== undefined && typeof idempotent !== "boolean") {
     fail("invalid-tool-definition", `Tool ${name} has idempotent ${String(idempotent)}, expected true or false`);
   }
@@ -176,6 +184,7 @@ export function defineTool<const S extends ToolSchemaInput>(definition: ToolDefi
       timeoutMs,
       maxResultChars,
       idempotent: idempotent === true || undefined,
+      replay: definition.replay,
       execute,
     }),
   ) as AgentTool;

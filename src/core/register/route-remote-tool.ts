@@ -25,6 +25,7 @@ export function routeRemoteTool(tool: AgentTool, executor: RemoteExecutor): Agen
     ...(tool.timeoutMs === undefined ? {} : { timeoutMs: tool.timeoutMs }),
     ...(tool.maxResultChars === undefined ? {} : { maxResultChars: tool.maxResultChars }),
     ...(tool.idempotent === undefined ? {} : { idempotent: tool.idempotent }),
+    ...(tool.replay === undefined ? {} : { replay: tool.replay }),
     runsOn: executor.id,
     execute: (input: JsonObject, context: ToolCallContext) =>
       executor.execute({ toolName, toolCallId: context.toolCallId, input }, context),

@@ -108,6 +108,8 @@ export interface AgentTool<TInput = JsonObject> {
    * ends with `outcome-unknown`.
    */
   readonly idempotent?: boolean;
+  /** `"live"`: a replayed run (docs/replay.md) runs its calls for real instead of answering them from the recording. */
+  readonly replay?: "live";
   execute(input: TInput, context: ToolCallContext): Promise<ToolResult | string>;
   /**
    * The id of the remote executor (docs/workers.md) that runs this tool's calls, set by the registry's `executors` on

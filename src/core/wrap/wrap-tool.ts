@@ -76,6 +76,7 @@ export function wrapTool(tool: AgentTool): WrappedTool {
     timeoutMs: tool.timeoutMs,
     maxResultChars: tool.maxResultChars,
     idempotent: tool.idempotent,
+    replay: tool.replay,
     // Every field written, undefined or not: a spread would give wrappers of different tools different shapes.
     runsOn: tool.runsOn,
     unwrapped: tool,
