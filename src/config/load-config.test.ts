@@ -106,7 +106,7 @@ describe("loadConfig", () => {
       {
         path: "skils",
         message:
-          'unknown property (did you mean "skills"?); expected one of: $schema, workspace, maxResultChars, maxSpillBytes, telemetry, builtins, allowedTools, policy, defer, deferBudgetTokens, executors, plugins, approvals, flow, codeMode, mcpServers, pins, availability, skills, serve',
+          'unknown property (did you mean "skills"?); expected one of: $schema, workspace, maxResultChars, maxSpillBytes, telemetry, builtins, allowedTools, policy, defer, deferBudgetTokens, executors, plugins, approvals, flow, codeMode, journal, mcpServers, pins, availability, skills, serve',
       },
       { path: "builtins.enabled", message: 'must be true or false, got the string "yes"' },
       {

@@ -133,6 +133,8 @@ export interface ToolwireConfig {
   readonly executors?: readonly ExecutorConfig[];
   readonly approvals?: ApprovalsConfig;
   readonly codeMode?: CodeModeConfig;
+  /** Where `toolwire run` journals its runs (docs/durable-runs.md): `file:PATH` or `postgres:env:NAME`. */
+  readonly journal?: string;
   readonly flow?: FlowConfig;
   readonly mcpServers?: readonly McpServerConfig[];
   /**

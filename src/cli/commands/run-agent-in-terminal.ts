@@ -1,7 +1,9 @@
 // `toolwire run`: the agent loop in a terminal: model text, each tool call with its result and timing, the outcome.
+
 import type { AgentSession } from "../../core/dispatch/session.js";
 import { contentBlockAsText } from "../../core/tool-result.js";
 import type { ToolExecutionEndEvent, ToolResultBlock } from "../../core/types.js";
+import type { RunJournal } from "../../journal/run-journal.js";
 import { runAgent } from "../../loop/run-agent.js";
 import type { AgentEvent } from "../../loop/types.js";
 import type { ModelClient } from "../../providers/clients/types.js";
@@ -42,6 +44,9 @@ export async function runAgentInTerminal(
     toolsInSystemPrompt?: boolean;
     /** The session the run dispatches through; default `runtime.session` (a recorder's or a replay's wraps it). */
     session?: AgentSession;
+    /** With `runId`: the run is journaled there, and resumes when its journal has entries (docs/durable-runs.md). */
+    journal?: RunJournal;
+    runId?: string;
     /** Hears every event of the run as it comes (the inspector's `record`). */
     onEvent?: (event: AgentEvent) => void;
   },
@@ -54,6 +59,7 @@ export async function runAgentInTerminal(
     signal: options.signal,
     ...(options.maxTurns === undefined ? {} : { maxTurns: options.maxTurns }),
     ...(options.toolsInSystemPrompt === true ? { toolsInSystemPrompt: true } : {}),
+    ...(options.journal === undefined ? {} : { journal: options.journal, runId: options.runId }),
   });
   const text = options.streamText === true && !options.json ? createStreamedTextPrinter(output) : undefined;
   // The calls a program made (code mode), shown under its result: printed as they ended, they would cut the spinner.

@@ -1,5 +1,6 @@
 // `toolwire run [prompt...]`: the agent loop with a model, on a prompt or on the demo task in a copy of the sample
 // workspace, asking for approvals on the terminal, ahead with --approve, or on the inspector's page.
+import { randomBytes } from "node:crypto";
 import { rm, writeFile } from "node:fs/promises";
 import { type Command, Option } from "commander";
 import type { AgentSession } from "../../core/dispatch/session.js";
@@ -29,6 +30,7 @@ interface RunOptions {
   record?: string;
   replay?: string;
   live?: string[];
+  runId?: string;
 }
 
 /** Adds `toolwire run [options] [prompt...]`. */
@@ -74,6 +76,10 @@ export function registerRun(program: Command, cli: CliContext): void {
     .option(
       "--code-mode",
       "give the model run_code, one program that calls the tools, instead of the tools one by one (the config's codeMode options apply; docs/code-mode.md)",
+    )
+    .option(
+      "--run-id <id>",
+      "with the config's journal: the run's id; a run whose journal has entries resumes (default: a new id, printed)",
     )
     .option(
       "--record <file>",
@@ -201,8 +207,30 @@ async function runCommand(cli: CliContext, words: string[], options: RunOptions)
       ...(demo && inspector !== undefined ? { approvals: { require: ["edit"] } } : {}),
       systemPrompt: "You are a careful coding agent. Work in the workspace with the tools you have; be brief.",
     });
+    const journalSpec = runtime.loaded.config.journal;
+    if (options.runId !== undefined && journalSpec === undefined) {
+      await runtime.close();
+      throw new CliError(
+        EXIT_USAGE,
+        '--run-id resumes a journaled run: set "journal" in the config (docs/durable-runs.md)',
+      );
+    }
+    const journal =
+      journalSpec === undefined
+        ? undefined
+        : await (await import("../open-journal.js"))
+            .openJournal(runtime.loaded, journalSpec, process.env)
+            .catch(async (error: unknown) => {
+              await runtime.close();
+              throw error;
+            });
+    const runId =
+      journal === undefined ? undefined : (options.runId ?? `run-${Date.now()}-${randomBytes(4).toString("hex")}`);
     try {
       if (!json) output().line(paint(output(), "dim", `model ${spec}, workspace ${runtime.built.workspaceRoot}`));
+      if (runId !== undefined && !json) {
+        output().line(paint(output(), "dim", `run ${runId} (toolwire run --run-id ${runId} resumes it)`));
+      }
       const recorder =
         options.record === undefined
           ? undefined
@@ -212,6 +240,7 @@ async function runCommand(cli: CliContext, words: string[], options: RunOptions)
       const watch = inspector?.watch(runtime.session, { label: demo ? "demo" : "run" });
       const signal = cli.interruptSignal();
       const exit = await runAgentInTerminal(runtime, recorder?.model ?? model, output(), {
+        ...(journal === undefined || runId === undefined ? {} : { journal, runId }),
         prompt: demo ? DEMO_PROMPT : prompt,
         ...(session === undefined ? {} : { session }),
         json,
@@ -238,6 +267,7 @@ async function runCommand(cli: CliContext, words: string[], options: RunOptions)
       }
     } finally {
       await saveRecording?.();
+      await journal?.close?.();
       await runtime.close();
     }
   } finally {
