@@ -1,7 +1,8 @@
 // Benchmark: what journaling costs a durable run (docs/durable-runs.md). The file journal's append of one entry
 // (one write, one fsync) and PostgreSQL's (one transaction, fsync and synchronous commit on, as shipped), and a no-op
 // tool call's journaling: its call-started and call-ended entries, two appends, 100 calls one after another.
-// Each pass times a batch; the figure is the median pass with the lowest and highest.
+// And a whole run: one model turn of 100 no-op calls (dispatched together) and a last answer, through runAgent,
+// without a journal and with each. Each pass times a batch; the figure is the median pass with the lowest and highest.
 // Run: npm run bench:journal   (--passes 7 --batch 100 --folder DIR --postgres URL)
 // Without --postgres it starts Debian's PostgreSQL in a temp folder (as `nobody` when run as root), or skips it.
 // Target (issue 31): a tool call's journaling under 1 ms with fsync on the file journal, or the reason why not.
@@ -10,6 +11,7 @@ import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs
 import { open } from "node:fs/promises";
 import { createServer } from "node:net";
 import { join } from "node:path";
+import { createAgentSession, createScriptedModel, createToolRegistry, defineTool, runAgent } from "../dist/index.js";
 import { createFileJournal, createPostgresJournal } from "../dist/journal/index.js";
 import { flag } from "./lib/args.js";
 import { figureOf } from "./lib/figures.js";
@@ -58,6 +60,41 @@ async function measure(name, journal) {
   console.log(`${name}: a no-op tool call's journaling (2 appends) ${show(call)}`);
 }
 
+const noop = defineTool({
+  name: "noop",
+  description: "Does nothing",
+  inputSchema: { type: "object" },
+  execute: () => "ok",
+});
+const session = createAgentSession({ registry: createToolRegistry({ custom: [noop] }) });
+const CALLS = 100;
+let runs = 0;
+
+/** One run of 100 no-op calls, journaled in `journal` when given; its wall-clock milliseconds. */
+async function oneRun(journal) {
+  const calls = Array.from({ length: CALLS }, (_, index) => ({ id: `c${index}`, name: "noop", input: {} }));
+  const model = createScriptedModel([{ toolCalls: calls }, { text: "done" }]);
+  const options = journal === undefined ? {} : { journal, runId: `bench-run-${process.pid}-${runs++}` };
+  const start = process.hrtime.bigint();
+  for await (const event of runAgent({ session, model, prompt: "go", ...options })) {
+    if (event.type === "done" && event.reason !== "completed") throw new Error(`the run ended ${event.reason}`);
+  }
+  return Number(process.hrtime.bigint() - start) / 1e6;
+}
+
+/** Runs of 100 no-op calls: the median run with the lowest and highest, the first run left out (warm-up). */
+async function runs100(name, journal) {
+  const times = [];
+  for (let pass = 0; pass < PASSES + 1; pass++) {
+    const ms = await oneRun(journal);
+    if (pass > 0) times.push(ms);
+  }
+  const figure = figureOf(times);
+  console.log(
+    `${name}: a run of ${CALLS} no-op calls ${show(figure)}, ${(figure.median / CALLS).toFixed(3)} ms a call`,
+  );
+}
+
 /** The floor under the file journal: one write and one fsync of an entry's line to an open file, nothing else. */
 async function bareFsync(folder) {
   const handle = await open(join(folder, "bare.jsonl"), "a");
@@ -76,6 +113,8 @@ try {
   console.log(`Node ${process.version}; ${PASSES} passes of ${BATCH}; file journal in ${FOLDER} (${fsType})`);
   await bareFsync(folder);
   await measure("file", createFileJournal(folder));
+  await runs100("no journal", undefined);
+  await runs100("file journal", createFileJournal(folder));
 } finally {
   rmSync(folder, { recursive: true, force: true });
 }
@@ -88,6 +127,7 @@ try {
   else {
     const journal = createPostgresJournal({ connectionString: url });
     await measure("postgres", journal);
+    await runs100("postgres journal", journal);
     await journal.close();
   }
 } finally {
