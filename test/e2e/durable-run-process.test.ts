@@ -57,6 +57,17 @@ async function resume(dir: string, kind: string, env: NodeJS.ProcessEnv) {
   return JSON.parse(stdout.trim()) as { results: string[][]; reason: string };
 }
 
+/** Across every process: `send` ran once, `unsafe_wait` once (never again), `safe_wait` twice (run again on resume). */
+async function expectRunCounts(dir: string): Promise<void> {
+  const runs = (await readFile(join(dir, "runs.log"), "utf8"))
+    .trim()
+    .split("\n")
+    .map((line) => line.split(" ")[1]);
+  expect(runs.filter((tool) => tool === "send")).toHaveLength(1);
+  expect(runs.filter((tool) => tool === "unsafe_wait")).toHaveLength(1);
+  expect(runs.filter((tool) => tool === "safe_wait")).toHaveLength(2);
+}
+
 describe("a durable run on the file journal", () => {
   it("killed during a slow call resumes in a new process: the side effect happened once, the interrupted calls end as their tools allow, the model is not asked again", {
     timeout: 90_000,
@@ -72,13 +83,7 @@ describe("a durable run on the file journal", () => {
       ["u1", "outcome-unknown"],
       ["w1", "ok"],
     ]);
-    const runs = (await readFile(join(dir, "runs.log"), "utf8"))
-      .trim()
-      .split("\n")
-      .map((line) => line.split(" ")[1]);
-    expect(runs.filter((tool) => tool === "send")).toHaveLength(1);
-    expect(runs.filter((tool) => tool === "unsafe_wait")).toHaveLength(1);
-    expect(runs.filter((tool) => tool === "safe_wait")).toHaveLength(2);
+    await expectRunCounts(dir);
     expect(await readFile(join(dir, "safe_wait.started"), "utf8")).toBe("run-1:w1");
   });
 });
@@ -111,12 +116,6 @@ describe.skipIf(!POSTGRES_RUNS)("a durable run on the PostgreSQL journal", () =>
       ["u1", "outcome-unknown"],
       ["w1", "ok"],
     ]);
-    const runs = (await readFile(join(dir, "runs.log"), "utf8"))
-      .trim()
-      .split("\n")
-      .map((line) => line.split(" ")[1]);
-    expect(runs.filter((tool) => tool === "send")).toHaveLength(1);
-    expect(runs.filter((tool) => tool === "unsafe_wait")).toHaveLength(1);
-    expect(runs.filter((tool) => tool === "safe_wait")).toHaveLength(2);
+    await expectRunCounts(dir);
   });
 });
