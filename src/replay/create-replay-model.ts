@@ -1,8 +1,10 @@
 // A model client that answers from a recording, after checking each request is the one recorded.
+
+import { canonicalJson } from "../core/approve/input-digest.js";
 import type { ModelClient } from "../providers/clients/types.js";
-import { canonicalJson, shortJson } from "./canonical-json.js";
 import { type RunRecord, toRecordedMessages } from "./recording.js";
 import { ReplayError } from "./replay-error.js";
+import { shortJson } from "./short-json.js";
 
 /** A `ModelClient` replaying a recording; `turnsLeft` is how many recorded turns were not asked for yet. */
 export interface ReplayModel extends ModelClient {

@@ -1,11 +1,13 @@
 // A session that answers tool calls from a recording instead of running them, except tools that must run live.
+
+import { canonicalJson } from "../core/approve/input-digest.js";
 import type { AgentSession } from "../core/dispatch/session.js";
 import { compilePolicyPattern } from "../core/filter/policy.js";
 import type { DispatchOptions, ToolCallOutcome, ToolUse } from "../core/types.js";
-import { canonicalJson, shortJson } from "./canonical-json.js";
 import { overrideSession } from "./override-session.js";
 import type { RunRecord } from "./recording.js";
 import { ReplayError } from "./replay-error.js";
+import { shortJson } from "./short-json.js";
 
 type ToolRecord = Extract<RunRecord, { kind: "tool" }>;
 

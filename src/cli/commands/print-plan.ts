@@ -3,9 +3,10 @@ import { TOOL_SEARCH_DEFINITION } from "../../core/defer/create-tool-search-tool
 import { describeDeferral } from "../../core/defer/describe-deferral.js";
 import { estimateToolTokens } from "../../core/defer/estimate-tool-tokens.js";
 import { applyToolPolicy } from "../../core/filter/policy.js";
+import { flowFactWords } from "../../core/flow/describe-tool-flow.js";
 import { isNear } from "../../core/is-near.js";
 import { ownerLabel } from "../../core/register/owner-label.js";
-import type { SessionFlow, ToolFlowFacts } from "../../core/types.js";
+import type { SessionFlow } from "../../core/types.js";
 import { listNonStrictTools } from "../../providers/list-non-strict-tools.js";
 import { formatTable, type Output, paint } from "../output.js";
 import type { Runtime } from "../runtime.js";
@@ -69,13 +70,6 @@ function executorTools(runtime: Runtime): { id: string; where: string | null; to
 /** The session's flow rules (docs/security.md). */
 function flowRules(runtime: Runtime): SessionFlow {
   return runtime.session.flow;
-}
-
-/** A tool's flow facts in a table cell: `untrusted` when it is, its effects, and `guarded` when it is. */
-function flowCell(facts: ToolFlowFacts): string {
-  return [facts.trust === "untrusted" ? "untrusted" : "", facts.effects, facts.guarded ? "guarded" : ""]
-    .filter((word) => word !== "")
-    .join(", ");
 }
 
 /** Whether flow rules are on, and what a guarded call meets while the session is tainted. */
@@ -143,7 +137,7 @@ export function printPlan(runtime: Runtime, output: Output): void {
         [...runtime.registry.tools.values()].map((tool) => [
           paint(output, "green", tool.descriptor.name),
           ownerLabel(tool.descriptor.owner),
-          flowCell(flow.describeTool(tool.descriptor)),
+          flowFactWords(flow.describeTool(tool.descriptor)),
           ...(remote ? [tool.runsOn === undefined ? "here" : paint(output, "cyan", tool.runsOn)] : []),
           firstLine(tool.descriptor.description),
         ]),

@@ -13,6 +13,7 @@ import { copyJson } from "../copy-json.js";
 import { describeThrown, toolCallRefusal } from "../errors.js";
 import { askCallPolicy } from "../flow/ask-call-policy.js";
 import type { Flow } from "../flow/create-flow.js";
+import { nameFlowSources } from "../flow/name-flow-sources.js";
 import { isRecord } from "../json.js";
 import { errorResult } from "../tool-result.js";
 import type {
@@ -286,13 +287,8 @@ async function approveCall(runtime: CallRuntime, call: Call, options: DispatchOp
 
 /** Why a guarded call was refused while the session is tainted: the calls that brought untrusted content. */
 function flowBlockedMessage(toolName: string, flow: Flow): string {
-  const sources = flow.view.sources;
-  const named = sources
-    .slice(0, 5)
-    .map((source) => `${source.toolName} (${source.toolCallId})`)
-    .join(", ");
-  const more = sources.length > 5 ? ` and ${sources.length - 5} more` : "";
-  return `Tool call ${toolName} blocked: this conversation holds content from untrusted tools (${named}${more}), and ${toolName} can change things outside it. It was not run.`;
+  const from = nameFlowSources(flow.view.sources);
+  return `Tool call ${toolName} blocked: this conversation holds content from untrusted tools (${from}), and ${toolName} can change things outside it. It was not run.`;
 }
 
 /**

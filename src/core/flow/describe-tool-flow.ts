@@ -1,4 +1,4 @@
-// A tool as flow rules see it, in words: for `explain`.
+// A tool as flow rules see it, in words: a sentence for `explain`, a few words for `plan` and the inspector.
 import type { ToolFlowFacts } from "../types.js";
 
 /** A tool's flow facts in one sentence a person can act on. */
@@ -17,4 +17,11 @@ export function describeToolFlow(
   return flow.enabled
     ? `${trust}; ${effects}, so it is guarded: while the session is tainted a call of it ${meets}.`
     : `${trust}; ${effects}, so flow rules would guard it, but they are off (set flow to turn them on).`;
+}
+
+/** The facts in a table cell: `untrusted` when it is, its effects, and `guarded` when it is. */
+export function flowFactWords(facts: ToolFlowFacts): string {
+  return [facts.trust === "untrusted" ? "untrusted" : "", facts.effects, facts.guarded ? "guarded" : ""]
+    .filter((word) => word !== "")
+    .join(", ");
 }

@@ -1,6 +1,7 @@
 // The plan of the selected session: visible (active, sent, tokens), deferred with why, hidden with each
 // diagnostic, removed with the layer and pattern: what `toolwire plan` prints.
 import { describeDeferral } from "../../core/defer/describe-deferral.js";
+import { flowFactWords } from "../../core/flow/describe-tool-flow.js";
 import type { PlanRemovedTool, PlanView } from "../types.js";
 import { el, formatClock, formatCount, replaceChildren, table } from "./dom.js";
 
@@ -25,9 +26,7 @@ export function renderPlan(container: Element, plan: PlanView | undefined): void
           plan.visible.map((tool) => [
             el("strong", { class: "tool-name" }, tool.name),
             tool.owner,
-            [tool.flow.trust === "untrusted" ? "untrusted" : "", tool.flow.effects, tool.flow.guarded ? "guarded" : ""]
-              .filter((word) => word !== "")
-              .join(", "),
+            flowFactWords(tool.flow),
             tool.active ? "yes" : "no",
             tool.sent ? "yes" : "no",
             formatCount(tool.estimatedTokens),
