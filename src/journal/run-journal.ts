@@ -1,6 +1,13 @@
 // A run's journal: what the agent loop writes before it acts, so that a run whose process died resumes without
 // asking the model again for finished turns or running finished calls again (docs/durable-runs.md).
-import type { ToolCallErrorCode, ToolResultBlock } from "../core/types.js";
+import type {
+  ApprovalDecision,
+  ApprovalRequest,
+  FlowSource,
+  JsonValue,
+  ToolCallErrorCode,
+  ToolResultBlock,
+} from "../core/types.js";
 import type { ModelStopReason, ModelUsage, TranscriptMessage } from "../providers/clients/types.js";
 
 /** One fact of a run, in the order the loop wrote them. Plain JSON. */
@@ -39,6 +46,26 @@ export type JournalEntry =
       readonly result: ToolResultBlock;
       readonly errorCode?: ToolCallErrorCode;
     }
+  /**
+   * The run paused: calls of turn `turn` wait for a person's approval. Lists every approval the turn waits for now
+   * (a later `run-paused` of the same turn replaces it), with what the executors that paused their calls left (a
+   * code-mode program's ledger), by approval id.
+   */
+  | {
+      readonly kind: "run-paused";
+      readonly turn: number;
+      readonly pending: readonly ApprovalRequest[];
+      readonly continuations?: Readonly<Record<string, JsonValue>>;
+    }
+  /** A decision on a pending approval, written before it is acted on: it applies once, in whichever process resumes. */
+  | {
+      readonly kind: "approval-decided";
+      readonly turn: number;
+      readonly approvalId: string;
+      readonly decision: ApprovalDecision;
+    }
+  /** A call of an untrusted tool brought its content into the run (docs/security.md): a resumed run is tainted again. */
+  | { readonly kind: "flow-tainted"; readonly source: FlowSource }
   /** The run ended (not written for a run that paused for approval). */
   | { readonly kind: "run-ended"; readonly reason: string; readonly turns: number };
 

@@ -1,44 +1,92 @@
-// A journaled turn's calls: each call's start recorded before its executor runs, each outcome as it ends.
+// A journaled turn's calls: each call's start recorded before its executor runs, each outcome as it ends, and the
+// untrusted content they bring in.
 import { inputDigest } from "../core/approve/input-digest.js";
-import type { ToolCallOutcome, ToolExecutionEndEvent, ToolResultBlock } from "../core/types.js";
+import type {
+  ApprovalResumption,
+  DispatchOptions,
+  ToolCallOutcome,
+  ToolExecutionEndEvent,
+  ToolResultBlock,
+} from "../core/types.js";
+import type { JournalEntry } from "../journal/run-journal.js";
 import type { ToolCall } from "../providers/types.js";
 import type { LoopJournal, LoopRun } from "./loop-run.js";
 
 /**
- * Dispatches `calls` as `runAgent` does, recording in `journal` each call's start (just before its executor runs)
- * and each call's result as it ends. Rejects when the journal fails; a call whose start could not be recorded is not
- * run.
+ * Dispatches `calls` as `runAgent` does, journaled (`journalCalls`). Rejects when the journal fails; a call whose
+ * start could not be recorded is not run.
  */
-export async function dispatchJournaled(
+export function dispatchJournaled(
   run: LoopRun,
   journal: LoopJournal,
   calls: readonly ToolCall[],
 ): Promise<readonly Partial<ToolCallOutcome>[]> {
+  const { session } = run.options;
+  return journalCalls(
+    run,
+    journal,
+    calls.map((call) => call.id),
+    (options) => session.dispatchAllDetailed(calls, options),
+  );
+}
+
+/**
+ * Runs calls paused for approval with their decisions (`session.approvals.resume`), journaled (`journalCalls`).
+ * `ids` are the paused calls' ids in the turn.
+ */
+export function resumeJournaled(
+  run: LoopRun,
+  journal: LoopJournal,
+  resumptions: readonly ApprovalResumption[],
+  ids: readonly string[],
+): Promise<readonly Partial<ToolCallOutcome>[]> {
+  const { approvals } = run.options.session;
+  if (approvals === undefined) return Promise.reject(new Error("the session has no approvals"));
+  return journalCalls(run, journal, ids, (options) => approvals.resume(resumptions, options));
+}
+
+/**
+ * Runs `dispatch` with the loop's options, recording in `journal` each of the calls `ids`' start (just before its
+ * executor runs), each one's result as it ends, and each call that taints the session. Rejects when the journal
+ * fails.
+ */
+async function journalCalls(
+  run: LoopRun,
+  journal: LoopJournal,
+  ids: readonly string[],
+  dispatch: (options: DispatchOptions) => Promise<readonly Partial<ToolCallOutcome>[]>,
+): Promise<readonly Partial<ToolCallOutcome>[]> {
   const { session, signal } = run.options;
   const turn = run.turn;
-  const ids = new Set(calls.map((call) => call.id));
-  // Ends are recorded in order, one append after another; the first failure is kept for after the dispatch.
-  let ends: Promise<void> = Promise.resolve();
-  const stop = session.on("tool_execution_end", (event) => {
-    if (!ids.has(event.toolCallId) || event.parentToolCallId !== undefined) return;
-    const entry = endEntry(turn, event);
-    ends = ends.then(() => journal.record([entry]));
-    ends.catch(() => undefined); // handled: the failure is awaited once the dispatch ends
+  const ours = new Set(ids);
+  // Entries are recorded in order, one append after another; the first failure is kept for after the dispatch.
+  let recorded: Promise<void> = Promise.resolve();
+  const record = (entry: JournalEntry) => {
+    recorded = recorded.then(() => journal.record([entry]));
+    recorded.catch(() => undefined); // handled: the failure is awaited once the dispatch ends
+  };
+  const stopEnds = session.on("tool_execution_end", (event) => {
+    if (ours.has(event.toolCallId) && event.parentToolCallId === undefined) record(endEntry(turn, event));
+  });
+  // Nested calls (a program's) taint the run too.
+  const stopTaints = session.on("flow_tainted", ({ toolCallId, toolName }) => {
+    record({ kind: "flow-tainted", source: { toolCallId, toolName } });
   });
   try {
-    const outcomes = await session.dispatchAllDetailed(calls, {
+    const outcomes = await dispatch({
       ...(signal === undefined ? {} : { signal }),
       pauseForApproval: true,
       runId: journal.runId,
       beforeExecute: ({ toolCallId, toolName, input }) =>
-        ids.has(toolCallId)
+        ours.has(toolCallId)
           ? journal.record([{ kind: "call-started", turn, toolCallId, toolName, inputDigest: inputDigest(input) }])
           : undefined,
     });
-    await ends;
+    await recorded;
     return outcomes;
   } finally {
-    stop();
+    stopEnds();
+    stopTaints();
   }
 }
 

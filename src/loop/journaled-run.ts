@@ -1,48 +1,34 @@
-// A journaled run: a new one starts its journal; one whose journal has entries resumes where its process died.
-import type { ToolCallErrorCode, ToolResultBlock } from "../core/types.js";
-import type { JournalEntry, RunJournal, RunLease } from "../journal/run-journal.js";
-import type { ModelStopReason, ModelUsage, TranscriptMessage } from "../providers/clients/types.js";
+// A journaled run: a new one starts its journal; one whose journal has entries resumes where its last process left
+// it, died or paused for approval.
+import { readDecision } from "../core/approve/approvals.js";
+import { ApprovalError } from "../core/errors.js";
+import type { ApprovalDecision, ApprovalResumption, ToolResultBlock } from "../core/types.js";
+import type { RunJournal, RunLease } from "../journal/run-journal.js";
+import type { TranscriptMessage } from "../providers/clients/types.js";
 import type { ToolCall } from "../providers/types.js";
 import { endTurn, finish, stopAfterTurn, takeOutcomes } from "./end-turn.js";
+import { resumeJournaled } from "./journal-calls.js";
 import type { LoopJournal, LoopRun, TurnCalls } from "./loop-run.js";
-import { addUsage, DEFAULT_MAX_TURNS, dispatchTurn, turns } from "./turns.js";
+import { type OpenTurn, restoreRun } from "./restore-run.js";
+import { DEFAULT_MAX_TURNS, dispatchTurn, turns } from "./turns.js";
 import type { AgentEvent, RunAgentOptions } from "./types.js";
 
-type AssistantMessage = Extract<TranscriptMessage, { role: "assistant" }>;
-
-/** The last model turn of a journal whose calls did not all end: what the dead process left. */
-interface OpenTurn {
-  readonly turn: number;
-  readonly calls: readonly ToolCall[];
-  readonly stopReason: ModelStopReason;
-  /** Results journaled for some of its calls, by call id. */
-  readonly ended: ReadonlyMap<string, { readonly result: ToolResultBlock; readonly errorCode?: ToolCallErrorCode }>;
-  /** The calls whose start was journaled. */
-  readonly started: ReadonlySet<string>;
-}
-
-/** A run read back from its journal. */
-interface Restored {
-  readonly transcript: TranscriptMessage[];
-  readonly maxTurns: number;
-  readonly total: ModelUsage;
-  readonly turn: number;
-  readonly open?: OpenTurn;
-  /** Why it ended, when its journal says it did. */
-  readonly ended?: "completed" | "max_turns";
-}
+type Decisions = Readonly<Record<string, ApprovalDecision>>;
 
 /**
  * `runAgent` with `journal` and `runId` (docs/durable-runs.md). Takes the run (`journal.acquire`, when the journal
- * can), reads its entries, and starts it or resumes it: finished model turns are not asked again; of the turn the
- * dead process left, finished calls keep their journaled results, a call that started and did not end runs again
- * when its tool is idempotent and otherwise ends with `outcome-unknown`, and calls that never started run. Never
- * throws: a failing journal ends the run with `journal_error`.
+ * can), reads its entries, and starts it or resumes it: finished model turns are not asked again; of the turn its
+ * last process left, finished calls keep their journaled results, a call that started and did not end runs again
+ * when its tool is idempotent and otherwise ends with `outcome-unknown`, calls paused for approval run as
+ * `decisions` (or decisions journaled before) say or pause again, and calls never started run. A pause is journaled
+ * (`run-paused`): its `done` event carries no `state`, since the run resumes from its journal. The first step
+ * rejects with `ApprovalError` (`approval-unknown`, `approval-used`) for a decision that names no waiting approval,
+ * before anything runs. Otherwise never throws: a failing journal ends the run with `journal_error`.
  */
 export async function* journaledRun(
   options: RunAgentOptions & { readonly journal: RunJournal; readonly runId: string },
 ): AsyncGenerator<AgentEvent, TranscriptMessage[], undefined> {
-  const { journal, runId } = options;
+  const { journal, runId, decisions = {} } = options;
   const fresh: TranscriptMessage[] = [...(options.messages ?? []), { role: "user", text: options.prompt }];
   const record: LoopJournal = { runId, record: (entries) => journal.append(runId, entries) };
   let run: LoopRun = {
@@ -64,28 +50,27 @@ export async function* journaledRun(
     }
     const entries = await journal.read(runId);
     if (entries.length === 0) {
+      checkDecisions(decisions, undefined);
       await record.record([{ kind: "run-started", transcript: fresh, maxTurns: run.maxTurns, at: Date.now() }]);
     } else {
       const restored = restoreRun(entries);
+      checkDecisions(decisions, restored.ended === undefined ? restored.open : undefined);
       run = { ...run, ...restored, maxTurns: options.maxTurns ?? restored.maxTurns };
+      // What the model saw is still in its transcript: the session is tainted as the run was.
+      if (restored.taint.length > 0) options.session.flow?.taint(restored.taint);
       if (restored.ended !== undefined) {
         yield finish(run, restored.ended);
         return run.transcript;
       }
       if (restored.open !== undefined) {
-        const next = yield* finishOpenTurn(run, restored.open);
+        const next = yield* finishOpenTurn(run, restored.open, decisions);
         if (next === "stopped") return run.transcript;
       }
     }
-    for await (const event of turns(run)) {
-      // Only a finished run is closed: an aborted or failed one resumes when its id is run again.
-      if (event.type === "done" && (event.reason === "completed" || event.reason === "max_turns")) {
-        await record.record([{ kind: "run-ended", reason: event.reason, turns: event.turns }]);
-      }
-      yield event;
-    }
+    for await (const event of turns(run)) yield await noted(record, event, true);
     return run.transcript;
   } catch (thrown) {
+    if (thrown instanceof ApprovalError) throw thrown; // a bad decision: nothing ran
     const error = thrown instanceof Error ? thrown : new Error(String(thrown));
     const failed = new Error(`The run journal failed, so run ${runId} stopped: ${error.message}`, { cause: error });
     yield { type: "error", turn: run.turn, error: failed };
@@ -96,75 +81,130 @@ export async function* journaledRun(
   }
 }
 
-/** The run as its journal tells it; throws on a journal that does not start with `run-started`. */
-function restoreRun(entries: readonly JournalEntry[]): Restored {
-  const [first] = entries;
-  if (first?.kind !== "run-started") throw new Error("the journal does not begin with the run's start");
-  const transcript = [...first.transcript];
-  let total: ModelUsage = { inputTokens: 0, outputTokens: 0 };
-  let turn = 0;
-  let last: { message: AssistantMessage; stopReason: ModelStopReason; turn: number } | undefined;
-  const ended = new Map<string, { result: ToolResultBlock; errorCode?: ToolCallErrorCode }>();
-  const started = new Set<string>();
-  let endedReason: "completed" | "max_turns" | undefined;
-  const closeTurn = () => {
-    if (last === undefined || last.message.toolCalls.length === 0) return;
-    const results = last.message.toolCalls.map((call) => ended.get(call.id)?.result);
-    transcript.push({ role: "tool", results: results as ToolResultBlock[] });
-  };
-  for (const entry of entries.slice(1)) {
-    if (entry.kind === "model-turn") {
-      closeTurn();
-      ended.clear();
-      started.clear();
-      transcript.push(entry.message);
-      if (entry.usage !== undefined) total = addUsage(total, entry.usage);
-      turn = entry.turn;
-      last = { message: entry.message, stopReason: entry.stopReason, turn: entry.turn };
-    } else if (entry.kind === "call-started") started.add(entry.toolCallId);
-    else if (entry.kind === "call-ended") {
-      ended.set(
-        entry.toolCallId,
-        entry.errorCode === undefined ? { result: entry.result } : { result: entry.result, errorCode: entry.errorCode },
-      );
-    } else if (entry.kind === "run-ended") endedReason = entry.reason === "max_turns" ? "max_turns" : "completed";
+/**
+ * An event on its way out, its fact journaled first: a finished run's end, or (when `changed`) the approvals a paused
+ * run now waits for. A pause goes out without its `state`.
+ */
+async function noted(journal: LoopJournal, event: AgentEvent, changed: boolean): Promise<AgentEvent> {
+  if (event.type !== "done") return event;
+  // Only a finished run is closed: an aborted or failed one resumes when its id is run again.
+  if (event.reason === "completed" || event.reason === "max_turns") {
+    await journal.record([{ kind: "run-ended", reason: event.reason, turns: event.turns }]);
   }
-  // A last answer without calls ended the run, whether or not its end was journaled.
-  if (last !== undefined && last.message.toolCalls.length === 0) endedReason ??= "completed";
-  const calls = last?.message.toolCalls ?? [];
-  const complete = calls.every((call) => ended.has(call.id));
-  if (complete) closeTurn();
-  const restored = { transcript, maxTurns: first.maxTurns, total, turn };
-  if (endedReason !== undefined) return { ...restored, ended: endedReason };
-  if (complete || last === undefined) return restored;
-  return { ...restored, open: { turn: last.turn, calls, stopReason: last.stopReason, ended, started } };
+  if (event.reason !== "awaiting_approval" || event.state === undefined) return event;
+  const { state, ...paused } = event;
+  if (changed) {
+    const { turn, pending, continuations } = state;
+    await journal.record([
+      continuations === undefined
+        ? { kind: "run-paused", turn, pending }
+        : { kind: "run-paused", turn, pending, continuations },
+    ]);
+  }
+  return paused;
+}
+
+/** Throws `ApprovalError` unless every decision answers a call of `open` that waits for approval, undecided. */
+function checkDecisions(decisions: Decisions, open: OpenTurn | undefined): void {
+  const waiting = new Map<string, boolean>(); // approval id → decided already
+  for (const stood of open?.standing.values() ?? []) {
+    if (stood.kind === "paused") waiting.set(stood.request.approvalId, stood.decision !== undefined);
+  }
+  for (const approvalId of Object.keys(decisions)) {
+    const decided = waiting.get(approvalId);
+    if (decided === true) {
+      throw new ApprovalError(
+        "approval-used",
+        `Approval ${approvalId} was already decided in this run's journal; a decision applies once.`,
+        approvalId,
+      );
+    }
+    if (decided === undefined) {
+      const open = [...waiting].flatMap(([id, done]) => (done ? [] : [id]));
+      throw new ApprovalError(
+        "approval-unknown",
+        `No call of this run waits for approval ${approvalId}; waiting: ${open.join(", ") || "none"}.`,
+        approvalId,
+      );
+    }
+  }
 }
 
 /**
- * The turn the dead process left, ended here: journaled results kept, calls that started and did not end run again
- * when idempotent and end `outcome-unknown` otherwise (journaled so), calls never started run. Its events go out as
- * a turn's do.
+ * The turn the last process left, ended here: journaled results kept; calls that started and did not end run again
+ * when idempotent and end `outcome-unknown` otherwise (journaled so); paused calls with a decision (journaled first)
+ * run as decided, those without wait again; calls never started run. Its events go out as a turn's do; a run that
+ * only waits again is not journaled again.
  */
-async function* finishOpenTurn(run: LoopRun, open: OpenTurn): AsyncGenerator<AgentEvent, "stopped" | "next"> {
+async function* finishOpenTurn(
+  run: LoopRun,
+  open: OpenTurn,
+  decisions: Decisions,
+): AsyncGenerator<AgentEvent, "stopped" | "next"> {
   const { session } = run.options;
   const journal = run.journal as LoopJournal;
   const dispatched: TurnCalls = { calls: open.calls, results: [], pending: [], stopReason: open.stopReason };
   const events: AgentEvent[] = [];
   const again: number[] = [];
+  const unknown: number[] = [];
+  const decided: { position: number; resumption: ApprovalResumption }[] = [];
   for (const [position, call] of open.calls.entries()) {
-    const done = open.ended.get(call.id);
-    if (done !== undefined) {
-      dispatched.results[position] = done.result;
-      const event = { type: "tool_result" as const, turn: open.turn, call, result: done.result };
-      events.push(done.errorCode === undefined ? event : { ...event, errorCode: done.errorCode });
-    } else if (open.started.has(call.id) && session.activeTools.get(call.name)?.idempotent !== true) {
-      const result = unknownOutcome(call);
-      await journal.record([
-        { kind: "call-ended", turn: open.turn, toolCallId: call.id, result, errorCode: "outcome-unknown" },
-      ]);
-      dispatched.results[position] = result;
-      events.push({ type: "tool_result", turn: open.turn, call, result, errorCode: "outcome-unknown" });
+    const stood = open.standing.get(call.id);
+    if (stood?.kind === "ended") {
+      dispatched.results[position] = stood.result;
+      const event = { type: "tool_result" as const, turn: open.turn, call, result: stood.result };
+      events.push(stood.errorCode === undefined ? event : { ...event, errorCode: stood.errorCode });
+    } else if (stood?.kind === "started") {
+      (session.activeTools.get(call.name)?.idempotent === true ? again : unknown).push(position);
+    } else if (stood?.kind === "paused") {
+      const { request, continuation } = stood;
+      const decision = stood.decision ?? decisions[request.approvalId];
+      if (decision === undefined) {
+        dispatched.pending.push(
+          continuation === undefined ? { request, position } : { request, position, continuation },
+        );
+      } else {
+        // A call its executor paused runs again, as the model made it, with its continuation.
+        const resumption: ApprovalResumption =
+          continuation === undefined
+            ? { request, decision }
+            : { request, decision, continuation, parent: { id: call.id, name: call.name, input: call.input } };
+        decided.push({ position, resumption });
+      }
     } else again.push(position);
+  }
+  for (const position of unknown) {
+    const call = open.calls[position] as ToolCall;
+    const result = unknownOutcome(call);
+    await journal.record([
+      { kind: "call-ended", turn: open.turn, toolCallId: call.id, result, errorCode: "outcome-unknown" },
+    ]);
+    dispatched.results[position] = result;
+    events.push({ type: "tool_result", turn: open.turn, call, result, errorCode: "outcome-unknown" });
+  }
+  const fresh = Object.entries(decisions).map(([approvalId, decision]) => ({
+    kind: "approval-decided" as const,
+    turn: open.turn,
+    approvalId,
+    decision: readDecision(decision) as ApprovalDecision,
+  }));
+  // Journaled before it is acted on: a decision applies once, whichever process resumes.
+  if (fresh.length > 0) await journal.record(fresh);
+  if (decided.length > 0) {
+    const ids = decided.map(({ position }) => (open.calls[position] as ToolCall).id);
+    const outcomes = await resumeJournaled(
+      run,
+      journal,
+      decided.map(({ resumption }) => resumption),
+      ids,
+    );
+    takeOutcomes(
+      run,
+      dispatched,
+      decided.map(({ position }) => position),
+      outcomes,
+      events,
+    );
   }
   if (again.length > 0) {
     const outcomes = await dispatchTurn(
@@ -173,14 +213,17 @@ async function* finishOpenTurn(run: LoopRun, open: OpenTurn): AsyncGenerator<Age
     );
     takeOutcomes(run, dispatched, again, outcomes, events);
   }
-  yield* events;
+  const acted = unknown.length + fresh.length + decided.length + again.length > 0;
+  yield* events; // the consumer may abort on a result: endTurn then sees it
   events.length = 0;
+  // A paused run's state lists its waiting calls in the turn's order.
+  dispatched.pending.sort((one, other) => one.position - other.position);
   const next = endTurn(run, dispatched, events);
-  yield* events;
+  for (const event of events) yield await noted(journal, event, acted);
   if (next === "stopped") return next;
   const stop = stopAfterTurn(run);
   if (stop !== undefined) {
-    yield stop;
+    yield await noted(journal, stop, acted);
     return "stopped";
   }
   return "next";

@@ -15,7 +15,8 @@ export { DEFAULT_MAX_TURNS } from "./turns.js";
  * call dispatched through `session.dispatchAll`, the results appended, repeated until the model answers without
  * calls, `maxTurns` is reached, the signal aborts or a model turn fails. Streams `AgentEvent`s, ends with a `done`
  * event, and returns the transcript. Every tool call in the transcript has its result, aborted ones included.
- * Throws `AgentLoopError` (`invalid-options`) at once on bad options; never throws after that.
+ * Throws `AgentLoopError` (`invalid-options`) at once on bad options; never throws after that, except that a
+ * journaled run's first step rejects with `ApprovalError` for `decisions` that answer no waiting call.
  */
 export function runAgent(options: RunAgentOptions): AsyncGenerator<AgentEvent, TranscriptMessage[], undefined> {
   checkOptions(options);
@@ -45,7 +46,13 @@ function checkOptions(options: RunAgentOptions): void {
     fail(`maxTurns must be a positive integer, got ${String(maxTurns)}`);
   }
   if (messages !== undefined && !Array.isArray(messages)) fail("messages must be an array of transcript messages");
-  const { journal, runId } = options;
+  const { journal, runId, decisions } = options;
+  if (decisions !== undefined && journal === undefined) {
+    fail(
+      "decisions resume a journaled run: give journal and runId too (a run paused without one resumes with resumeAgent)",
+    );
+  }
+  if (decisions !== undefined && !isRecord(decisions)) fail("decisions must be an object of approval id to decision");
   if (journal !== undefined) {
     if (!isRecord(journal) || typeof journal.append !== "function" || typeof journal.read !== "function") {
       fail("journal must have append(runId, entries) and read(runId)");

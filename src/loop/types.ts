@@ -32,12 +32,18 @@ export interface RunAgentOptions {
   readonly journal?: RunJournal;
   /** The run's id in `journal`: required with it. */
   readonly runId?: string;
+  /**
+   * With `journal`: decisions by approval id for the calls a paused run waits for (its `approval_required` event's
+   * requests). Each is journaled before it is acted on, so it applies once; calls without one wait again.
+   */
+  readonly decisions?: Readonly<Record<string, ApprovalDecision>>;
 }
 
 /**
  * Why a run ended: the model answered without calling tools (`completed`), `max_turns` was reached, the signal
  * aborted it, a model turn failed (`model_error`, see the `error` event), or calls wait for a person's
- * approval and nobody here could be asked (`awaiting_approval`: resume from the `done` event's `state`). With a
+ * approval and nobody here could be asked (`awaiting_approval`: resume from the `done` event's `state`, or, for a
+ * journaled run, from its journal with `decisions`). With a
  * journal: the journal failed (`journal_error`, see the `error` event), or another live process continues the run
  * (`held_elsewhere`).
  */
@@ -108,7 +114,10 @@ export type AgentEvent =
        */
       readonly transcript: readonly TranscriptMessage[];
       readonly error?: Error;
-      /** With `awaiting_approval`: the signed state to give `resumeAgent`, as plain JSON. */
+      /**
+       * With `awaiting_approval`: the signed state to give `resumeAgent`, as plain JSON. Absent for a journaled run:
+       * its journal keeps the pause, and `runAgent` with its `runId` and `decisions` resumes it.
+       */
       readonly state?: AgentRunState;
     };
 
