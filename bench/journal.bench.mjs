@@ -58,6 +58,14 @@ async function measure(name, journal) {
   });
   console.log(`${name}: one append of one entry ${show(one)}`);
   console.log(`${name}: a no-op tool call's journaling (2 appends) ${show(call)}`);
+  // As runAgent appends: the run taken first (the file journal keeps a held run's file open).
+  const lease = await journal.acquire(`${run}-c`);
+  const held = await perUnitMs(async (index) => {
+    await journal.append(`${run}-c`, [entry(index)]);
+    await journal.append(`${run}-c`, [ended(index)]);
+  });
+  await lease?.release();
+  console.log(`${name}: a no-op tool call's journaling (2 appends), run held ${show(held)}`);
 }
 
 const noop = defineTool({
@@ -66,12 +74,16 @@ const noop = defineTool({
   inputSchema: { type: "object" },
   execute: () => "ok",
 });
-const session = createAgentSession({ registry: createToolRegistry({ custom: [noop] }) });
+const sessions = {
+  parallel: createAgentSession({ registry: createToolRegistry({ custom: [noop] }) }),
+  sequential: createAgentSession({ registry: createToolRegistry({ custom: [noop] }), toolExecution: "sequential" }),
+};
 const CALLS = 100;
 let runs = 0;
 
-/** One run of 100 no-op calls, journaled in `journal` when given; its wall-clock milliseconds. */
-async function oneRun(journal) {
+/** One run of 100 no-op calls (run together, or one after another), journaled when given; its milliseconds. */
+async function oneRun(journal, order) {
+  const session = sessions[order];
   const calls = Array.from({ length: CALLS }, (_, index) => ({ id: `c${index}`, name: "noop", input: {} }));
   const model = createScriptedModel([{ toolCalls: calls }, { text: "done" }]);
   const options = journal === undefined ? {} : { journal, runId: `bench-run-${process.pid}-${runs++}` };
@@ -82,17 +94,22 @@ async function oneRun(journal) {
   return Number(process.hrtime.bigint() - start) / 1e6;
 }
 
-/** Runs of 100 no-op calls: the median run with the lowest and highest, the first run left out (warm-up). */
+/**
+ * Runs of 100 no-op calls, dispatched together and one after another: the median run with the lowest and highest,
+ * the first run left out (warm-up).
+ */
 async function runs100(name, journal) {
-  const times = [];
-  for (let pass = 0; pass < PASSES + 1; pass++) {
-    const ms = await oneRun(journal);
-    if (pass > 0) times.push(ms);
+  for (const order of ["parallel", "sequential"]) {
+    const times = [];
+    for (let pass = 0; pass < PASSES + 1; pass++) {
+      const ms = await oneRun(journal, order);
+      if (pass > 0) times.push(ms);
+    }
+    const figure = figureOf(times);
+    console.log(
+      `${name}: a run of ${CALLS} no-op calls (${order}) ${show(figure)}, ${(figure.median / CALLS).toFixed(3)} ms a call`,
+    );
   }
-  const figure = figureOf(times);
-  console.log(
-    `${name}: a run of ${CALLS} no-op calls ${show(figure)}, ${(figure.median / CALLS).toFixed(3)} ms a call`,
-  );
 }
 
 /** The floor under the file journal: one write and one fsync of an entry's line to an open file, nothing else. */

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import fc from "fast-check";
@@ -142,4 +142,39 @@ describe("createFileJournal", () => {
     const answers = await Promise.all([holdInChild("r"), holdInChild("r")]);
     expect(answers.map((answer) => answer.said).sort()).toEqual(["acquired", "refused"]);
   });
+
+  const LINUX_FDS = process.platform === "linux";
+  /** How many of this process's open files are `file` (from /proc/self/fd). */
+  function openCount(file: string): number {
+    return readdirSync("/proc/self/fd").filter((fd) => {
+      try {
+        return readlinkSync(join("/proc/self/fd", fd)) === file;
+      } catch {
+        return false;
+      }
+    }).length;
+  }
+
+  it.skipIf(!LINUX_FDS)(
+    "keeps a held run's file open from its first append to the release, and closes it then (Linux: /proc/self/fd)",
+    async () => {
+      const journal = createFileJournal(folder);
+      const file = join(folder, "r.jsonl");
+      await journal.append("free", [ended(0)]);
+      expect(openCount(join(folder, "free.jsonl"))).toBe(0);
+      const lease = await journal.acquire("r");
+      await journal.append("r", [ended(1)]);
+      await journal.append("r", [ended(2)]);
+      expect(openCount(file)).toBe(1);
+      // A torn line left by a crash is cut off when the held file is opened.
+      await lease?.release();
+      expect(openCount(file)).toBe(0);
+      appendFileSync(file, '{"kind":"run-en');
+      const again = await journal.acquire("r");
+      await journal.append("r", [ended(3)]);
+      expect((await journal.read("r")).map((entry) => (entry as { turns: number }).turns)).toEqual([1, 2, 3]);
+      await again?.release();
+      expect(openCount(file)).toBe(0);
+    },
+  );
 });

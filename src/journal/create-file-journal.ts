@@ -4,6 +4,7 @@ import { constants, type FileHandle, link, mkdir, open, readFile, rename, stat, 
 import { join } from "node:path";
 import { describeThrown } from "../core/errors.js";
 import { checkRunId, isEntryShaped } from "./check-run-id.js";
+import { groupAppends } from "./group-appends.js";
 import { JournalError } from "./journal-error.js";
 import type { JournalEntry, RunJournal, RunLease } from "./run-journal.js";
 
@@ -25,23 +26,28 @@ const APPEND_FLAGS = constants.O_RDWR | constants.O_APPEND | constants.O_CREAT |
 /**
  * A run journal in `folder` (made on the first append): run `R` is the file `R.jsonl`, one entry per line.
  * `append` writes its entries in one write and fsyncs the file (and the folder, when it made the file) before it
- * resolves; appends to one run from this process run one after another. `read` ignores a torn last line (a line
+ * resolves; appends to one run from this process run one after another, in order, those made while a write is under
+ * way written together in the next. `read` ignores a torn last line (a line
  * without its newline, left by a crash during a write; the next append cuts it off) and rejects with `JournalError`
  * `journal-corrupt` for a bad line before the last. Run ids must match `RUN_ID_PATTERN` (`invalid-run-id`).
  *
  * `acquire(R)` takes the file `R.lock` (made whole, then linked into place, so it never exists half written),
  * holding the holder's process id: `undefined` while that process is alive, taken over once it is dead. Process ids
  * mean something on one machine only: processes on several machines sharing a folder (NFS) must not rely on it.
+ * While this process holds a run, its file stays open from its first append until `release`.
  */
 export function createFileJournal(folder: string): FileJournal {
   if (typeof folder !== "string" || folder === "") {
     throw new JournalError("invalid-journal-options", "createFileJournal needs a folder path.");
   }
-  const queues = new Map<string, Promise<void>>();
   const runFile = (runId: string) => join(folder, `${runId}.jsonl`);
 
-  async function appendNow(runId: string, entries: readonly JournalEntry[]): Promise<void> {
-    const text = entries.map((entry) => `${JSON.stringify(entry)}\n`).join("");
+  const appends = groupAppends(appendNow);
+  /** The runs this process holds (`acquire`), each with its file kept open from the first append to the release. */
+  const held = new Map<string, { handle?: FileHandle }>();
+
+  /** Opens the run's file for appending, cutting off a torn last line; fsyncs the folder when it made the file. */
+  async function openRun(runId: string): Promise<FileHandle> {
     const file = runFile(runId);
     let handle: FileHandle;
     let created = false;
@@ -58,15 +64,30 @@ export function createFileJournal(folder: string): FileJournal {
       throw unavailable(runId, `cannot open ${file}`, error);
     }
     try {
-      if (!created) await cutTornTail(handle);
+      if (created) await syncFolder(folder);
+      else await cutTornTail(handle);
+      return handle;
+    } catch (error) {
+      await handle.close().catch(() => undefined);
+      throw unavailable(runId, `cannot open ${file}`, error);
+    }
+  }
+
+  async function appendNow(runId: string, entries: readonly JournalEntry[]): Promise<void> {
+    const text = entries.map((entry) => `${JSON.stringify(entry)}\n`).join("");
+    // A held run's file stays open between appends (a durable call appends twice); any other opens and closes.
+    const lease = held.get(runId);
+    const handle = lease?.handle ?? (await openRun(runId));
+    if (lease !== undefined) lease.handle = handle;
+    try {
       await handle.write(text);
       await handle.sync();
-      if (created) await syncFolder(folder);
     } catch (error) {
-      throw unavailable(runId, `cannot append to ${file}`, error);
-    } finally {
+      if (lease !== undefined) lease.handle = undefined; // the next append opens it again, cutting a torn line
       await handle.close().catch(() => undefined);
+      throw unavailable(runId, `cannot append to ${runFile(runId)}`, error);
     }
+    if (lease === undefined) await handle.close().catch(() => undefined);
   }
 
   return {
@@ -74,14 +95,7 @@ export function createFileJournal(folder: string): FileJournal {
     async append(runId, entries) {
       checkRunId(runId);
       if (entries.length === 0) return;
-      const previous = queues.get(runId) ?? Promise.resolve();
-      const next = previous.then(() => appendNow(runId, entries));
-      const settled = next.catch(() => undefined);
-      queues.set(runId, settled);
-      void settled.then(() => {
-        if (queues.get(runId) === settled) queues.delete(runId);
-      });
-      await next;
+      await appends.append(runId, entries);
     },
 
     async read(runId) {
@@ -129,12 +143,18 @@ export function createFileJournal(folder: string): FileJournal {
       } catch (error) {
         throw unavailable(runId, `cannot take ${lockFile}`, error);
       }
+      const lease: { handle?: FileHandle } = {};
+      held.set(runId, lease);
       let released: Promise<void> | undefined;
       return {
         release() {
           released ??= (async () => {
-            const held = await readLock(lockFile);
-            if (held?.token === content.token) await unlink(lockFile).catch(() => undefined);
+            if (held.get(runId) === lease) held.delete(runId);
+            // Appends already queued finish first.
+            await appends.settled(runId);
+            await lease.handle?.close().catch(() => undefined);
+            const holder = await readLock(lockFile);
+            if (holder?.token === content.token) await unlink(lockFile).catch(() => undefined);
           })();
           return released;
         },

@@ -1,6 +1,7 @@
 // A run journal in PostgreSQL: one row per entry, appends in one transaction, a run taken with an advisory lock.
 import { describeThrown, isToolwireError, type ToolwireError } from "../core/errors.js";
 import { checkRunId, isEntryShaped } from "./check-run-id.js";
+import { groupAppends } from "./group-appends.js";
 import { JournalError } from "./journal-error.js";
 import { loadPg } from "./load-pg.js";
 import type { JournalEntry, RunJournal, RunLease } from "./run-journal.js";
@@ -120,29 +121,36 @@ export function createPostgresJournal(options: PostgresJournalOptions): Postgres
     }
   }
 
+  /** Appends `entries` to the run in one transaction, after the run's last sequence. */
+  function appendNow(runId: string, entries: readonly JournalEntry[]): Promise<void> {
+    const rows = JSON.stringify(entries);
+    return withClient(runId, `cannot append to run ${runId}`, async (client) => {
+      await client.query("BEGIN");
+      try {
+        await client.query(`SELECT pg_advisory_xact_lock(${LOCK_KEY})`, [`toolwire:append:${runId}`]);
+        await client.query(
+          `INSERT INTO ${table} (run_id, seq, entry)
+           SELECT $1, last.seq + e.ordinality, e.value
+           FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS e(value, ordinality),
+                (SELECT coalesce(max(seq), 0) AS seq FROM ${table} WHERE run_id = $1) AS last`,
+          [runId, rows],
+        );
+        await client.query("COMMIT");
+      } catch (error) {
+        await client.query("ROLLBACK").catch(() => undefined);
+        throw error;
+      }
+    });
+  }
+  // This process's appends to one run go one transaction at a time, in order; those made meanwhile share the next.
+  const appends = groupAppends(appendNow);
+
   return {
     table,
     async append(runId, entries) {
       checkRunId(runId);
       if (entries.length === 0) return;
-      const rows = JSON.stringify(entries);
-      return withClient(runId, `cannot append to run ${runId}`, async (client) => {
-        await client.query("BEGIN");
-        try {
-          await client.query(`SELECT pg_advisory_xact_lock(${LOCK_KEY})`, [`toolwire:append:${runId}`]);
-          await client.query(
-            `INSERT INTO ${table} (run_id, seq, entry)
-             SELECT $1, last.seq + e.ordinality, e.value
-             FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS e(value, ordinality),
-                  (SELECT coalesce(max(seq), 0) AS seq FROM ${table} WHERE run_id = $1) AS last`,
-            [runId, rows],
-          );
-          await client.query("COMMIT");
-        } catch (error) {
-          await client.query("ROLLBACK").catch(() => undefined);
-          throw error;
-        }
-      });
+      await appends.append(runId, entries);
     },
 
     async read(runId) {

@@ -59,11 +59,13 @@ async function journalCalls(
   const { session, signal } = run.options;
   const turn = run.turn;
   const ours = new Set(ids);
-  // Entries are recorded in order, one append after another; the first failure is kept for after the dispatch.
-  let recorded: Promise<void> = Promise.resolve();
+  // Each entry is appended as it happens (a journal may write those that arrive together at once); their failures
+  // are awaited once the dispatch ends.
+  const appends: Promise<void>[] = [];
   const record = (entry: JournalEntry) => {
-    recorded = recorded.then(() => journal.record([entry]));
-    recorded.catch(() => undefined); // handled: the failure is awaited once the dispatch ends
+    const appended = journal.record([entry]);
+    appended.catch(() => undefined); // handled below
+    appends.push(appended);
   };
   const stopEnds = session.on("tool_execution_end", (event) => {
     if (ours.has(event.toolCallId) && event.parentToolCallId === undefined) record(endEntry(turn, event));
@@ -82,7 +84,7 @@ async function journalCalls(
           ? journal.record([{ kind: "call-started", turn, toolCallId, toolName, inputDigest: inputDigest(input) }])
           : undefined,
     });
-    await recorded;
+    await Promise.all(appends);
     return outcomes;
   } finally {
     stopEnds();
