@@ -43,6 +43,12 @@ const tools: AgentTool[] = [
     },
   }),
   defineTool({
+    name: "key",
+    description: "Returns the idempotency key its call got",
+    inputSchema: { type: "object" },
+    execute: (_input, context) => `key ${context.idempotencyKey ?? "none"}`,
+  }),
+  defineTool({
     name: "slow",
     description: "Waits until aborted",
     inputSchema: { type: "object" },
@@ -167,6 +173,14 @@ describe.runIf(REDIS_RUNS)("BullMQ executor", { timeout: 90_000 }, () => {
     const third = await made.execute(call, context); // after it finished: the kept reply
     expect(third).toEqual(first);
     expect(runs - before).toBe(1);
+  });
+
+  it("gives the worker's tool the call's idempotency key, so a durable run's tool can dedupe on a worker too", async () => {
+    const remote = remoteSession(await executor());
+    const [keyed] = await remote.dispatchAll([{ id: "k1", name: "key", input: {} }], { runId: "order-42" });
+    expect(keyed?.content).toEqual([{ type: "text", text: "key order-42:k1" }]);
+    const plain = await remote.dispatch({ id: "k2", name: "key", input: {} });
+    expect(plain.content).toEqual([{ type: "text", text: "key none" }]);
   });
 
   it("brings a result of several megabytes back whole", async () => {

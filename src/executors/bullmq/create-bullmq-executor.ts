@@ -253,7 +253,11 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
         if (others === undefined) waiting.set(jobId, [waiter]);
         else others.push(waiter);
         signal.addEventListener("abort", onAbort, { once: true });
-        const data: CallJobData = { toolName, toolCallId: call.toolCallId, input: call.input };
+        const { idempotencyKey } = context;
+        const data: CallJobData =
+          idempotencyKey === undefined
+            ? { toolName, toolCallId: call.toolCallId, input: call.input }
+            : { toolName, toolCallId: call.toolCallId, input: call.input, idempotencyKey };
         current.queue
           .add(toolName, data, {
             jobId,

@@ -7,6 +7,8 @@ export interface CallJobData {
   readonly toolName: string;
   readonly toolCallId: string;
   readonly input: JsonObject;
+  /** The call's `context.idempotencyKey` in a durable run (docs/durable-runs.md); absent otherwise. */
+  readonly idempotencyKey?: string;
 }
 
 /**

@@ -120,6 +120,7 @@ export async function startBullmqWorker(options: BullmqWorkerOptions): Promise<B
       onUpdate: (partial: ToolResult) => send({ partial }),
       log: (level, data, logger) => send({ log: logger === undefined ? { level, data } : { level, data, logger } }),
       phase: () => {},
+      ...(typeof data.idempotencyKey === "string" ? { idempotencyKey: data.idempotencyKey } : {}),
     };
     const input = (isRecord(data.input) ? data.input : {}) as JsonObject;
     const outcome = await raceAbort(wrapTool(tool).run(input, context), stop);
