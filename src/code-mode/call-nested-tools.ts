@@ -45,7 +45,13 @@ export function createNestedCaller(
 ): (requests: readonly NestedCallRequest[]) => readonly Promise<NestedCallAnswer>[] {
   const exposed = new Set(host.exposedNames);
   const { journal } = host;
-  const options = nestedOptions(host.context, journal !== undefined);
+  // In a durable run, each call's start is kept before its executor runs, and the program gets an answer only once
+  // it is kept (docs/durable-runs.md).
+  const durable = journal !== undefined && host.context.checkpoint !== undefined;
+  const starting = new Map<string, NestedCallRequest>();
+  const options = nestedOptions(host.context, journal !== undefined, durable ? starting : undefined, journal);
+  const kept = <T>(value: T): Promise<T> =>
+    durable ? (journal as ProgramJournal).kept().then(() => value) : Promise.resolve(value);
   let previous: Promise<unknown> = Promise.resolve();
   return (requests) => {
     if (journal?.stopped) return requests.map(() => Promise.resolve(STOPPED));
@@ -62,7 +68,9 @@ export function createNestedCaller(
     for (const [index, request] of requests.entries()) {
       const step = replayed[index] as ReplayedStep;
       if (step.kind === "answered") slots.push({ kind: "now", answer: step.answer });
-      else if (step.kind === "paused") {
+      else if (step.kind === "interrupted" && host.session.activeTools.get(request.tool)?.idempotent !== true) {
+        slots.push({ kind: "now", answer: unknownOutcome(request.tool, `${host.context.toolCallId}.${request.seq}`) });
+      } else if (step.kind === "paused") {
         resumes = true;
         slots.push({ kind: "resumed" });
       } else if (request.tool === TOOL_SEARCH_NAME)
@@ -71,14 +79,16 @@ export function createNestedCaller(
         slots.push({ kind: "now", answer: notExposed(request.tool, host.exposedNames) });
       else {
         slots.push({ kind: "use", index: uses.length });
-        uses.push({ id: `${host.context.toolCallId}.${request.seq}`, name: request.tool, input: request.input });
+        const id = `${host.context.toolCallId}.${request.seq}`;
+        if (durable) starting.set(id, request);
+        uses.push({ id, name: request.tool, input: request.input });
       }
     }
     for (const [index, slot] of slots.entries()) {
       if (slot.kind === "now") journal?.record(requests[index] as NestedCallRequest, slot.answer);
     }
     if (uses.length === 0 && !resumes) {
-      return slots.map((slot) => Promise.resolve((slot as Extract<Slot, { kind: "now" }>).answer));
+      return slots.map((slot) => kept((slot as Extract<Slot, { kind: "now" }>).answer));
     }
     const batch = previous.then(() =>
       Promise.all([
@@ -90,10 +100,10 @@ export function createNestedCaller(
     const answered = batch.then(([resumed, outcomes]) => {
       const outcomeAt = (slot: Slot): ToolCallOutcome | undefined =>
         slot.kind === "use" ? outcomes[slot.index] : slot.kind === "resumed" ? resumed : undefined;
-      return settleFlush(journal, requests, slots.map(outcomeAt), slots);
+      return kept(settleFlush(journal, requests, slots.map(outcomeAt), slots));
     });
     return slots.map((slot, index) =>
-      slot.kind === "now" ? Promise.resolve(slot.answer) : answered.then((answers) => answers[index] ?? STOPPED),
+      slot.kind === "now" ? kept(slot.answer) : answered.then((answers) => answers[index] ?? STOPPED),
     );
   };
 }
@@ -151,9 +161,32 @@ function settleFlush(
  * needing approval with nobody to ask pauses the program only when run_code's call can pause and its program
  * keeps a journal; otherwise it ends with `approval-required` inside the program.
  */
-function nestedOptions(context: ToolCallContext, journaled: boolean): DispatchOptions {
+function nestedOptions(
+  context: ToolCallContext,
+  journaled: boolean,
+  starting: Map<string, NestedCallRequest> | undefined,
+  journal: ProgramJournal | undefined,
+): DispatchOptions {
   const inherited = context.nestedDispatchOptions?.() ?? { signal: context.signal };
-  return journaled && context.suspend !== undefined ? inherited : { ...inherited, pauseForApproval: false };
+  const options = journaled && context.suspend !== undefined ? inherited : { ...inherited, pauseForApproval: false };
+  if (starting === undefined || journal === undefined) return options;
+  return {
+    ...options,
+    beforeExecute: ({ toolCallId }) => {
+      const request = starting.get(toolCallId);
+      starting.delete(toolCallId);
+      return request === undefined ? undefined : journal.started(request);
+    },
+  };
+}
+
+/** The answer of a call whose executor started in a process that died, and whose tool may not run twice. */
+function unknownOutcome(tool: string, id: string): NestedCallAnswer {
+  return {
+    ok: false,
+    code: "outcome-unknown",
+    message: `Tool call ${tool} (${id}) was running when the process running this program stopped; it may or may not have taken effect, and was not run again because ${tool} is not idempotent. Check before you repeat it.`,
+  };
 }
 
 function notExposed(name: string, names: readonly string[]): NestedCallAnswer {

@@ -20,6 +20,7 @@ import { declareTools } from "./declarations/declare-tools.js";
 import { describeRunCode } from "./declarations/describe-run-code.js";
 import type { ToolDeclarations } from "./declarations/types.js";
 import { runProgram, warmUpEngine } from "./engine/run-program.js";
+import { readCheckpoints } from "./program-checkpoints.js";
 import { createProgramJournal, type JournalHandle } from "./program-journal.js";
 import { diverged, ledgerChars, MAX_LEDGER_CHARS, type ProgramLedger } from "./program-ledger.js";
 import { createDeclarationSearch } from "./search-declarations.js";
@@ -87,8 +88,17 @@ export function createCodeMode(session: AgentSession, options?: CodeModeOptions)
   const run = async (code: string, context: ToolCallContext): Promise<ToolResult> => {
     const { tools, declarations } = current();
     const descriptors = tools.map((tool) => tool.descriptor);
-    // A run after a pause replays the run that paused (docs/approvals.md#approvals-inside-programs).
-    const journal = createProgramJournal(code, context.resumption, context.suspend !== undefined);
+    // A run after a pause replays the run that paused (docs/approvals.md#approvals-inside-programs); in a durable run,
+    // one whose process died goes on from what it kept (docs/durable-runs.md).
+    const { checkpoint, recovered } = context;
+    const durable =
+      checkpoint === undefined
+        ? undefined
+        : recovered === undefined
+          ? { keep: checkpoint }
+          : { keep: checkpoint, recovered: readCheckpoints(recovered, code) };
+    const journal = createProgramJournal(code, context.resumption, context.suspend !== undefined, durable);
+    await journal.begin();
     const callTools = createNestedCaller({
       session,
       context,
@@ -171,6 +181,13 @@ async function runOneProgram(
     const outcome = await program.outcome;
     const ending = journal.ending(outcome.clock, outcome.kind === "returned");
     if (ending.kind === "diverged") throw diverged(ending.why);
+    if (ending.kind === "unkept") {
+      throw new ToolCallError(
+        "execution-failed",
+        RUN_CODE_NAME,
+        `The program stopped: what it did could not be kept in the run's journal (${ending.why}).`,
+      );
+    }
     if (ending.kind === "paused") return pause(context, ending.request, ending.ledger);
     if (outcome.kind === "returned") return { content: [{ type: "text", text: outcome.output }] };
     throw new ToolCallError(outcome.code, RUN_CODE_NAME, outcome.message);

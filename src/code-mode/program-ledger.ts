@@ -61,10 +61,14 @@ export function readLedger(continuation: JsonValue, code: string): ProgramLedger
   return ledger;
 }
 
-/** A step the replayed program reached: answered from the ledger, the paused call, or a new (live) call. */
+/**
+ * A step the replayed program reached: answered from the record, the paused call, a call whose executor started in a
+ * process that died with no answer (`interrupted`), or a new (live) call.
+ */
 export type ReplayedStep =
   | { readonly kind: "answered"; readonly answer: NestedCallAnswer }
   | { readonly kind: "paused" }
+  | { readonly kind: "interrupted" }
   | { readonly kind: "live" };
 
 /**

@@ -38,6 +38,11 @@ export type JournalEntry =
       /** `inputDigest` of the input the call runs with. */
       readonly inputDigest: string;
     }
+  /**
+   * What a running call's executor kept (`context.checkpoint`): a call that started and did not end runs again with
+   * its items, in order, instead of ending `outcome-unknown`.
+   */
+  | { readonly kind: "call-checkpoint"; readonly turn: number; readonly toolCallId: string; readonly item: JsonValue }
   /** A call ended: its result as the model gets it. */
   | {
       readonly kind: "call-ended";

@@ -20,13 +20,14 @@ export function dispatchJournaled(
   run: LoopRun,
   journal: LoopJournal,
   calls: readonly ToolCall[],
+  recovered?: DispatchOptions["recovered"],
 ): Promise<readonly Partial<ToolCallOutcome>[]> {
   const { session } = run.options;
   return journalCalls(
     run,
     journal,
     calls.map((call) => call.id),
-    (options) => session.dispatchAllDetailed(calls, options),
+    (options) => session.dispatchAllDetailed(calls, recovered === undefined ? options : { ...options, recovered }),
   );
 }
 
@@ -47,8 +48,8 @@ export function resumeJournaled(
 
 /**
  * Runs `dispatch` with the loop's options, recording in `journal` each of the calls `ids`' start (just before its
- * executor runs), each one's result as it ends, and each call that taints the session. Rejects when the journal
- * fails.
+ * executor runs), what its executor keeps (`context.checkpoint`), each one's result as it ends, and each call that
+ * taints the session. Rejects when the journal fails.
  */
 async function journalCalls(
   run: LoopRun,
@@ -83,6 +84,7 @@ async function journalCalls(
         ours.has(toolCallId)
           ? journal.record([{ kind: "call-started", turn, toolCallId, toolName, inputDigest: inputDigest(input) }])
           : undefined,
+      checkpoint: ({ toolCallId }, item) => journal.record([{ kind: "call-checkpoint", turn, toolCallId, item }]),
     });
     await Promise.all(appends);
     return outcomes;

@@ -7,10 +7,10 @@ import type { RunJournal, RunLease } from "../journal/run-journal.js";
 import type { TranscriptMessage } from "../providers/clients/types.js";
 import type { ToolCall } from "../providers/types.js";
 import { endTurn, finish, stopAfterTurn, takeOutcomes } from "./end-turn.js";
-import { resumeJournaled } from "./journal-calls.js";
+import { dispatchJournaled, resumeJournaled } from "./journal-calls.js";
 import type { LoopJournal, LoopRun, TurnCalls } from "./loop-run.js";
 import { type OpenTurn, restoreRun } from "./restore-run.js";
-import { DEFAULT_MAX_TURNS, dispatchTurn, turns } from "./turns.js";
+import { DEFAULT_MAX_TURNS, turns } from "./turns.js";
 import type { AgentEvent, RunAgentOptions } from "./types.js";
 
 type Decisions = Readonly<Record<string, ApprovalDecision>>;
@@ -155,7 +155,9 @@ async function* finishOpenTurn(
       const event = { type: "tool_result" as const, turn: open.turn, call, result: stood.result };
       events.push(stood.errorCode === undefined ? event : { ...event, errorCode: stood.errorCode });
     } else if (stood?.kind === "started") {
-      (session.activeTools.get(call.name)?.idempotent === true ? again : unknown).push(position);
+      // An executor that kept a record goes on from it; another runs again only if its tool is idempotent.
+      const goesOn = open.checkpoints.has(call.id) || session.activeTools.get(call.name)?.idempotent === true;
+      (goesOn ? again : unknown).push(position);
     } else if (stood?.kind === "paused") {
       const { request, continuation } = stood;
       const decision = stood.decision ?? decisions[request.approvalId];
@@ -207,10 +209,14 @@ async function* finishOpenTurn(
     );
   }
   if (again.length > 0) {
-    const outcomes = await dispatchTurn(
-      run,
-      again.map((position) => open.calls[position] as ToolCall),
+    const calls = again.map((position) => open.calls[position] as ToolCall);
+    const recovered = Object.fromEntries(
+      calls.flatMap((call) => {
+        const items = open.checkpoints.get(call.id);
+        return items === undefined ? [] : [[call.id, items]];
+      }),
     );
+    const outcomes = await dispatchJournaled(run, journal, calls, recovered);
     takeOutcomes(run, dispatched, again, outcomes, events);
   }
   const acted = unknown.length + fresh.length + decided.length + again.length > 0;

@@ -35,6 +35,8 @@ export interface OpenTurn {
   readonly stopReason: ModelStopReason;
   /** By call id. */
   readonly standing: ReadonlyMap<string, CallStanding>;
+  /** What the calls' executors kept (`context.checkpoint`), by call id, in order. */
+  readonly checkpoints: ReadonlyMap<string, readonly JsonValue[]>;
 }
 
 /** A run read back from its journal. */
@@ -59,6 +61,7 @@ export function restoreRun(entries: readonly JournalEntry[]): RestoredRun {
   let turn = 0;
   let last: { message: AssistantMessage; stopReason: ModelStopReason; turn: number } | undefined;
   const standing = new Map<string, CallStanding>();
+  const checkpoints = new Map<string, JsonValue[]>();
   const taint: FlowSource[] = [];
   let endedReason: "completed" | "max_turns" | undefined;
   const closeTurn = () => {
@@ -74,6 +77,7 @@ export function restoreRun(entries: readonly JournalEntry[]): RestoredRun {
       case "model-turn":
         closeTurn();
         standing.clear();
+        checkpoints.clear();
         transcript.push(entry.message);
         if (entry.usage !== undefined) total = addUsage(total, entry.usage);
         turn = entry.turn;
@@ -81,6 +85,9 @@ export function restoreRun(entries: readonly JournalEntry[]): RestoredRun {
         break;
       case "call-started":
         standing.set(entry.toolCallId, { kind: "started" });
+        break;
+      case "call-checkpoint":
+        checkpoints.set(entry.toolCallId, [...(checkpoints.get(entry.toolCallId) ?? []), entry.item]);
         break;
       case "call-ended": {
         const { result, errorCode } = entry;
@@ -125,5 +132,5 @@ export function restoreRun(entries: readonly JournalEntry[]): RestoredRun {
   const restored = { transcript, maxTurns: first.maxTurns, total, turn, taint };
   if (endedReason !== undefined) return { ...restored, ended: endedReason };
   if (complete || last === undefined) return restored;
-  return { ...restored, open: { turn: last.turn, calls, stopReason: last.stopReason, standing } };
+  return { ...restored, open: { turn: last.turn, calls, stopReason: last.stopReason, standing, checkpoints } };
 }

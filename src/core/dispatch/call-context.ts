@@ -48,6 +48,8 @@ export class CallContext extends LazyAbortSignal implements ToolCallContext {
   readonly suspend: ((pause: ToolCallPause) => boolean) | undefined;
   readonly resumption: ToolCallResumption | undefined;
   readonly idempotencyKey: string | undefined;
+  readonly checkpoint: ((item: JsonValue) => Promise<void>) | undefined;
+  readonly recovered: readonly JsonValue[] | undefined;
 
   constructor(
     private readonly emitter: SessionEmitter,
@@ -60,6 +62,11 @@ export class CallContext extends LazyAbortSignal implements ToolCallContext {
     this.span = call.watch?.span;
     this.idempotencyKey = typeof options?.runId === "string" ? `${options.runId}:${call.state.id}` : undefined;
     this.suspend = options?.pauseForApproval === true ? (pause) => this.#suspend(pause) : undefined;
+    const keep = options?.checkpoint;
+    this.checkpoint = keep === undefined ? undefined : (item) => this.#checkpoint(keep, item);
+    const recovered = options?.recovered;
+    this.recovered =
+      isRecord(recovered) && Object.hasOwn(recovered, call.state.id) ? recovered[call.state.id] : undefined;
     const { resumed } = call;
     this.resumption =
       resumed === undefined
@@ -80,6 +87,14 @@ export class CallContext extends LazyAbortSignal implements ToolCallContext {
     if (!Object.hasOwn(copied.value, "continuation")) return false;
     this.suspension = copied.value as unknown as ToolCallPause;
     return true;
+  }
+
+  /** The item kept, as a JSON copy; rejects for an item that is not JSON data, or when the caller could not keep it. */
+  async #checkpoint(keep: NonNullable<DispatchOptions["checkpoint"]>, item: JsonValue): Promise<void> {
+    const copied = copyJson(item, "the checkpoint");
+    if (!copied.ok) throw new TypeError(`context.checkpoint takes JSON data: ${copied.problem}`);
+    const { id, toolName } = this.call.state;
+    await keep({ toolCallId: id, toolName }, copied.value as JsonValue);
   }
 
   /** A malformed partial is dropped. An arrow: executors take it out of the context (`{ onUpdate }`). */
@@ -117,6 +132,8 @@ export class CallContext extends LazyAbortSignal implements ToolCallContext {
     } = { signal: this.signal, parentToolCallId: this.toolCallId, keepWholeResult: true };
     if (options?.approver !== undefined) nested.approver = options.approver;
     if (options?.pauseForApproval === true) nested.pauseForApproval = true;
+    // Nested calls of a durable run have keys of their own (`<runId>:<their id>`).
+    if (options?.runId !== undefined) nested.runId = options.runId;
     if (traceContext !== undefined) nested.traceContext = traceContext;
     return nested;
   }

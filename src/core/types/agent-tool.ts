@@ -66,6 +66,16 @@ export interface ToolCallContext {
    * the decision on the paused nested call. `undefined` for every other run.
    */
   readonly resumption?: ToolCallResumption;
+  /**
+   * For a call of a durable run (docs/durable-runs.md): keeps `item` (plain JSON) in the run's journal, resolving once
+   * it is durable. When the process dies before the call ends, the resumed run runs the call again with every item
+   * kept, in order, as `recovered`, instead of ending it `outcome-unknown`: for executors that can go on from their
+   * own record (code mode's programs). Absent when the caller keeps no journal. Rejects when `item` is not JSON data
+   * or could not be kept.
+   */
+  checkpoint?(item: JsonValue): Promise<void>;
+  /** Set when this call runs again after the process running it died: the items it kept then (`checkpoint`), in order. */
+  readonly recovered?: readonly JsonValue[];
 }
 
 /** What `ToolCallContext.suspend` hands back to the caller. */

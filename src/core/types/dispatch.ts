@@ -71,6 +71,16 @@ export interface DispatchOptions {
   }) => void | Promise<void>;
   /** The durable run the calls belong to: each executor's `context.idempotencyKey` is `<runId>:<toolCallId>`. */
   readonly runId?: string;
+  /**
+   * Keeps what a call's executor notes with `context.checkpoint` (a durable loop journals it); each executor gets
+   * `context.checkpoint` only with it. Not passed on to the calls an executor makes.
+   */
+  readonly checkpoint?: (
+    call: { readonly toolCallId: string; readonly toolName: string },
+    item: JsonValue,
+  ) => Promise<void>;
+  /** What calls, by id, kept with `context.checkpoint` in a process that died: each one's executor gets `context.recovered`. */
+  readonly recovered?: Readonly<Record<string, readonly JsonValue[]>>;
 }
 
 /**
