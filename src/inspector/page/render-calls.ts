@@ -108,13 +108,13 @@ export class CallList {
       const callEnd = endOf(call, now);
       row.bar.style.left = `${((call.startedAt - start) / span) * 100}%`;
       row.bar.style.width = `${((callEnd - call.startedAt) / span) * 100}%`;
-      if (call.durationMs === undefined) row.duration.textContent = formatMs(now - call.startedAt);
+      if (isLive(call)) row.duration.textContent = formatMs(now - call.startedAt);
     }
   }
 
   /** Whether any call shown is still running (the axis then moves with the clock). */
   get running(): boolean {
-    for (const { call } of this.#rows.values()) if (call.durationMs === undefined) return true;
+    for (const { call } of this.#rows.values()) if (isLive(call)) return true;
     return false;
   }
 
@@ -299,12 +299,19 @@ function block(title: string, text: CutText): HTMLElement {
   );
 }
 
+/** Still going: it grows with the clock. A stored run's calls have no duration and are not live. */
+function isLive(call: CallSummary): boolean {
+  return call.durationMs === undefined && (call.status === "running" || call.status === "approval");
+}
+
 function endOf(call: CallSummary, now: number): number {
-  return call.durationMs === undefined ? Math.max(now, call.startedAt) : call.startedAt + call.durationMs;
+  return isLive(call) ? Math.max(now, call.startedAt) : call.startedAt + (call.durationMs ?? 0);
 }
 
 function describePhases(call: CallSummary): string {
-  if (call.phases.length === 0) return call.durationMs === undefined ? "running" : formatMs(call.durationMs);
+  if (call.phases.length === 0) {
+    return call.durationMs !== undefined ? formatMs(call.durationMs) : isLive(call) ? "running" : "no times kept";
+  }
   return call.phases.map((phase) => `${phase.phase} ${formatMs(phase.durationMs)}`).join(", ");
 }
 
@@ -313,6 +320,7 @@ const STATUS_MARK: Readonly<Record<CallSummary["status"], string>> = {
   approval: "?",
   ok: "✓",
   error: "✗",
+  interrupted: "!",
 };
 /** The badge of a call flow rules mark (docs/security.md). */
 const FLOW_WORDS: Readonly<Record<NonNullable<CallSummary["flow"]>, string>> = {
@@ -325,4 +333,5 @@ const STATUS_WORDS: Readonly<Record<CallSummary["status"], string>> = {
   approval: "waiting for approval",
   ok: "succeeded",
   error: "failed",
+  interrupted: "interrupted: no outcome kept",
 };
