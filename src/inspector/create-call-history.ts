@@ -231,8 +231,14 @@ export function createCallHistory(limits: CallHistoryLimits, listener: CallHisto
     },
     stored(sessionId, call, { turn, startedAt }) {
       const { toolCallId, toolName } = call;
-      turns.set(idOf(sessionId, toolCallId), turn);
+      const id = idOf(sessionId, toolCallId);
+      turns.set(id, turn);
       history.start(sessionId, { toolCallId, toolName, input: call.input, startedAt });
+      const key = open.get(id);
+      if (key === undefined) return;
+      update(key, (record) => {
+        record.fields.stored = true;
+      });
       if (call.status === "ok" || call.status === "error") {
         const isError = call.status === "error";
         const result = { content: Array.isArray(call.result?.content) ? call.result.content : [], isError };
@@ -240,9 +246,6 @@ export function createCallHistory(limits: CallHistoryLimits, listener: CallHisto
         finish(sessionId, { toolCallId, toolName, isError, result, ...(errorCode === undefined ? {} : { errorCode }) });
         return;
       }
-      const id = idOf(sessionId, toolCallId);
-      const key = open.get(id);
-      if (key === undefined) return;
       open.delete(id);
       update(key, (record) => {
         record.fields.status = "interrupted";

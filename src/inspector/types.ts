@@ -146,6 +146,8 @@ export interface CallSummary {
   readonly resultTokens?: number;
   /** Where the result budget saved the whole result, when it did. */
   readonly spillFile?: string;
+  /** A stored run's call (`showRun`): no phases, no duration, and its `startedAt` only keeps the calls' order. */
+  readonly stored?: boolean;
   /** The approval the call waited for, and how it ended. */
   readonly approval?: { readonly approvalId: string; readonly outcome?: "approved" | "declined" | "expired" };
   /**

@@ -226,7 +226,7 @@ function detailParts(detail: CallDetail): Node[] {
       { class: "facts" },
       fact("tool call id", detail.toolCallId),
       detail.parentToolCallId === undefined ? null : fact("made by the program of", detail.parentToolCallId),
-      fact("started", formatClock(detail.startedAt)),
+      detail.stored === true ? null : fact("started", formatClock(detail.startedAt)),
       detail.durationMs === undefined ? null : fact("took", formatMs(detail.durationMs)),
       detail.resultBytes === undefined ? null : fact("result size", formatBytes(detail.resultBytes)),
       detail.resultTokens === undefined ? null : fact("estimated tokens", formatCount(detail.resultTokens)),
@@ -275,7 +275,9 @@ function detailParts(detail: CallDetail): Node[] {
     if (!failedEarly) parts.push(block(detail.result.isError ? "Result (error)" : "Result", detail.result.content));
     if (detail.result.details !== undefined)
       parts.push(block("Details (for programs, not sent to the model)", detail.result.details));
-  } else if (detail.durationMs === undefined) {
+  } else if (detail.status === "interrupted" && detail.error !== undefined) {
+    parts.push(el("p", { class: "note" }, detail.error.text));
+  } else if (isLive(detail)) {
     parts.push(el("p", { class: "note" }, "Running: the result shows when the call ends."));
   }
   return parts;
@@ -301,7 +303,7 @@ function block(title: string, text: CutText): HTMLElement {
 
 /** Still going: it grows with the clock. A stored run's calls have no duration and are not live. */
 function isLive(call: CallSummary): boolean {
-  return call.durationMs === undefined && (call.status === "running" || call.status === "approval");
+  return call.stored !== true && call.durationMs === undefined;
 }
 
 function endOf(call: CallSummary, now: number): number {
