@@ -97,10 +97,59 @@ describe("buildJournalRunView", () => {
     ]);
   });
 
+  // The entries a paused run journals, as the loop writes them (run-paused, approval-decided, flow-tainted).
+  it("shows a run paused for approval as waiting, then the decision, the call's outcome and the taint it brought", () => {
+    const [started, turn, callStarted, callEnded] = [
+      entries[0],
+      entries[1],
+      entries.find((entry) => entry.kind === "call-started" && entry.toolCallId === "e1"),
+      entries.find((entry) => entry.kind === "call-ended" && entry.toolCallId === "e1"),
+    ];
+    const request = (approvalId: string, toolCallId: string, parentToolCallId?: string) => ({
+      approvalId,
+      toolCallId,
+      toolName: "echo",
+      input: {},
+      inputDigest: "sha256:0",
+      expiresAt: 0,
+      ...(parentToolCallId === undefined ? {} : { parentToolCallId }),
+    });
+    const paused = [
+      started,
+      turn,
+      // e1 waits itself; f1 is a program whose nested call p1 waits (its ledger in continuations).
+      {
+        kind: "run-paused",
+        turn: 1,
+        pending: [request("a1", "e1"), request("a2", "p1", "f1")],
+        continuations: { a2: { ledger: [] } },
+      },
+    ] as unknown as JournalEntry[];
+    const waiting = buildJournalRunView(paused);
+    expect(waiting.status).toBe("awaiting_approval");
+    expect(waiting.turns[0]?.calls.map((call) => [call.toolCallId, call.status, call.approval])).toEqual([
+      ["e1", "awaiting-approval", { approvalId: "a1" }],
+      ["f1", "awaiting-approval", { approvalId: "a2" }],
+    ]);
+    const decided = [
+      ...paused,
+      { kind: "approval-decided", turn: 1, approvalId: "a1", decision: { approve: true } },
+      { kind: "approval-decided", turn: 1, approvalId: "a2", decision: { approve: false, reason: "no" } },
+      callStarted,
+      callEnded,
+      { kind: "flow-tainted", source: { toolCallId: "e1", toolName: "echo" } },
+    ] as unknown as JournalEntry[];
+    const after = buildJournalRunView(decided);
+    expect(after.turns[0]?.calls.map((call) => [call.toolCallId, call.status, call.approval, call.flow])).toEqual([
+      ["e1", "ok", { approvalId: "a1", outcome: "approved" }, "source"],
+      ["f1", "awaiting-approval", { approvalId: "a2", outcome: "declined" }, undefined],
+    ]);
+  });
+
   it("skips entries of kinds it does not know", () => {
     const mixed = [
       ...entries.slice(0, 2),
-      { kind: "run-paused", approvals: [] },
+      { kind: "run-forked", into: "elsewhere" },
       { kind: "flow-tainted", toolCallId: "e1" },
       ...entries.slice(2),
     ] as unknown as JournalEntry[];
@@ -110,7 +159,15 @@ describe("buildJournalRunView", () => {
   it("converts any prefix of a journal, with unknown or odd entries mixed in, without throwing", () => {
     const odd = fc.oneof(
       fc.record({ kind: fc.string() }),
-      fc.record({ kind: fc.constantFrom("model-turn", "call-started", "call-ended"), turn: fc.anything() }),
+      fc.record({
+        kind: fc.constantFrom("model-turn", "call-started", "call-ended", "run-paused", "approval-decided"),
+        turn: fc.anything(),
+        toolCallId: fc.constantFrom("e1", "f1", 7),
+        pending: fc.anything(),
+        decision: fc.anything(),
+        source: fc.anything(),
+      }),
+      fc.record({ kind: fc.constant("flow-tainted"), source: fc.anything() }),
       fc.anything(),
     );
     fc.assert(
@@ -121,7 +178,7 @@ describe("buildJournalRunView", () => {
           const prefix: unknown[] = entries.slice(0, length);
           for (const [at, entry] of inserts) prefix.splice(at % (prefix.length + 1), 0, entry);
           const view = buildJournalRunView(prefix as JournalEntry[]);
-          expect(["completed", "max_turns", "stopped"]).toContain(view.status);
+          expect(["completed", "max_turns", "awaiting_approval", "stopped"]).toContain(view.status);
           expect(JSON.parse(JSON.stringify(view))).toBeTruthy();
         },
       ),

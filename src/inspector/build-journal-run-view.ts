@@ -12,9 +12,10 @@ interface TurnDraft extends Mutable<Omit<StoredTurn, "calls">> {
 /**
  * The run a journal tells (docs/durable-runs.md): each model turn with its text, stop reason and usage, and each call
  * it asked for with its input and, as the journal last says, its result and error code (a call resumed after a crash
- * shows its last outcome, `outcome-unknown` included). A call that started with no end is `interrupted`, one never
- * started `not-started`. Entries of kinds it does not know are skipped; it never throws, whatever prefix of a journal
- * it gets.
+ * shows its last outcome, `outcome-unknown` included). A call that started with no end is `interrupted`, one waiting
+ * for a person's approval (`run-paused`) `awaiting-approval` with the decision once one is journaled, one never
+ * started `not-started`; a call whose result brought untrusted content (`flow-tainted`) is marked. Entries of kinds
+ * it does not know are skipped; it never throws, whatever prefix of a journal it gets.
  */
 export function buildJournalRunView(entries: readonly JournalEntry[]): StoredRun {
   const turns = new Map<number, TurnDraft>();
@@ -29,6 +30,15 @@ export function buildJournalRunView(entries: readonly JournalEntry[]): StoredRun
       turns.set(number, draft);
     }
     return draft;
+  };
+  /** The newest call of that id, in whichever turn. */
+  const findCall = (toolCallId: unknown): Mutable<StoredCall> | undefined => {
+    if (typeof toolCallId !== "string") return undefined;
+    for (const turn of [...turns.values()].reverse()) {
+      const call = turn.calls.get(toolCallId);
+      if (call !== undefined) return call;
+    }
+    return undefined;
   };
   const callOf = (turn: TurnDraft, toolCallId: string, toolName: unknown): Mutable<StoredCall> => {
     let call = turn.calls.get(toolCallId);
@@ -70,6 +80,32 @@ export function buildJournalRunView(entries: readonly JournalEntry[]): StoredRun
       else call.result = result;
       if (errorCode === undefined) delete call.errorCode;
       else call.errorCode = errorCode;
+    } else if (entry.kind === "run-paused" && Array.isArray(entry.pending)) {
+      const turn = turnOf(entry.turn);
+      const continuations = isRecord(entry.continuations) ? entry.continuations : {};
+      for (const request of entry.pending as unknown[]) {
+        if (!isRecord(request) || typeof request.approvalId !== "string") continue;
+        // A call its executor paused (a code-mode program) waits for its nested call's approval.
+        const waiting = Object.hasOwn(continuations, request.approvalId)
+          ? request.parentToolCallId
+          : request.toolCallId;
+        if (typeof waiting !== "string") continue;
+        const call = callOf(turn, waiting, request.toolName);
+        if (call.status !== "not-started" && call.status !== "awaiting-approval") continue;
+        call.status = "awaiting-approval";
+        call.approval = { approvalId: request.approvalId };
+      }
+    } else if (entry.kind === "approval-decided" && isRecord(entry.decision)) {
+      for (const turn of turns.values()) {
+        for (const call of turn.calls.values()) {
+          const approvalId = call.approval?.approvalId;
+          if (approvalId === undefined || approvalId !== entry.approvalId) continue;
+          call.approval = { approvalId, outcome: entry.decision.approve === true ? "approved" : "declined" };
+        }
+      }
+    } else if (entry.kind === "flow-tainted" && isRecord(entry.source)) {
+      const call = findCall(entry.source.toolCallId);
+      if (call !== undefined) call.flow = "source";
     } else if (entry.kind === "run-ended") {
       ended = entry.reason === "max_turns" ? "max_turns" : "completed";
     }
@@ -77,7 +113,9 @@ export function buildJournalRunView(entries: readonly JournalEntry[]): StoredRun
   const ordered = [...turns.values()].sort((a, b) => a.turn - b.turn);
   const last = ordered.at(-1);
   // As a resume reads it: a last answer without calls ended the run, whether or not its end was written.
-  const status = ended ?? (last !== undefined && last.calls.size === 0 ? "completed" : "stopped");
+  const waits = [...(last?.calls.values() ?? [])].some((call) => call.status === "awaiting-approval");
+  const status =
+    ended ?? (last !== undefined && last.calls.size === 0 ? "completed" : waits ? "awaiting_approval" : "stopped");
   return {
     status,
     ...(startedAt === undefined ? {} : { startedAt }),

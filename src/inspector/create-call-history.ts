@@ -236,8 +236,13 @@ export function createCallHistory(limits: CallHistoryLimits, listener: CallHisto
       history.start(sessionId, { toolCallId, toolName, input: call.input, startedAt });
       const key = open.get(id);
       if (key === undefined) return;
-      update(key, (record) => {
-        record.fields.stored = true;
+      update(key, ({ fields }) => {
+        fields.stored = true;
+        if (call.approval !== undefined) {
+          const { approvalId, outcome } = call.approval;
+          fields.approval = outcome === undefined ? { approvalId } : { approvalId, outcome };
+        }
+        if (call.flow === "source") fields.flow = "source";
       });
       if (call.status === "ok" || call.status === "error") {
         const isError = call.status === "error";
@@ -248,6 +253,10 @@ export function createCallHistory(limits: CallHistoryLimits, listener: CallHisto
       }
       open.delete(id);
       update(key, (record) => {
+        if (call.status === "awaiting-approval") {
+          record.fields.status = "approval";
+          return;
+        }
         record.fields.status = "interrupted";
         record.error = { text: call.status === "interrupted" ? INTERRUPTED : NOT_STARTED };
       });

@@ -17,7 +17,7 @@ import { gemini } from "../providers/gemini.js";
 import { openaiChat } from "../providers/openai-chat.js";
 import { openaiResponses } from "../providers/openai-responses.js";
 import { createInspector, type Inspector } from "./create-inspector.js";
-import type { StoredRun } from "./stored-run.js";
+import type { StoredCall, StoredRun } from "./stored-run.js";
 import type { CallDetail, InspectorMessage, InspectorSnapshot } from "./types.js";
 
 const open: Inspector[] = [];
@@ -637,6 +637,43 @@ describe("createInspector's stored runs", () => {
     expect(interrupted?.error?.text).toMatch(/^Interrupted: /);
     // No session to call through: the page cannot call tools on it.
     expect((await post(inspector, "calls", { sessionId, name: "echo", input: {} })).status).toBe(400);
+  });
+
+  it("shows a stored call that waits for approval with its approval, and one that brought untrusted content", async () => {
+    const inspector = await start();
+    const call = (toolCallId: string, extra: Omit<StoredCall, "toolCallId" | "toolName">): StoredCall => ({
+      toolCallId,
+      toolName: "fetch",
+      ...extra,
+    });
+    const sessionId = inspector.showRun({
+      status: "awaiting_approval",
+      turns: [
+        {
+          turn: 1,
+          text: "",
+          calls: [
+            call("f1", {
+              status: "ok",
+              flow: "source",
+              approval: { approvalId: "a0", outcome: "approved" },
+              result: { type: "tool_result", tool_use_id: "f1", content: [{ type: "text", text: "page" }] },
+            }),
+            call("f2", { status: "awaiting-approval", approval: { approvalId: "a1" } }),
+          ],
+        },
+      ],
+    });
+    const snapshot = (await follow(inspector)).messages[0] as InspectorSnapshot;
+    expect(snapshot.sessions.find((session) => session.id === sessionId)?.run?.status).toBe("awaiting_approval");
+    expect(
+      snapshot.calls.map((summary) => [summary.toolCallId, summary.status, summary.approval, summary.flow]),
+    ).toEqual([
+      ["f1", "ok", { approvalId: "a0", outcome: "approved" }, "source"],
+      ["f2", "approval", { approvalId: "a1" }, undefined],
+    ]);
+    // Nothing waits on the page: a stored run's approvals are answered by running the run again with decisions.
+    expect(snapshot.approvals).toEqual([]);
   });
 
   it("refuses what is not a stored run with invalid-stored-run, and any run after close", async () => {

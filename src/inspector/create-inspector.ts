@@ -294,8 +294,8 @@ function readOptions(options: InspectorOptions) {
   return { port, title, maxCalls, maxBodyBytes, allowToolCalls: allowToolCalls === true };
 }
 
-const RUN_STATUSES: readonly unknown[] = ["completed", "max_turns", "stopped"];
-const CALL_STATUSES: readonly unknown[] = ["ok", "error", "interrupted", "not-started"];
+const RUN_STATUSES: readonly unknown[] = ["completed", "max_turns", "awaiting_approval", "stopped"];
+const CALL_STATUSES: readonly unknown[] = ["ok", "error", "interrupted", "awaiting-approval", "not-started"];
 
 /** Throws `invalid-stored-run`, naming the first thing wrong, unless `run` has the shape of a `StoredRun`. */
 function checkStoredRun(run: unknown): asserts run is StoredRun {
@@ -303,7 +303,7 @@ function checkStoredRun(run: unknown): asserts run is StoredRun {
     throw new InspectorError("invalid-stored-run", `showRun: ${message}`);
   };
   if (!isRecord(run) || !Array.isArray(run.turns)) return fail("expected a stored run { status, turns: [...] }");
-  if (!RUN_STATUSES.includes(run.status)) fail(`status must be completed, max_turns or stopped`);
+  if (!RUN_STATUSES.includes(run.status)) fail("status must be completed, max_turns, awaiting_approval or stopped");
   for (const [index, turn] of (run.turns as unknown[]).entries()) {
     if (!isRecord(turn) || typeof turn.turn !== "number" || typeof turn.text !== "string" || !Array.isArray(turn.calls))
       return fail(`turns[${index}] must be { turn, text, calls: [...] }`);
@@ -311,7 +311,7 @@ function checkStoredRun(run: unknown): asserts run is StoredRun {
       if (!isRecord(call) || typeof call.toolCallId !== "string" || typeof call.toolName !== "string")
         return fail(`a call of turns[${index}] must have a toolCallId and a toolName`);
       if (!CALL_STATUSES.includes(call.status))
-        fail(`call ${call.toolCallId}: status must be ok, error, interrupted or not-started`);
+        fail(`call ${call.toolCallId}: status must be ok, error, interrupted, awaiting-approval or not-started`);
     }
   }
 }

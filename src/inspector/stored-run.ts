@@ -3,15 +3,17 @@ import type { ToolCallErrorCode, ToolResultBlock } from "../core/types.js";
 
 /**
  * How a stored run ended: `completed` or `max_turns` when the store says so (a last answer without calls counts as
- * completed), else `stopped`: the store ends mid-way (the process died, the run was aborted, failed or paused).
+ * completed), `awaiting_approval` when its journal waits for a person (`run-paused`), else `stopped`: the store ends
+ * mid-way (the process died, the run was aborted or failed).
  */
-export type StoredRunStatus = "completed" | "max_turns" | "stopped";
+export type StoredRunStatus = "completed" | "max_turns" | "awaiting_approval" | "stopped";
 
 /**
  * How a stored call ended: `ok` or `error` with its result; `interrupted` when it started and the store has no end
- * (the process stopped during it); `not-started` when the model asked for it and the run stopped before it ran.
+ * (the process stopped during it); `awaiting-approval` when the run paused for a person's answer on it;
+ * `not-started` when the model asked for it and the run stopped before it ran.
  */
-export type StoredCallStatus = "ok" | "error" | "interrupted" | "not-started";
+export type StoredCallStatus = "ok" | "error" | "interrupted" | "awaiting-approval" | "not-started";
 
 /** One call of a stored run. */
 export interface StoredCall {
@@ -22,6 +24,10 @@ export interface StoredCall {
   readonly status: StoredCallStatus;
   readonly result?: ToolResultBlock;
   readonly errorCode?: ToolCallErrorCode;
+  /** The approval the call waited for, and the decision journaled for it, once there is one. */
+  readonly approval?: { readonly approvalId: string; readonly outcome?: "approved" | "declined" };
+  /** `"source"`: its result brought untrusted content into the run (flow rules, docs/security.md). */
+  readonly flow?: "source";
 }
 
 /** One model turn of a stored run, with the calls it asked for. */
