@@ -4,6 +4,10 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { InspectorSnapshot } from "../../src/inspector/types.js";
+import { createFileJournal } from "../../src/journal/create-file-journal.js";
+import { createPostgresJournal } from "../../src/journal/create-postgres-journal.js";
+import type { JournalEntry } from "../../src/journal/run-journal.js";
+import { POSTGRES_RUNS, type PostgresServer, startPostgres } from "../support/postgres.js";
 import { builtInspectorPage } from "./helpers/build.js";
 import { cliEnv, type RunningCli, runCli, startCli, tempWorkspace } from "./helpers/cli.js";
 
@@ -59,8 +63,11 @@ async function snapshotOf(url: string): Promise<InspectorSnapshot> {
 }
 
 /** Starts `toolwire inspect` with `args` and reads its page's snapshot. */
-async function inspect(args: string[]): Promise<{ snapshot: InspectorSnapshot; url: string; port: string }> {
-  cli = startCli(["inspect", ...args], { cwd: project.path, env: cliEnv() });
+async function inspect(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ snapshot: InspectorSnapshot; url: string; port: string }> {
+  cli = startCli(["inspect", ...args], { cwd: project.path, env: cliEnv(env) });
   const [, url = "", port = ""] = await cli.waitForStderr(URL_LINE);
   await cli.waitForStderr(/inspector: the page shows .*; Ctrl-C ends it/);
   return { snapshot: await snapshotOf(url), url, port };
@@ -72,6 +79,10 @@ describe("toolwire inspect a stored run", { timeout: 60_000 }, () => {
       cwd: project.path,
     });
     expect(run.code, run.stderr).toBe(0);
+    // A process holds the run (as a live run would): reading it takes nothing from that process.
+    const lease = await createFileJournal(join(project.path, "runs")).acquire("notes-1");
+    expect(lease).toBeDefined();
+    const lock = await readFile(join(project.path, "runs", "notes-1.lock"), "utf8");
     const { snapshot, url, port } = await inspect(["--journal", "file:runs", "--run-id", "notes-1"]);
     expect(snapshot.canCall).toBe(false);
     expect(snapshot.sessions.map((session) => [session.label, session.stored, session.run?.status])).toEqual([
@@ -99,6 +110,8 @@ describe("toolwire inspect a stored run", { timeout: 60_000 }, () => {
     });
     expect(byHand.status).toBe(404);
     expect(await cli?.stop("SIGTERM")).toEqual({ code: 0, signal: null });
+    expect(await readFile(join(project.path, "runs", "notes-1.lock"), "utf8")).toBe(lock);
+    await lease?.release();
 
     // The same run as a process that died in the first call would have left it.
     const lines = (await readFile(join(project.path, "runs", "notes-1.jsonl"), "utf8")).split("\n");
@@ -165,6 +178,51 @@ describe("toolwire inspect a stored run", { timeout: 60_000 }, () => {
       const failed = await runCli(["inspect", ...args], { cwd: project.path });
       expect([failed.code, failed.stderr], args.join(" ")).toEqual([code, expect.stringMatching(message)]);
       expect(failed.stderr, args.join(" ")).not.toMatch(/inspector: http|\n\s+at /);
+    }
+  });
+});
+
+if (!POSTGRES_RUNS)
+  console.warn("skipping toolwire inspect on a PostgreSQL journal: initdb and postgres are not installed");
+
+describe.skipIf(!POSTGRES_RUNS)("toolwire inspect a run of a PostgreSQL journal", { timeout: 90_000 }, () => {
+  let server: PostgresServer;
+  beforeAll(async () => {
+    server = await startPostgres();
+  }, 60_000);
+  afterAll(() => server?.stop());
+
+  it("shows the run while another process holds it, and leaves that process its lease", async () => {
+    const ran = await runCli(["run", "--run-id", "for-pg", "--model", "scripted:turns.json", "read my notes"], {
+      cwd: project.path,
+    });
+    expect(ran.code, ran.stderr).toBe(0);
+    const entries = (await readFile(join(project.path, "runs", "for-pg.jsonl"), "utf8"))
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as JournalEntry);
+    const holder = createPostgresJournal({ connectionString: server.connectionString });
+    const other = createPostgresJournal({ connectionString: server.connectionString });
+    try {
+      await holder.append("pg-1", entries.slice(0, 3)); // cut off in its first call, as a live run would be
+      const lease = await holder.acquire("pg-1");
+      expect(lease).toBeDefined();
+      const { snapshot } = await inspect(["--journal", "postgres:env:INSPECT_PG", "--run-id", "pg-1"], {
+        INSPECT_PG: server.connectionString,
+      });
+      expect(snapshot.sessions.map((session) => [session.label, session.run?.status])).toEqual([
+        ["run pg-1", "stopped"],
+      ]);
+      expect(snapshot.calls.map((call) => [call.toolCallId, call.status])).toEqual([
+        ["r1", "interrupted"],
+        ["r2", "interrupted"],
+      ]);
+      expect(await cli?.stop("SIGTERM")).toEqual({ code: 0, signal: null });
+      expect(await other.acquire("pg-1")).toBeUndefined(); // still held by its holder
+      await lease?.release();
+    } finally {
+      await holder.close();
+      await other.close();
     }
   });
 });
