@@ -105,7 +105,8 @@ export function createInspectorState(options: InspectorStateOptions): InspectorS
   };
   const sessionView = (entry: SessionEntry): SessionView => {
     if (entry.session === undefined) {
-      return { id: entry.id, label: entry.label, ended: true, stored: true, ...(entry.run && { run: entry.run }) };
+      const run = entry.run === undefined ? {} : { run: entry.run };
+      return { id: entry.id, label: entry.label, ended: true, stored: true, ...run };
     }
     entry.plan ??= readPlan(entry.session);
     return {
