@@ -461,6 +461,8 @@ const PINNED: Record<string, readonly string[]> = {
     "ToPiToolsOptions",
   ],
   "toolwire/inspector": [
+    "buildJournalRunView",
+    "buildRecordingRunView",
     "createInspector",
     "DEFAULT_INSPECTOR_MAX_CALLS",
     "Inspector",
@@ -469,6 +471,9 @@ const PINNED: Record<string, readonly string[]> = {
     "InspectorOptions",
     "InspectorWatch",
     "InspectorWatchOptions",
+    "StoredCall",
+    "StoredRun",
+    "StoredTurn",
   ],
 };
 

@@ -9,6 +9,7 @@ import type {
 } from "../core/types.js";
 import { cutForPage, cutText } from "./cut-for-page.js";
 import { readSpillFile } from "./read-spill-file.js";
+import type { StoredCall } from "./stored-run.js";
 import type { CallDetail, CallPhaseView, CallSummary, CutText } from "./types.js";
 
 /** The limits of a history. */
@@ -39,6 +40,8 @@ export interface CallHistory {
   end(sessionId: string, event: ToolExecutionEndEvent): void;
   /** The loop named the call's turn (its `tool_call` event, which comes before the session starts the call). */
   assignTurn(sessionId: string, toolCallId: string, turn: number): void;
+  /** A call of a stored run, whole at once: no phases and no duration (a journal or a recording keeps no times). */
+  stored(sessionId: string, call: StoredCall, at: { readonly turn: number; readonly startedAt: number }): void;
   summary(key: number): CallSummary | undefined;
   detail(key: number): CallDetail | undefined;
   summaries(): CallSummary[];
@@ -59,6 +62,8 @@ interface CallRecord {
 }
 
 const MAX_PREVIEW_CHARS = 160;
+const INTERRUPTED = "Interrupted: the call started and the run stopped before its outcome was kept.";
+const NOT_STARTED = "Not started: the model asked for the call and the run stopped before it ran.";
 /** A turn named by the loop but never started (a call the session refused to announce) is forgotten after this many. */
 const MAX_PENDING_TURNS = 1_000;
 
@@ -112,7 +117,40 @@ export function createCallHistory(limits: CallHistoryLimits, listener: CallHisto
     if (last !== undefined) listener.dropped(last);
   };
 
-  return {
+  /** Ends the open call: its result, its error, and its duration when it has one. */
+  const finish = (sessionId: string, event: Omit<ToolExecutionEndEvent, "durationMs">, durationMs?: number): void => {
+    const id = idOf(sessionId, event.toolCallId);
+    const key = open.get(id);
+    const record = key === undefined ? undefined : records.get(key);
+    if (key === undefined || record === undefined) return;
+    open.delete(id);
+    const { result } = event;
+    const content = Array.isArray(result?.content) ? result.content : [];
+    const json = safeJson(content);
+    const spillFile = readSpillFile(result);
+    const failed = event.isError;
+    const text = cutText(content.map(contentBlockAsText).join("\n"), limits.maxBodyBytes);
+    const details = result?.details === undefined ? undefined : cutForPage(result.details, limits.maxBodyBytes);
+    if (!record.dropped) {
+      record.result = { content: text, ...(details === undefined ? {} : { details }), isError: failed };
+      keepBodies(record, Buffer.byteLength(text.text) + (details === undefined ? 0 : Buffer.byteLength(details.text)));
+    }
+    if (failed)
+      record.error = {
+        ...(event.errorCode === undefined ? {} : { code: event.errorCode }),
+        text: cutText(text.text, 4_000).text,
+      };
+    update(key, ({ fields }) => {
+      fields.status = failed ? "error" : "ok";
+      if (durationMs !== undefined) fields.durationMs = durationMs;
+      if (event.errorCode !== undefined) fields.errorCode = event.errorCode;
+      fields.resultBytes = Buffer.byteLength(json);
+      fields.resultTokens = Math.ceil(json.length / 4);
+      if (spillFile !== undefined) fields.spillFile = spillFile;
+    });
+  };
+
+  const history: CallHistory = {
     start(sessionId, start, tainted = false) {
       const id = idOf(sessionId, start.toolCallId);
       const known = open.get(id);
@@ -189,37 +227,38 @@ export function createCallHistory(limits: CallHistoryLimits, listener: CallHisto
       });
     },
     end(sessionId, event) {
-      const id = idOf(sessionId, event.toolCallId);
+      finish(sessionId, event, event.durationMs);
+    },
+    stored(sessionId, call, { turn, startedAt }) {
+      const { toolCallId, toolName } = call;
+      const id = idOf(sessionId, toolCallId);
+      turns.set(id, turn);
+      history.start(sessionId, { toolCallId, toolName, input: call.input, startedAt });
       const key = open.get(id);
-      const record = key === undefined ? undefined : records.get(key);
-      if (key === undefined || record === undefined) return;
-      open.delete(id);
-      const { result } = event;
-      const content = Array.isArray(result?.content) ? result.content : [];
-      const json = safeJson(content);
-      const spillFile = readSpillFile(result);
-      const failed = event.isError;
-      const text = cutText(content.map(contentBlockAsText).join("\n"), limits.maxBodyBytes);
-      const details = result?.details === undefined ? undefined : cutForPage(result.details, limits.maxBodyBytes);
-      if (!record.dropped) {
-        record.result = { content: text, ...(details === undefined ? {} : { details }), isError: failed };
-        keepBodies(
-          record,
-          Buffer.byteLength(text.text) + (details === undefined ? 0 : Buffer.byteLength(details.text)),
-        );
-      }
-      if (failed)
-        record.error = {
-          ...(event.errorCode === undefined ? {} : { code: event.errorCode }),
-          text: cutText(text.text, 4_000).text,
-        };
+      if (key === undefined) return;
       update(key, ({ fields }) => {
-        fields.status = failed ? "error" : "ok";
-        fields.durationMs = event.durationMs;
-        if (event.errorCode !== undefined) fields.errorCode = event.errorCode;
-        fields.resultBytes = Buffer.byteLength(json);
-        fields.resultTokens = Math.ceil(json.length / 4);
-        if (spillFile !== undefined) fields.spillFile = spillFile;
+        fields.stored = true;
+        if (call.approval !== undefined) {
+          const { approvalId, outcome } = call.approval;
+          fields.approval = outcome === undefined ? { approvalId } : { approvalId, outcome };
+        }
+        if (call.flow === "source") fields.flow = "source";
+      });
+      if (call.status === "ok" || call.status === "error") {
+        const isError = call.status === "error";
+        const result = { content: Array.isArray(call.result?.content) ? call.result.content : [], isError };
+        const errorCode = call.errorCode;
+        finish(sessionId, { toolCallId, toolName, isError, result, ...(errorCode === undefined ? {} : { errorCode }) });
+        return;
+      }
+      open.delete(id);
+      update(key, (record) => {
+        if (call.status === "awaiting-approval") {
+          record.fields.status = "approval";
+          return;
+        }
+        record.fields.status = "interrupted";
+        record.error = { text: call.status === "interrupted" ? INTERRUPTED : NOT_STARTED };
       });
     },
     assignTurn(sessionId, toolCallId, turn) {
@@ -250,6 +289,7 @@ export function createCallHistory(limits: CallHistoryLimits, listener: CallHisto
     },
     summaries: () => [...records.values()].map(summaryOf),
   };
+  return history;
 }
 
 function previewOf(text: string): string {

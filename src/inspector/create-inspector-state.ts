@@ -7,6 +7,7 @@ import { type CallHistory, createCallHistory } from "./create-call-history.js";
 import { createPageApprover, type PageApprover } from "./create-page-approver.js";
 import { measureToolDefinitions } from "./measure-tool-definitions.js";
 import { readPlan } from "./read-plan.js";
+import type { StoredRun } from "./stored-run.js";
 import type {
   InspectorMessage,
   InspectorSnapshot,
@@ -43,6 +44,8 @@ interface InspectorState {
   /** `send` gets the snapshot at once, then every update; returns an unsubscribe function. */
   subscribe(send: (message: InspectorMessage) => void): () => void;
   watch(session: AgentSession, label: string | undefined): WatchedSession;
+  /** Lists a stored run as an ended session with its turns and calls; returns its session id. */
+  show(run: StoredRun, label: string | undefined): string;
   history: Pick<CallHistory, "detail">;
   sessionById(id: string): AgentSession | undefined;
   /** Stops following every session, declines the waiting approvals and drops the subscribers. */
@@ -52,7 +55,8 @@ interface InspectorState {
 interface SessionEntry {
   readonly id: string;
   readonly label: string;
-  readonly session: AgentSession;
+  /** Absent for a stored run. */
+  readonly session: AgentSession | undefined;
   ended: boolean;
   plan: PlanView | undefined;
   run: RunView | undefined;
@@ -100,6 +104,10 @@ export function createInspectorState(options: InspectorStateOptions): InspectorS
     }
   };
   const sessionView = (entry: SessionEntry): SessionView => {
+    if (entry.session === undefined) {
+      const run = entry.run === undefined ? {} : { run: entry.run };
+      return { id: entry.id, label: entry.label, ended: true, stored: true, ...run };
+    }
     entry.plan ??= readPlan(entry.session);
     return {
       id: entry.id,
@@ -154,10 +162,13 @@ export function createInspectorState(options: InspectorStateOptions): InspectorS
       sessionId: entry.id,
       turn,
       startedAt: Date.now(),
-      definitions: measureToolDefinitions(entry.session.modelTools),
+      ...(entry.session === undefined ? {} : { definitions: measureToolDefinitions(entry.session.modelTools) }),
     });
     entry.turnKey = key;
     changeTurn(key, (view) => view);
+    trimTurns();
+  };
+  const trimTurns = () => {
     if (turns.size > options.maxCalls) {
       let last = 0;
       while (turns.size > options.maxCalls) {
@@ -186,8 +197,7 @@ export function createInspectorState(options: InspectorStateOptions): InspectorS
         break;
       case "model_text":
         if (entry.turnKey !== undefined) {
-          const text =
-            event.text.length > MAX_TURN_TEXT_CHARS ? `${event.text.slice(0, MAX_TURN_TEXT_CHARS - 1)}…` : event.text;
+          const text = cutTurnText(event.text);
           changeTurn(entry.turnKey, (turn) => ({ ...turn, text }));
         }
         break;
@@ -278,6 +288,57 @@ export function createInspectorState(options: InspectorStateOptions): InspectorS
     };
   };
 
+  const show = (run: StoredRun, label: string | undefined): string => {
+    const id = `s${nextSession++}`;
+    const startedAt = run.startedAt ?? Date.now();
+    let inputTokens = 0;
+    let outputTokens = 0;
+    let order = 0;
+    for (const turn of run.turns) {
+      const key = nextTurn++;
+      inputTokens += turn.usage?.inputTokens ?? 0;
+      outputTokens += turn.usage?.outputTokens ?? 0;
+      turns.set(key, {
+        key,
+        sessionId: id,
+        turn: turn.turn,
+        startedAt,
+        endedAt: startedAt,
+        ...(turn.tools === undefined ? {} : { offered: turn.tools }),
+        ...(turn.usage === undefined
+          ? {}
+          : { inputTokens: turn.usage.inputTokens, outputTokens: turn.usage.outputTokens }),
+        ...(turn.stopReason === undefined ? {} : { stopReason: turn.stopReason }),
+        toolCalls: turn.calls.length,
+        ...(turn.text === "" ? {} : { text: cutTurnText(turn.text) }),
+      });
+      changeTurn(key, (view) => view);
+      // No times are kept: each call is a millisecond after the one before, so the waterfall keeps their order.
+      for (const call of turn.calls) history.stored(id, call, { turn: turn.turn, startedAt: startedAt + order++ });
+    }
+    trimTurns();
+    const entry: SessionEntry = {
+      id,
+      label: label ?? "stored run",
+      session: undefined,
+      ended: true,
+      plan: undefined,
+      run: {
+        status: run.status,
+        turns: run.turns.reduce((most, turn) => Math.max(most, turn.turn), 0),
+        startedAt,
+        inputTokens,
+        outputTokens,
+      },
+      turnKey: undefined,
+      unsubscribe: [],
+    };
+    sessions.set(id, entry);
+    sessionChanged(entry);
+    dropEndedSessions();
+    return id;
+  };
+
   const snapshot = (): InspectorSnapshot => ({
     kind: "snapshot",
     version: 1,
@@ -305,9 +366,10 @@ export function createInspectorState(options: InspectorStateOptions): InspectorS
     watch(session, label) {
       return watch(session, label);
     },
+    show,
     sessionById: (id) => {
       const entry = sessions.get(id);
-      return entry === undefined || entry.ended ? undefined : entry.session;
+      return entry?.ended === false ? entry.session : undefined;
     },
     close(reason) {
       if (closed) return;
@@ -320,4 +382,9 @@ export function createInspectorState(options: InspectorStateOptions): InspectorS
       subscribers.clear();
     },
   };
+}
+
+/** A model's text as a turn shows it: at most `MAX_TURN_TEXT_CHARS` characters. */
+function cutTurnText(text: string): string {
+  return text.length > MAX_TURN_TEXT_CHARS ? `${text.slice(0, MAX_TURN_TEXT_CHARS - 1)}…` : text;
 }

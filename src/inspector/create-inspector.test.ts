@@ -17,6 +17,7 @@ import { gemini } from "../providers/gemini.js";
 import { openaiChat } from "../providers/openai-chat.js";
 import { openaiResponses } from "../providers/openai-responses.js";
 import { createInspector, type Inspector } from "./create-inspector.js";
+import type { StoredCall, StoredRun } from "./stored-run.js";
 import type { CallDetail, InspectorMessage, InspectorSnapshot } from "./types.js";
 
 const open: Inspector[] = [];
@@ -231,8 +232,8 @@ describe("createInspector's event stream", () => {
     expect(snapshot.title).toBe("my run");
     const [view] = snapshot.sessions;
     expect(view?.label).toBe("main");
-    expect(view?.plan.visible.map((tool) => [tool.name, tool.active, tool.sent])).toEqual([["echo", true, true]]);
-    expect(view?.plan.hidden).toEqual([
+    expect(view?.plan?.visible.map((tool) => [tool.name, tool.active, tool.sent])).toEqual([["echo", true, true]]);
+    expect(view?.plan?.hidden).toEqual([
       expect.objectContaining({
         name: "deploy",
         diagnostics: [
@@ -240,7 +241,7 @@ describe("createInspector's event stream", () => {
         ],
       }),
     ]);
-    expect(view?.plan.removed).toEqual([
+    expect(view?.plan?.removed).toEqual([
       { name: "shout", source: "custom", reason: "policy", layer: "team", pattern: "shout" },
     ]);
   });
@@ -420,11 +421,11 @@ describe("createInspector's event stream", () => {
     const stream = await follow(inspector);
     await stream.next("snapshot");
     registry.refresh({ policy: [{ label: "later", deny: ["shout"] }] });
-    const update = await stream.next("session", (message) => message.session.plan.removed.length > 0);
-    expect(update.session.plan.removed).toEqual([
+    const update = await stream.next("session", (message) => (message.session.plan?.removed.length ?? 0) > 0);
+    expect(update.session.plan?.removed).toEqual([
       { name: "shout", source: "custom", reason: "policy", layer: "later", pattern: "shout" },
     ]);
-    expect(update.session.plan.visible.map((tool) => tool.name)).toEqual(["echo"]);
+    expect(update.session.plan?.visible.map((tool) => tool.name)).toEqual(["echo"]);
   });
 });
 
@@ -445,11 +446,11 @@ describe("createInspector's turns", () => {
     const { turn } = await stream.next("turn", (message) => message.turn.stopReason === "end");
     const tools = session.modelTools;
     const bytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
-    expect(turn.definitions.tools).toBe(2);
-    expect(turn.definitions.providers.anthropic.bytes).toBe(bytes(anthropic.formatTools(tools)));
-    expect(turn.definitions.providers["openai-chat"].bytes).toBe(bytes(openaiChat.formatTools(tools)));
-    expect(turn.definitions.providers["openai-responses"].bytes).toBe(bytes(openaiResponses.formatTools(tools)));
-    expect(turn.definitions.providers.gemini.bytes).toBe(bytes(gemini.formatTools(tools)));
+    expect(turn.definitions?.tools).toBe(2);
+    expect(turn.definitions?.providers.anthropic.bytes).toBe(bytes(anthropic.formatTools(tools)));
+    expect(turn.definitions?.providers["openai-chat"].bytes).toBe(bytes(openaiChat.formatTools(tools)));
+    expect(turn.definitions?.providers["openai-responses"].bytes).toBe(bytes(openaiResponses.formatTools(tools)));
+    expect(turn.definitions?.providers.gemini.bytes).toBe(bytes(gemini.formatTools(tools)));
     expect(turn).toMatchObject({ turn: 1, inputTokens: 10, outputTokens: 2, toolCalls: 0 });
   });
 
@@ -545,6 +546,145 @@ describe("createInspector's calls by hand", () => {
     const refused = await start();
     const other = refused.watch(session);
     expect((await post(refused, "calls", { sessionId: other.sessionId, name: "echo", input: {} })).status).toBe(404);
+  });
+});
+
+describe("createInspector's stored runs", () => {
+  const stored: StoredRun = {
+    status: "stopped",
+    startedAt: 1_700_000_000_000,
+    prompt: "fix it",
+    turns: [
+      {
+        turn: 1,
+        text: "Reading.",
+        stopReason: "tool_use",
+        usage: { inputTokens: 100, outputTokens: 10 },
+        tools: ["echo", "read"],
+        calls: [
+          {
+            toolCallId: "c1",
+            toolName: "echo",
+            input: { text: "hi" },
+            status: "ok",
+            result: { type: "tool_result", tool_use_id: "c1", content: [{ type: "text", text: "hi" }] },
+          },
+          {
+            toolCallId: "c2",
+            toolName: "read",
+            input: { path: "gone.md" },
+            status: "error",
+            errorCode: "execution-failed",
+            result: {
+              type: "tool_result",
+              tool_use_id: "c2",
+              content: [{ type: "text", text: "no such file" }],
+              is_error: true,
+            },
+          },
+        ],
+      },
+      {
+        turn: 2,
+        text: "Deploying.",
+        stopReason: "tool_use",
+        usage: { inputTokens: 120, outputTokens: 5 },
+        calls: [{ toolCallId: "c3", toolName: "deploy", input: { env: "prod" }, status: "interrupted" }],
+      },
+    ],
+  };
+
+  it("lists a stored run as an ended, read-only session with its turns and its calls", async () => {
+    const inspector = await start({ allowToolCalls: true });
+    const live = await follow(inspector);
+    const sessionId = inspector.showRun(stored, { label: "journal run-7" });
+    // A page already open hears of it; one that opens now gets it in its snapshot.
+    await live.next("session", (message) => message.session.id === sessionId);
+    const snapshot = (await follow(inspector)).messages[0] as InspectorSnapshot;
+    expect(snapshot.sessions).toEqual([
+      {
+        id: sessionId,
+        label: "journal run-7",
+        ended: true,
+        stored: true,
+        run: { status: "stopped", turns: 2, startedAt: 1_700_000_000_000, inputTokens: 220, outputTokens: 15 },
+      },
+    ]);
+    expect(snapshot.turns.map((turn) => [turn.sessionId, turn.turn, turn.text, turn.stopReason, turn.offered])).toEqual(
+      [
+        [sessionId, 1, "Reading.", "tool_use", ["echo", "read"]],
+        [sessionId, 2, "Deploying.", "tool_use", undefined],
+      ],
+    );
+    expect(snapshot.turns[0]).toMatchObject({ inputTokens: 100, outputTokens: 10, toolCalls: 2 });
+    expect(
+      snapshot.calls.map((call) => [call.toolCallId, call.toolName, call.turn, call.status, call.errorCode]),
+    ).toEqual([
+      ["c1", "echo", 1, "ok", undefined],
+      ["c2", "read", 1, "error", "execution-failed"],
+      ["c3", "deploy", 2, "interrupted", undefined],
+    ]);
+    expect(snapshot.calls.every((call) => call.stored === true && call.durationMs === undefined)).toBe(true);
+    expect(snapshot.calls.map((call) => call.startedAt)).toEqual([0, 1, 2].map((step) => 1_700_000_000_000 + step));
+    const [ok, failed, interrupted] = await Promise.all(
+      snapshot.calls.map(
+        async (call) => JSON.parse((await send(`${inspector.url}calls/${call.key}`)).body) as CallDetail,
+      ),
+    );
+    expect(JSON.parse(ok?.input?.text ?? "")).toEqual({ text: "hi" });
+    expect(ok?.result?.content.text).toBe("hi");
+    expect(failed?.error).toEqual({ code: "execution-failed", text: "no such file" });
+    expect(interrupted?.error?.text).toMatch(/^Interrupted: /);
+    // No session to call through: the page cannot call tools on it.
+    expect((await post(inspector, "calls", { sessionId, name: "echo", input: {} })).status).toBe(400);
+  });
+
+  it("shows a stored call that waits for approval with its approval, and one that brought untrusted content", async () => {
+    const inspector = await start();
+    const call = (toolCallId: string, extra: Omit<StoredCall, "toolCallId" | "toolName">): StoredCall => ({
+      toolCallId,
+      toolName: "fetch",
+      ...extra,
+    });
+    const sessionId = inspector.showRun({
+      status: "awaiting_approval",
+      turns: [
+        {
+          turn: 1,
+          text: "",
+          calls: [
+            call("f1", {
+              status: "ok",
+              flow: "source",
+              approval: { approvalId: "a0", outcome: "approved" },
+              result: { type: "tool_result", tool_use_id: "f1", content: [{ type: "text", text: "page" }] },
+            }),
+            call("f2", { status: "awaiting-approval", approval: { approvalId: "a1" } }),
+          ],
+        },
+      ],
+    });
+    const snapshot = (await follow(inspector)).messages[0] as InspectorSnapshot;
+    expect(snapshot.sessions.find((session) => session.id === sessionId)?.run?.status).toBe("awaiting_approval");
+    expect(
+      snapshot.calls.map((summary) => [summary.toolCallId, summary.status, summary.approval, summary.flow]),
+    ).toEqual([
+      ["f1", "ok", { approvalId: "a0", outcome: "approved" }, "source"],
+      ["f2", "approval", { approvalId: "a1" }, undefined],
+    ]);
+    // Nothing waits on the page: a stored run's approvals are answered by running the run again with decisions.
+    expect(snapshot.approvals).toEqual([]);
+  });
+
+  it("refuses what is not a stored run with invalid-stored-run, and any run after close", async () => {
+    const inspector = await start();
+    expect(() => inspector.showRun({ status: "done", turns: [] } as unknown as StoredRun)).toThrow(
+      expect.objectContaining({ code: "invalid-stored-run" }),
+    );
+    const noCallId = { status: "stopped", turns: [{ turn: 1, text: "", calls: [{ toolName: "x", status: "ok" }] }] };
+    expect(() => inspector.showRun(noCallId as unknown as StoredRun)).toThrow(/toolCallId/);
+    await inspector.close();
+    expect(() => inspector.showRun(stored)).toThrow(expect.objectContaining({ code: "inspector-closed" }));
   });
 });
 

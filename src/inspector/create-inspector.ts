@@ -15,6 +15,7 @@ import { cutText, DEFAULT_MAX_PAGE_BYTES } from "./cut-for-page.js";
 import { InspectorError } from "./errors.js";
 import { loadPageFiles, type PageFile } from "./load-page-files.js";
 import { type EventStream, openEventStream } from "./open-event-stream.js";
+import type { StoredRun } from "./stored-run.js";
 
 /** Everything `createInspector` takes. */
 export interface InspectorOptions {
@@ -72,6 +73,14 @@ export interface Inspector {
    * Throws `InspectorError` `inspector-closed` after `close()`.
    */
   watch(session: AgentSession, options?: InspectorWatchOptions): InspectorWatch;
+  /**
+   * Shows a run read back from where it was kept (`buildJournalRunView`, `buildRecordingRunView`) as a session of
+   * its own, labelled `options.label` (default `stored run`): ended and read-only (no plan, no calls by hand), with
+   * its turns and its calls (inputs, results, error codes; a call with no outcome kept is `interrupted`) as a
+   * followed run's are shown, but no times (the calls are drawn in order). Returns its session id on the page.
+   * Throws `InspectorError` `invalid-stored-run` when `run` is not a stored run, `inspector-closed` after `close()`.
+   */
+  showRun(run: StoredRun, options?: InspectorWatchOptions): string;
   /** Ends every stream, declines the approvals still waiting, stops following the sessions and closes the server. */
   close(): Promise<void>;
 }
@@ -245,6 +254,12 @@ export async function createInspector(options: InspectorOptions = {}): Promise<I
         stop: () => watched.stop(),
       };
     },
+    showRun(run, showOptions) {
+      if (closed)
+        throw new InspectorError("inspector-closed", "The inspector is closed: create another to show a run.");
+      checkStoredRun(run);
+      return state.show(run, showOptions?.label);
+    },
     async close() {
       if (closed) return;
       closed = true;
@@ -277,6 +292,28 @@ function readOptions(options: InspectorOptions) {
     fail(`maxBodyBytes must be a positive integer, got ${String(maxBodyBytes)}`);
   }
   return { port, title, maxCalls, maxBodyBytes, allowToolCalls: allowToolCalls === true };
+}
+
+const RUN_STATUSES: readonly unknown[] = ["completed", "max_turns", "awaiting_approval", "stopped"];
+const CALL_STATUSES: readonly unknown[] = ["ok", "error", "interrupted", "awaiting-approval", "not-started"];
+
+/** Throws `invalid-stored-run`, naming the first thing wrong, unless `run` has the shape of a `StoredRun`. */
+function checkStoredRun(run: unknown): asserts run is StoredRun {
+  const fail = (message: string): never => {
+    throw new InspectorError("invalid-stored-run", `showRun: ${message}`);
+  };
+  if (!isRecord(run) || !Array.isArray(run.turns)) return fail("expected a stored run { status, turns: [...] }");
+  if (!RUN_STATUSES.includes(run.status)) fail("status must be completed, max_turns, awaiting_approval or stopped");
+  for (const [index, turn] of (run.turns as unknown[]).entries()) {
+    if (!isRecord(turn) || typeof turn.turn !== "number" || typeof turn.text !== "string" || !Array.isArray(turn.calls))
+      return fail(`turns[${index}] must be { turn, text, calls: [...] }`);
+    for (const call of turn.calls as unknown[]) {
+      if (!isRecord(call) || typeof call.toolCallId !== "string" || typeof call.toolName !== "string")
+        return fail(`a call of turns[${index}] must have a toolCallId and a toolName`);
+      if (!CALL_STATUSES.includes(call.status))
+        fail(`call ${call.toolCallId}: status must be ok, error, interrupted, awaiting-approval or not-started`);
+    }
+  }
 }
 
 /** The request's JSON body, or the reason it cannot be read. */

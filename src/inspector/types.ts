@@ -87,7 +87,9 @@ export interface RunView {
     | "model_error"
     | "awaiting_approval"
     | "journal_error"
-    | "held_elsewhere";
+    | "held_elsewhere"
+    /** A stored run whose journal or recording ends mid-way (`showRun`). */
+    | "stopped";
   readonly turns: number;
   readonly startedAt: number;
   readonly endedAt?: number;
@@ -102,7 +104,10 @@ export interface SessionView {
   readonly label: string;
   /** The inspector stopped following it (`watch(...).stop()`, or the session was closed). */
   readonly ended: boolean;
-  readonly plan: PlanView;
+  /** A stored run (`showRun`): read back from a journal or a recording, ended, with no plan and no times. */
+  readonly stored?: boolean;
+  /** Absent for a stored run. */
+  readonly plan?: PlanView;
   readonly run?: RunView;
 }
 
@@ -115,8 +120,8 @@ export interface CallPhaseView {
   readonly errorCode?: ToolCallErrorCode;
 }
 
-/** How far a call got. */
-type CallStatus = "running" | "approval" | "ok" | "error";
+/** How far a call got; `interrupted`: a stored run's call with no outcome kept (`showRun`). */
+type CallStatus = "running" | "approval" | "ok" | "error" | "interrupted";
 
 /** One call as the list shows it: no input or result bodies (the page fetches those when a call is opened). */
 export interface CallSummary {
@@ -141,6 +146,8 @@ export interface CallSummary {
   readonly resultTokens?: number;
   /** Where the result budget saved the whole result, when it did. */
   readonly spillFile?: string;
+  /** A stored run's call (`showRun`): no phases, no duration, and its `startedAt` only keeps the calls' order. */
+  readonly stored?: boolean;
   /** The approval the call waited for, and how it ended. */
   readonly approval?: { readonly approvalId: string; readonly outcome?: "approved" | "declined" | "expired" };
   /**
@@ -182,7 +189,10 @@ export interface TurnView {
   readonly turn: number;
   readonly startedAt: number;
   readonly endedAt?: number;
-  readonly definitions: DefinitionMeasure;
+  /** What the definitions sent weighed; absent for a stored run (only the names may be kept: `offered`). */
+  readonly definitions?: DefinitionMeasure;
+  /** The names of the tools offered, for a stored run that kept them (a recording). */
+  readonly offered?: readonly string[];
   readonly inputTokens?: number;
   readonly outputTokens?: number;
   readonly stopReason?: string;

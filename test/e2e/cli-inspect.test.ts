@@ -58,7 +58,7 @@ describe("toolwire inspect", () => {
       await cli.waitForStderr(/the page follows the config's session/);
       const snapshot = await snapshotOf(url);
       expect(snapshot.canCall).toBe(true);
-      expect(snapshot.sessions[0]?.plan.visible.map((tool) => tool.name)).toEqual(
+      expect(snapshot.sessions[0]?.plan?.visible.map((tool) => tool.name)).toEqual(
         expect.arrayContaining(["read", "ls", "bash"]),
       );
       const answer = await fetch(`${url}calls`, {

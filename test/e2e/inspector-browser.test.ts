@@ -161,4 +161,52 @@ describe.skipIf(!runs)("toolwire run --inspect in a browser", () => {
       session.close();
     }
   });
+
+  it("draws a stored run read-only: its calls in order, the interrupted one marked, no plan and no call form", async () => {
+    const { createInspector } = (await import(
+      pathToFileURL(builtScript("dist/inspector/index.js")).href
+    )) as typeof import("../../src/inspector/index.js");
+    const inspector = await createInspector({ allowToolCalls: true });
+    try {
+      inspector.showRun(
+        {
+          status: "stopped",
+          turns: [
+            {
+              turn: 1,
+              text: "Deploying.",
+              stopReason: "tool_use",
+              tools: ["build", "deploy"],
+              calls: [
+                {
+                  toolCallId: "b1",
+                  toolName: "build",
+                  input: {},
+                  status: "ok",
+                  result: { type: "tool_result", tool_use_id: "b1", content: [{ type: "text", text: "built" }] },
+                },
+                { toolCallId: "d1", toolName: "deploy", input: { env: "prod" }, status: "interrupted" },
+              ],
+            },
+          ],
+        },
+        { label: "run deploy-1" },
+      );
+      const page = await openPage(inspector.url);
+      await page.locator('#run[data-status="stopped"]').waitFor({ timeout: 15_000 });
+      expect(await page.locator("#run").textContent()).toBe("stopped after 1 turn");
+      expect(await page.locator('.call[data-tool-call-id="b1"]').getAttribute("data-status")).toBe("ok");
+      const deploy = page.locator('.call[data-tool-call-id="d1"]');
+      expect(await deploy.getAttribute("data-status")).toBe("interrupted");
+      await deploy.locator(".call-head").click();
+      await expect.poll(() => deploy.locator(".call-detail").textContent()).toContain("Interrupted: the call started");
+      expect(await page.locator("#plan").textContent()).toContain("A stored run keeps no plan.");
+      expect(await page.locator("#call-tool").isHidden()).toBe(true);
+      expect(await page.locator("#turns tbody tr td").nth(1).getAttribute("title")).toBeNull();
+      expect(await page.locator("#turns tbody tr td").nth(1).textContent()).toBe("2");
+      expect((page as Page & { problems: string[] }).problems).toEqual([]);
+    } finally {
+      await inspector.close();
+    }
+  });
 });

@@ -63,7 +63,7 @@ function draw(): void {
       [...state.turns.values()].filter((turn) => turn.sessionId === state.selected),
     );
   if (dirty.has("plan")) {
-    renderPlan(parts.plan, selected?.plan);
+    renderPlan(parts.plan, selected?.plan, selected?.stored === true);
     renderCallForm(parts.callTool, state.canCall, selected?.ended === false ? selected.id : undefined, selected?.plan);
   }
   dirty.clear();

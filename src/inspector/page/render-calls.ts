@@ -108,13 +108,13 @@ export class CallList {
       const callEnd = endOf(call, now);
       row.bar.style.left = `${((call.startedAt - start) / span) * 100}%`;
       row.bar.style.width = `${((callEnd - call.startedAt) / span) * 100}%`;
-      if (call.durationMs === undefined) row.duration.textContent = formatMs(now - call.startedAt);
+      if (isLive(call)) row.duration.textContent = formatMs(now - call.startedAt);
     }
   }
 
   /** Whether any call shown is still running (the axis then moves with the clock). */
   get running(): boolean {
-    for (const { call } of this.#rows.values()) if (call.durationMs === undefined) return true;
+    for (const { call } of this.#rows.values()) if (isLive(call)) return true;
     return false;
   }
 
@@ -226,7 +226,7 @@ function detailParts(detail: CallDetail): Node[] {
       { class: "facts" },
       fact("tool call id", detail.toolCallId),
       detail.parentToolCallId === undefined ? null : fact("made by the program of", detail.parentToolCallId),
-      fact("started", formatClock(detail.startedAt)),
+      detail.stored === true ? null : fact("started", formatClock(detail.startedAt)),
       detail.durationMs === undefined ? null : fact("took", formatMs(detail.durationMs)),
       detail.resultBytes === undefined ? null : fact("result size", formatBytes(detail.resultBytes)),
       detail.resultTokens === undefined ? null : fact("estimated tokens", formatCount(detail.resultTokens)),
@@ -275,7 +275,9 @@ function detailParts(detail: CallDetail): Node[] {
     if (!failedEarly) parts.push(block(detail.result.isError ? "Result (error)" : "Result", detail.result.content));
     if (detail.result.details !== undefined)
       parts.push(block("Details (for programs, not sent to the model)", detail.result.details));
-  } else if (detail.durationMs === undefined) {
+  } else if (detail.status === "interrupted" && detail.error !== undefined) {
+    parts.push(el("p", { class: "note" }, detail.error.text));
+  } else if (isLive(detail)) {
     parts.push(el("p", { class: "note" }, "Running: the result shows when the call ends."));
   }
   return parts;
@@ -299,12 +301,19 @@ function block(title: string, text: CutText): HTMLElement {
   );
 }
 
+/** Still going: it grows with the clock. A stored run's calls have no duration and are not live. */
+function isLive(call: CallSummary): boolean {
+  return call.stored !== true && call.durationMs === undefined;
+}
+
 function endOf(call: CallSummary, now: number): number {
-  return call.durationMs === undefined ? Math.max(now, call.startedAt) : call.startedAt + call.durationMs;
+  return isLive(call) ? Math.max(now, call.startedAt) : call.startedAt + (call.durationMs ?? 0);
 }
 
 function describePhases(call: CallSummary): string {
-  if (call.phases.length === 0) return call.durationMs === undefined ? "running" : formatMs(call.durationMs);
+  if (call.phases.length === 0) {
+    return call.durationMs !== undefined ? formatMs(call.durationMs) : isLive(call) ? "running" : "no times kept";
+  }
   return call.phases.map((phase) => `${phase.phase} ${formatMs(phase.durationMs)}`).join(", ");
 }
 
@@ -313,6 +322,7 @@ const STATUS_MARK: Readonly<Record<CallSummary["status"], string>> = {
   approval: "?",
   ok: "✓",
   error: "✗",
+  interrupted: "!",
 };
 /** The badge of a call flow rules mark (docs/security.md). */
 const FLOW_WORDS: Readonly<Record<NonNullable<CallSummary["flow"]>, string>> = {
@@ -325,4 +335,5 @@ const STATUS_WORDS: Readonly<Record<CallSummary["status"], string>> = {
   approval: "waiting for approval",
   ok: "succeeded",
   error: "failed",
+  interrupted: "interrupted: no outcome kept",
 };

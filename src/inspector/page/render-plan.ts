@@ -5,10 +5,11 @@ import { flowFactWords } from "../../core/flow/describe-tool-flow.js";
 import type { PlanRemovedTool, PlanView } from "../types.js";
 import { el, formatClock, formatCount, replaceChildren, table } from "./dom.js";
 
-/** Draws the plan (or says there is none). */
-export function renderPlan(container: Element, plan: PlanView | undefined): void {
+/** Draws the plan (or says there is none: no session yet, or a stored run, which keeps none). */
+export function renderPlan(container: Element, plan: PlanView | undefined, stored = false): void {
   if (plan === undefined) {
-    replaceChildren(container, el("p", { class: "empty" }, "No session is watched yet."));
+    const why = stored ? "A stored run keeps no plan." : "No session is watched yet.";
+    replaceChildren(container, el("p", { class: "empty" }, why));
     return;
   }
   const parts: (Node | null)[] = [

@@ -35,7 +35,8 @@ export function renderRun(element: HTMLElement, session: SessionView | undefined
     replaceChildren(element, session === undefined ? "" : session.ended ? `${session.label}: ended` : session.label);
     return;
   }
-  const took = (run.endedAt ?? now) - run.startedAt;
+  // A stored run keeps no times.
+  const took = session?.stored === true ? "" : `, ${formatMs((run.endedAt ?? now) - run.startedAt)}`;
   const tokens =
     run.inputTokens + run.outputTokens > 0
       ? `, ${formatCount(run.inputTokens)} in / ${formatCount(run.outputTokens)} out`
@@ -43,7 +44,7 @@ export function renderRun(element: HTMLElement, session: SessionView | undefined
   replaceChildren(
     element,
     el("strong", { class: "run-status" }, run.status.replace("_", " ")),
-    ` after ${run.turns} turn${run.turns === 1 ? "" : "s"}, ${formatMs(took)}${tokens}`,
+    ` after ${run.turns} turn${run.turns === 1 ? "" : "s"}${took}${tokens}`,
     run.error === undefined ? null : el("span", { class: "call-error" }, ` ${run.error}`),
   );
 }

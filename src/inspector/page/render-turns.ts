@@ -25,9 +25,11 @@ export function renderTurns(container: Element, turns: readonly TurnView[]): voi
       ["turn", "tools sent", "est. tokens", ...PROVIDERS.map(([, label]) => label), "model tokens in / out", "ended"],
       turns.map((turn) => [
         String(turn.turn),
-        el("span", { attrs: { title: turn.definitions.names.join(", ") } }, String(turn.definitions.tools)),
-        formatCount(turn.definitions.estimatedTokens),
-        ...PROVIDERS.map(([provider]) => size(turn.definitions.providers[provider])),
+        toolsSent(turn),
+        turn.definitions === undefined ? "" : formatCount(turn.definitions.estimatedTokens),
+        ...PROVIDERS.map(([provider]) =>
+          turn.definitions === undefined ? "" : size(turn.definitions.providers[provider]),
+        ),
         turn.inputTokens === undefined
           ? ""
           : `${formatCount(turn.inputTokens)} / ${formatCount(turn.outputTokens ?? 0)}`,
@@ -40,6 +42,13 @@ export function renderTurns(container: Element, turns: readonly TurnView[]): voi
       "turn-table",
     ),
   );
+}
+
+/** How many tools were sent, their names on hover; a stored run keeps the names at most. */
+function toolsSent(turn: TurnView): Node | string {
+  const names = turn.definitions?.names ?? turn.offered;
+  if (names === undefined) return "";
+  return el("span", { attrs: { title: names.join(", ") } }, String(names.length));
 }
 
 function size(measure: DefinitionSize): string {
