@@ -10,6 +10,7 @@ import type { JournalEntry } from "../../src/journal/run-journal.js";
 import { POSTGRES_RUNS, type PostgresServer, startPostgres } from "../support/postgres.js";
 import { builtInspectorPage } from "./helpers/build.js";
 import { cliEnv, type RunningCli, runCli, startCli, tempWorkspace } from "./helpers/cli.js";
+import { snapshotOf } from "./helpers/inspector-snapshot.js";
 
 const URL_LINE = /^inspector: (http:\/\/127\.0\.0\.1:(\d+)\/[A-Za-z0-9_-]+\/)$/m;
 
@@ -41,26 +42,6 @@ afterEach(async () => {
   await cli?.stop("SIGKILL");
   cli = undefined;
 });
-
-/** The first message of the page's event stream. */
-async function snapshotOf(url: string): Promise<InspectorSnapshot> {
-  const controller = new AbortController();
-  const response = await fetch(`${url}events`, { signal: controller.signal });
-  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-  const decoder = new TextDecoder();
-  let text = "";
-  try {
-    while (true) {
-      const { value, done } = await reader.read();
-      if (done) throw new Error(`the stream ended before a snapshot: ${text}`);
-      text += decoder.decode(value, { stream: true });
-      const data = /^data: (.*)$/m.exec(text);
-      if (data !== null && text.includes("\n\n", data.index)) return JSON.parse(data[1] as string) as InspectorSnapshot;
-    }
-  } finally {
-    controller.abort();
-  }
-}
 
 /** Starts `toolwire inspect` with `args` and reads its page's snapshot. */
 async function inspect(

@@ -7,7 +7,6 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterEach, describe, expect, it } from "vitest";
-import type { InspectorSnapshot } from "../../src/inspector/types.js";
 import { builtInspectorPage } from "./helpers/build.js";
 import {
   CAN_RUN_IN_TERMINAL,
@@ -17,6 +16,7 @@ import {
   startCli,
   tempWorkspace,
 } from "./helpers/cli.js";
+import { snapshotOf } from "./helpers/inspector-snapshot.js";
 
 const URL_LINE = /^inspector: (http:\/\/127\.0\.0\.1:(\d+)\/[A-Za-z0-9_-]+\/)$/m;
 
@@ -27,26 +27,6 @@ afterEach(async () => {
   await cli?.stop("SIGKILL");
   cli = undefined;
 });
-
-/** The first message of the page's event stream. */
-async function snapshotOf(url: string): Promise<InspectorSnapshot> {
-  const controller = new AbortController();
-  const response = await fetch(`${url}events`, { signal: controller.signal });
-  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-  const decoder = new TextDecoder();
-  let text = "";
-  try {
-    while (true) {
-      const { value, done } = await reader.read();
-      if (done) throw new Error(`the stream ended before a snapshot: ${text}`);
-      text += decoder.decode(value, { stream: true });
-      const data = /^data: (.*)$/m.exec(text);
-      if (data !== null && text.includes("\n\n", data.index)) return JSON.parse(data[1] as string) as InspectorSnapshot;
-    }
-  } finally {
-    controller.abort();
-  }
-}
 
 describe("toolwire inspect", () => {
   it("serves the config's plan, calls a tool by hand from the page, and exits 0 on SIGTERM", async () => {
