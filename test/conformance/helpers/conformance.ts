@@ -1,3 +1,4 @@
+// Runs the official MCP conformance suite for the tests and reads its verdicts: scenarios, their runs per era, checks.
 import { existsSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
