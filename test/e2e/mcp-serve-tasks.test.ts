@@ -1,11 +1,14 @@
 // serveMcp's tasks (the io.modelcontextprotocol/tasks extension) over raw 2026-07-28 JSON-RPC on a real HTTP gateway:
 // a slow call becomes a task and completes, cancel aborts the executor, an approval is answered through tasks/update,
-// another principal cannot see a task, and a client without the extension gets the blocking answer.
+// another principal cannot see a task, and a client without the extension gets the blocking answer; and toolwire serve
+// takes serve.tasks from its config.
+import { spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defineTool } from "../../src/core/register/define-tool.js";
 import { createToolRegistry } from "../../src/core/register/registry.js";
 import { createAgentSession } from "../../src/create-agent-session.js";
 import { type McpServerHandle, serveMcp } from "../../src/mcp/api.js";
+import { CLI, cliEnv, tempWorkspace } from "./helpers/cli.js";
 
 const ALICE = "alice-token-0123456789abcdef";
 const BOB = "bob-token-0123456789abcdef";
@@ -86,8 +89,18 @@ async function rpc(
   params: Record<string, unknown>,
   capabilities: Record<string, unknown> = { extensions: { [TASKS]: {} } },
 ): Promise<Answer> {
+  return rpcAt(served.url as string, token, method, params, capabilities);
+}
+
+async function rpcAt(
+  url: string,
+  token: string,
+  method: string,
+  params: Record<string, unknown>,
+  capabilities: Record<string, unknown> = { extensions: { [TASKS]: {} } },
+): Promise<Answer> {
   const name = method === "tools/call" ? params.name : params.taskId;
-  const response = await fetch(served.url as string, {
+  const response = await fetch(url, {
     method: "POST",
     headers: {
       authorization: `Bearer ${token}`,
@@ -241,5 +254,45 @@ describe("serve answers with tasks, for clients that declare the extension", { t
   it("server/discover advertises the extension", async () => {
     const answer = await rpc(ALICE, "server/discover", {});
     expect(answer.result?.capabilities).toMatchObject({ extensions: { [TASKS]: {} } });
+  });
+});
+
+describe("toolwire serve --http with serve.tasks in its config", { timeout: 60_000 }, () => {
+  it("afterMs 0 answers every call of a declaring client with a task, kept ttlMs after it ended", async () => {
+    const project = await tempWorkspace({
+      "notes.md": "# Notes\n",
+      "toolwire.config.json": JSON.stringify({ serve: { tasks: { afterMs: 0, ttlMs: 120_000, pollIntervalMs: 50 } } }),
+    });
+    const child = spawn(process.execPath, [CLI, "serve", "--http", "0"], {
+      cwd: project.path,
+      env: cliEnv({ TOOLWIRE_SERVE_TOKEN: ALICE }),
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    try {
+      let stderr = "";
+      const url = await new Promise<string>((resolve, reject) => {
+        child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
+          stderr += chunk;
+          const found = /at (http:\/\/127\.0\.0\.1:\d+\/mcp)\n/.exec(stderr);
+          if (found?.[1] !== undefined) resolve(found[1]);
+        });
+        child.once("exit", (code) => reject(new Error(`serve exited with ${code}: ${stderr}`)));
+      });
+      const tasked = await rpcAt(url, ALICE, "tools/call", { name: "read", arguments: { path: "notes.md" } });
+      expect(tasked.result).toMatchObject({ resultType: "task", pollIntervalMs: 50 });
+      const taskId = String(tasked.result?.taskId);
+      let task: Record<string, unknown> = {};
+      for (let tries = 0; tries < 100 && task.status !== "completed"; tries++) {
+        task = (await rpcAt(url, ALICE, "tasks/get", { taskId })).result ?? {};
+        if (task.status !== "completed") await sleep(50);
+      }
+      expect(task).toMatchObject({ status: "completed", result: { content: [{ type: "text" }] } });
+      expect(JSON.stringify(task.result)).toContain("# Notes");
+      expect(Number(task.ttlMs)).toBeGreaterThanOrEqual(120_000);
+      expect(Number(task.ttlMs)).toBeLessThan(180_000);
+    } finally {
+      child.kill("SIGTERM");
+      await project.remove();
+    }
   });
 });
