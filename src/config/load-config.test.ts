@@ -584,6 +584,7 @@ describe("serve", () => {
             closeTimeoutMs: 2_000,
           },
           publicUrl: "https://tools.example.com/mcp",
+          tasks: { afterMs: 0, ttlMs: 600_000, pollIntervalMs: 500, store: "memory" },
         },
       }),
     ).toEqual([]);
@@ -618,9 +619,12 @@ describe("serve", () => {
         auth: { tokens: [{ token: "t" }], oauth: { issuer: "https://login.example.com" } },
         allowedOrigins: ["https://app.example.com/path"],
         rateLimit: { callsPerMinute: 0 },
+        tasks: { afterMs: -1, store: "redis://elsewhere:6379" },
       },
     });
     const paths = issues.map((issue) => issue.path);
+    expect(paths).toContain("serve.tasks.afterMs");
+    expect(paths).toContain("serve.tasks.store");
     expect(paths).toContain("serve.auth.tokens[0].principal");
     expect(paths.some((path) => path.startsWith("serve.auth.oauth"))).toBe(true);
     expect(paths).toContain("serve.allowedOrigins[0]");

@@ -56,3 +56,7 @@ export {
   type ServeMcpStdioOptions,
   serveMcp,
 } from "./server/serve-mcp.js";
+export { createMemoryTaskStore } from "./server/tasks/memory-task-store.js";
+export type { ServeTasksOptions } from "./server/tasks/serve-tasks-options.js";
+export type { TaskRecord, TaskStatus } from "./server/tasks/task-record.js";
+export type { TaskStore } from "./server/tasks/task-store.js";

@@ -69,6 +69,24 @@ export function approvalInputRequired(approvals: SessionApprovals, request: Appr
 }
 
 /**
+ * For a 2026-07-28 client that declared the tasks extension: the approval question as a task's input request (an
+ * `elicitation/create`), its status message, and the decision a `tasks/update` answer to it makes.
+ */
+export function approvalTaskQuestion(request: ApprovalRequest) {
+  return {
+    request: inputRequired.elicit({ message: question(request), requestedSchema: REASON_SCHEMA }),
+    message: `Waiting for approval of ${request.toolName} (${request.approvalId})`,
+    decide(answer: unknown): ApprovalDecision {
+      const action = isRecord(answer) ? answer.action : undefined;
+      if (action !== "accept" && action !== "decline" && action !== "cancel") {
+        return { approve: false, reason: "the MCP client sent no answer to the approval question" };
+      }
+      return decisionOf(action, isRecord(answer) && isRecord(answer.content) ? answer.content : undefined);
+    },
+  };
+}
+
+/**
  * The retry of a call that asked for approval: its pending request, when the requestState verifies and
  * belongs to this tool, and the client's answer. `undefined` when the request carries no such state.
  */

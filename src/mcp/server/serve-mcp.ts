@@ -7,6 +7,8 @@ import { McpServeError } from "./errors.js";
 import type { Principal } from "./gateway/authenticate.js";
 import type { SessionSource } from "./gateway/principal-servings.js";
 import type { ServeMcpHttpOptions } from "./gateway/serve-http.js";
+import type { ServeTasksOptions } from "./tasks/serve-tasks-options.js";
+import { createServedTasks } from "./tasks/served-tasks.js";
 import { createToolServer, type ToolServerOptions } from "./tool-server.js";
 
 /** Serve over the process's stdin and stdout (or the given streams). */
@@ -14,6 +16,8 @@ export interface ServeMcpStdioOptions extends ToolServerOptions {
   readonly transport: "stdio";
   readonly stdin?: Readable;
   readonly stdout?: Writable;
+  /** Tasks for a 2026-07-28 client that declares the tasks extension (docs/mcp.md#tasks). */
+  readonly tasks?: ServeTasksOptions;
 }
 
 /** `serveMcp`'s options: over stdio, or over Streamable HTTP with the gateway's options. */
@@ -93,9 +97,10 @@ async function serveStdio(
   owned: boolean,
 ): Promise<McpServerHandle> {
   let latest: Server | undefined;
+  const tasks = createServedTasks(options.tasks);
   const served = serveSdkStdio(
     () => {
-      latest = createToolServer(session, options);
+      latest = createToolServer(session, options, { tasks: { principal: STDIO_PRINCIPAL.id, served: tasks } });
       return latest;
     },
     { transport: new StdioServerTransport(options.stdin, options.stdout) },
@@ -113,6 +118,7 @@ async function serveStdio(
     finished = true;
     unsubscribe();
     await served.close().catch(() => undefined);
+    await tasks.close();
     if (owned) session.close();
     resolveClosed();
   };

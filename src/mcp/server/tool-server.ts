@@ -20,7 +20,16 @@ import type {
   ToolResult,
   TraceContext,
 } from "../../core/types.js";
-import { approvalInputRequired, elicitApproval, readApprovalRetry } from "./approve-over-mcp.js";
+import { approvalInputRequired, approvalTaskQuestion, elicitApproval, readApprovalRetry } from "./approve-over-mcp.js";
+import {
+  declaresTasks,
+  type PrincipalTasks,
+  registerTaskMethods,
+  TASKS_EXTENSION,
+} from "./tasks/serve-task-methods.js";
+import type { TaskableCall } from "./tasks/served-tasks.js";
+import type { TaskRecord } from "./tasks/task-record.js";
+import { taskOnTheWire } from "./tasks/task-record.js";
 import { toMcpContent } from "./to-mcp-content.js";
 
 /** What the handshake says about the server. */
@@ -50,6 +59,11 @@ export interface ToolServerHooks {
    * a promise it returns settles (the audit log holds calls up this way while its queue is full).
    */
   readonly onCallEnd?: (call: ServedCall) => void | Promise<void>;
+  /**
+   * The server's tasks, as this principal's: a 2026-07-28 client that declares the tasks extension gets a task for
+   * a call that outlasts `afterMs` or waits for an approval, and `tasks/get`, `tasks/update`, `tasks/cancel`.
+   */
+  readonly tasks?: PrincipalTasks;
 }
 
 /** A low-level MCP `Server` (it serves raw JSON Schema as is) whose tools are the session's active tools. */
@@ -60,11 +74,16 @@ export function createToolServer(
 ): Server {
   const server = new Server(options.serverInfo ?? { name: "toolwire", version: "0.1.0" }, {
     // logging: the SDK answers logging/setLevel and drops messages below the level a client set.
-    capabilities: { tools: { listChanged: true }, logging: {} },
+    capabilities: {
+      tools: { listChanged: true },
+      logging: {},
+      ...(hooks.tasks === undefined ? {} : { extensions: { [TASKS_EXTENSION]: {} } }),
+    },
     ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
   });
   server.setRequestHandler("tools/list", (request) => listPage(session, request.params?.cursor));
   server.setRequestHandler("tools/call", (request, ctx) => callTool(session, server, request.params, ctx, hooks));
+  if (hooks.tasks !== undefined) registerTaskMethods(server, hooks.tasks);
   return server;
 }
 
@@ -118,15 +137,46 @@ async function callTool(
 ): Promise<CallToolResult> {
   const startedAt = performance.now();
   const id = `mcp-${++calls}-${String(ctx.mcpReq.id)}`;
-  const { result, outcome } = await runCall(session, server, params, ctx, id);
-  await hooks.onCallEnd?.({
-    toolCallId: id,
-    tool: params.name,
-    input: params.arguments ?? {},
-    outcome,
-    durationMs: performance.now() - startedAt,
-  });
-  return result;
+  const ended = (outcome: string) =>
+    hooks.onCallEnd?.({
+      toolCallId: id,
+      tool: params.name,
+      input: params.arguments ?? {},
+      outcome,
+      durationMs: performance.now() - startedAt,
+    });
+  const tasks = hooks.tasks;
+  const legacy = server.getNegotiatedProtocolVersion()?.startsWith("2025") === true;
+  if (tasks === undefined || legacy || !declaresTasks(ctx) || ctx.mcpReq.requestState() !== undefined) {
+    const { result, outcome } = await runCall(session, server, params, ctx, id);
+    await ended(outcome);
+    return result;
+  }
+  // The client takes tasks: the call is answered when it ends, or with a task once it outlasts afterMs or asks for
+  // an approval (whichever comes first); a task gets the call's result when it ends.
+  const call = tasks.served.begin(tasks.principal, params.name, ctx.mcpReq.signal);
+  const running = runCall(session, server, params, ctx, id, call).then(
+    async (done) => {
+      call.finish({ result: done.result as Record<string, unknown> });
+      await Promise.resolve(ended(done.outcome)).catch(() => undefined);
+      return done;
+    },
+    (error: unknown) => {
+      const failure = error instanceof Error ? error : new Error(String(error));
+      call.finish({ error: failure });
+      return failure;
+    },
+  );
+  const first = await Promise.race([running, call.becameTask.then((task) => ({ task }))]);
+  if (first instanceof Error) throw first;
+  if ("task" in first) return taskCreated(first.task);
+  return first.result;
+}
+
+/** A call answered with a task (`resultType: "task"`): the task's state, without its details. */
+function taskCreated(record: TaskRecord): CallToolResult {
+  const { inputRequests: _asked, result: _result, error: _error, ...task } = taskOnTheWire(record);
+  return { resultType: "task", ...task } as unknown as CallToolResult;
 }
 
 /** The call itself: a fresh dispatch, or the retry of a 2026-07-28 call that paused for approval. */
@@ -136,8 +186,20 @@ async function runCall(
   params: CallParams,
   ctx: ServerContext,
   id: string,
+  task?: TaskableCall,
 ): Promise<{ result: CallToolResult; outcome: string }> {
-  const onUpdate = progressForwarder(ctx, params._meta?.progressToken);
+  // Once the call became a task its request is answered: progress and logs have nowhere to go.
+  let detached = false;
+  void task?.becameTask.then(() => {
+    detached = true;
+  });
+  const forward = progressForwarder(ctx, params._meta?.progressToken);
+  const onUpdate =
+    forward === undefined
+      ? undefined
+      : (partial: ToolResult) => {
+          if (!detached) forward(partial);
+        };
   // A call that needs approval asks the client that made it, when that client can show a question to its
   // user: a 2025 client through an elicitation request, a 2026-07-28 client through an input_required result.
   const legacy = server.getNegotiatedProtocolVersion()?.startsWith("2025") === true;
@@ -145,16 +207,18 @@ async function runCall(
   const approvals = session.approvals;
   const active = session.activeTools.get(params.name);
   const onLog = (entry: ToolLogEvent) => {
+    if (detached) return;
     ctx.mcpReq.log(entry.level, entry.data, entry.logger).catch(() => undefined);
   };
   const traceContext = traceContextOf(params._meta) ?? traceHeaders(ctx.http?.req);
   const dispatchOptions: DispatchOptions = {
-    signal: ctx.mcpReq.signal,
+    signal: task?.signal ?? ctx.mcpReq.signal,
     onLog,
     ...(traceContext === undefined ? {} : { traceContext }),
     ...(onUpdate === undefined ? {} : { onUpdate }),
     ...(legacy && canAsk ? { approver: elicitApproval(ctx) } : {}),
-    ...(!legacy && canAsk && approvals !== undefined ? { pauseForApproval: true } : {}),
+    ...(task !== undefined && canAsk ? { approver: askThroughTask(task) } : {}),
+    ...(task === undefined && !legacy && canAsk && approvals !== undefined ? { pauseForApproval: true } : {}),
   };
   const retry = legacy || approvals === undefined ? undefined : readApprovalRetry(approvals, ctx, params.name);
   if (retry === "invalid") {
@@ -182,6 +246,15 @@ async function runCall(
   }
   const result = server.projectCallToolResult(toCallToolResult(outcome), active?.descriptor.outputSchema);
   return { result, outcome: outcomeCode(outcome) };
+}
+
+/** An approver that asks through the call's task: the call becomes a task, `input_required` until answered. */
+function askThroughTask(task: TaskableCall): NonNullable<DispatchOptions["approver"]> {
+  return async (request, { signal }) => {
+    const question = approvalTaskQuestion(request);
+    const answer = await task.ask({ request: question.request, message: question.message, signal });
+    return question.decide(answer);
+  };
 }
 
 /**

@@ -1,5 +1,6 @@
 // GatewayOptions: what serving over HTTP adds to serveMcp (docs/serve.md), and the config's serve section too.
 // Types only, and no MCP SDK type among them: the config's types (in the root entry's declarations) use them.
+import type { ServeTasksOptions } from "../tasks/serve-tasks-options.js";
 import type { AuditLogOptions } from "./audit-log-options.js";
 import type { GatewayAuthOptions } from "./gateway-auth-options.js";
 
@@ -30,4 +31,9 @@ export interface GatewayOptions {
    * `resource` of its protected resource metadata and the default audience of access tokens; its host is allowed.
    */
   readonly publicUrl?: string;
+  /**
+   * Tasks for 2026-07-28 clients that declare the tasks extension: a call still running after `afterMs` (default
+   * 1000) or waiting for an approval is answered with a task; an ended task is kept `ttlMs` (default 1 hour).
+   */
+  readonly tasks?: ServeTasksOptions;
 }

@@ -3,6 +3,7 @@
 import { toNodeHandler } from "@modelcontextprotocol/node";
 import { createMcpHandler, type Server } from "@modelcontextprotocol/server";
 import type { AgentSession } from "../../../core/dispatch/session.js";
+import type { ServedTasks } from "../tasks/served-tasks.js";
 import { createToolServer, type ServedCall, type ToolServerHooks, type ToolServerOptions } from "../tool-server.js";
 import type { AuditLog } from "./audit-log.js";
 import type { Principal } from "./authenticate.js";
@@ -33,6 +34,8 @@ export interface PrincipalServingsOptions {
   readonly toolServer: ToolServerOptions;
   /** Records each call's line, under the principal's id. */
   readonly audit: AuditLog | undefined;
+  /** The server's tasks, which each principal sees its own of. */
+  readonly tasks?: ServedTasks;
   /** A principal with no open 2025 session and no request for this long is released. */
   readonly idleTimeoutMs: number;
   /** The largest request body the stateless handler takes. */
@@ -63,7 +66,10 @@ export function createPrincipalServings(source: SessionSource, options: Principa
   const openServing = async (principal: Principal): Promise<PrincipalServing> => {
     const owned = typeof source === "function";
     const session = owned ? await source(principal) : source;
-    const hooks: ToolServerHooks = audit === undefined ? {} : { onCallEnd: auditCall(audit, principal.id) };
+    const hooks: ToolServerHooks = {
+      ...(audit === undefined ? {} : { onCallEnd: auditCall(audit, principal.id) }),
+      ...(options.tasks === undefined ? {} : { tasks: { principal: principal.id, served: options.tasks } }),
+    };
     const modern = createMcpHandler(() => createToolServer(session, options.toolServer, hooks), { legacy: "reject" });
     const legacy = new Map<string, Server>();
     const unsubscribe = session.onActiveToolsChange(() => {

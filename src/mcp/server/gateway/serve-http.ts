@@ -5,6 +5,7 @@ import type { AddressInfo } from "node:net";
 import { isInitializeRequest } from "@modelcontextprotocol/server";
 import { describeThrown } from "../../../core/errors.js";
 import { McpServeError } from "../errors.js";
+import { createServedTasks } from "../tasks/served-tasks.js";
 import type { ToolServerOptions } from "../tool-server.js";
 import { type AuditLog, openAuditLog } from "./audit-log.js";
 import { createGatewayAuthenticator, type GatewayAuthenticator, type Principal } from "./authenticate.js";
@@ -93,6 +94,7 @@ export async function serveHttp(source: SessionSource, options: ServeMcpHttpOpti
   const allowedHosts = [...(options.allowedHosts ?? []), ...(publicHost === undefined ? [] : [publicHost])];
   validateAllowedHosts(allowedHosts);
   const idleTimeoutMs = options.sessions?.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+  const tasks = createServedTasks(options.tasks);
   const limiter: RateLimiter | undefined =
     options.rateLimit === undefined ? undefined : createRateLimiter(options.rateLimit);
   const audit: AuditLog | undefined =
@@ -109,6 +111,7 @@ export async function serveHttp(source: SessionSource, options: ServeMcpHttpOpti
   const servings = createPrincipalServings(source, {
     toolServer: options,
     audit,
+    tasks,
     idleTimeoutMs,
     maxBodyBytes: MAX_BODY_BYTES,
   });
@@ -248,7 +251,7 @@ export async function serveHttp(source: SessionSource, options: ServeMcpHttpOpti
       });
     });
   } catch (error) {
-    await Promise.all([servings.close(), table.close(), audit?.close()]);
+    await Promise.all([servings.close(), table.close(), audit?.close(), tasks.close()]);
     throw new McpServeError(
       "serve-failed",
       `serveMcp could not listen on ${host}:${options.port}: ${(error as Error).message}`,
@@ -285,6 +288,7 @@ export async function serveHttp(source: SessionSource, options: ServeMcpHttpOpti
         const stopped = new Promise<void>((resolve) => httpServer.close(() => resolve()));
         await table.close();
         await servings.close();
+        await tasks.close();
         httpServer.closeAllConnections();
         await stopped;
         // Last: every call that ended before the close is in the log (or counted as lost past the deadline).

@@ -1,0 +1,202 @@
+// createServedTasks: the tasks one server hands out: a call that outlasts afterMs or waits for an approval becomes a
+// task; tasks/get, tasks/update (the approval's answer) and tasks/cancel find it by id, for its principal only.
+import { randomUUID } from "node:crypto";
+import { McpServeError } from "../errors.js";
+import { createMemoryTaskStore } from "./memory-task-store.js";
+import type { ServeTasksOptions } from "./serve-tasks-options.js";
+import { isTerminal, type TaskEvent, type TaskRecord, transitionTask } from "./task-record.js";
+import type { TaskStore } from "./task-store.js";
+
+/** One question a running call asks its client through the task (an approval). */
+export interface TaskQuestion {
+  /** The request shown in the task's `inputRequests` (an `elicitation/create`). */
+  readonly request: unknown;
+  /** The task's status message while it waits. */
+  readonly message: string;
+  /** Ends the wait when the task is cancelled or the call stops waiting. */
+  readonly signal: AbortSignal;
+}
+
+/** A call that may become a task: made when the call starts, before anyone knows. */
+export interface TaskableCall {
+  /** Aborted by `tasks/cancel` (and, until the call became a task, by the request's own signal). */
+  readonly signal: AbortSignal;
+  /** Resolves with the task's record (as `tools/call` answers it) once the call became one. */
+  readonly becameTask: Promise<TaskRecord>;
+  /** Asks the client (the call becomes a task, `input_required`); resolves with its answer to the question. */
+  ask(question: TaskQuestion): Promise<unknown>;
+  /** The call ended: its result goes into the task, when it is one. */
+  finish(end: { readonly result: Record<string, unknown> } | { readonly error: Error }): void;
+}
+
+/** The tasks of one server, for all its principals. */
+export interface ServedTasks {
+  /** A new call of `principal` to `toolName`; `requestSignal` aborts it until it becomes a task. */
+  begin(principal: string, toolName: string, requestSignal: AbortSignal): TaskableCall;
+  /** The task, when it exists, has not been forgotten and belongs to `principal`. */
+  get(principal: string, taskId: string): Promise<TaskRecord | undefined>;
+  /** Answers the task's open questions by key (others are ignored); false when there is no such task. */
+  update(principal: string, taskId: string, responses: Readonly<Record<string, unknown>>): Promise<boolean>;
+  /** Cancels the task's call (it sees its signal aborted); false when there is no such task. */
+  cancel(principal: string, taskId: string): Promise<boolean>;
+  /** Aborts the calls still running and closes the store. */
+  close(): Promise<void>;
+}
+
+export const DEFAULT_TASK_AFTER_MS = 1_000;
+export const DEFAULT_TASK_TTL_MS = 3_600_000;
+export const DEFAULT_TASK_POLL_INTERVAL_MS = 1_000;
+
+/** A call that became a task and runs in this process. */
+interface LiveTask {
+  readonly principal: string;
+  readonly controller: AbortController;
+  /** The open questions, by key: each resolves the call's wait with the client's answer. */
+  readonly questions: Map<string, (answer: unknown) => void>;
+  apply(event: TaskEvent): Promise<void>;
+}
+
+/** The tasks of one server; rejects malformed options with `McpServeError` `invalid-serve-options`. */
+export function createServedTasks(options: ServeTasksOptions = {}): ServedTasks {
+  const afterMs = checkedMs("afterMs", options.afterMs, DEFAULT_TASK_AFTER_MS);
+  const keepMs = checkedMs("ttlMs", options.ttlMs, DEFAULT_TASK_TTL_MS);
+  const pollIntervalMs = checkedMs("pollIntervalMs", options.pollIntervalMs, DEFAULT_TASK_POLL_INTERVAL_MS);
+  const store = storeOf(options.store);
+  const live = new Map<string, LiveTask>();
+
+  const find = async (principal: string, taskId: string) => {
+    const record = typeof taskId === "string" ? await store.get(taskId) : undefined;
+    // Another principal's task is answered as one that does not exist: ids cannot be probed.
+    return record?.principal === principal ? record : undefined;
+  };
+
+  const begin = (principal: string, toolName: string, requestSignal: AbortSignal): TaskableCall => {
+    const controller = new AbortController();
+    const onRequestAbort = () => controller.abort(requestSignal.reason);
+    if (requestSignal.aborted) onRequestAbort();
+    else requestSignal.addEventListener("abort", onRequestAbort, { once: true });
+    let record: TaskRecord | undefined;
+    let writes = Promise.resolve();
+    let ended: { readonly result: Record<string, unknown> } | { readonly error: Error } | undefined;
+    let signalTask: (record: TaskRecord) => void = () => {};
+    const becameTask = new Promise<TaskRecord>((resolve) => {
+      signalTask = resolve;
+    });
+    const questions = new Map<string, (answer: unknown) => void>();
+    const apply = (event: TaskEvent) => {
+      if (record === undefined) return Promise.resolve();
+      record = transitionTask(record, event, Date.now(), keepMs);
+      if (isTerminal(record.status)) live.delete(record.taskId);
+      const written = record;
+      writes = writes.then(() => store.put(written)).catch(() => undefined);
+      return writes;
+    };
+    // Made once: the record is stored before the call is answered with it (a tasks/get then finds it).
+    let creating: Promise<TaskRecord> | undefined;
+    const materialize = () => {
+      creating ??= (async () => {
+        requestSignal.removeEventListener("abort", onRequestAbort);
+        const now = Date.now();
+        const made: TaskRecord = {
+          taskId: randomUUID(),
+          principal,
+          toolName,
+          status: "working",
+          createdAt: now,
+          lastUpdatedAt: now,
+          pollIntervalMs,
+        };
+        record = made;
+        live.set(made.taskId, { principal, controller, questions, apply });
+        await store.create(made);
+        return made;
+      })();
+      return creating;
+    };
+    const timer = setTimeout(() => {
+      if (ended === undefined) void materialize().then(() => signalTask(record as TaskRecord));
+    }, afterMs);
+    return {
+      signal: controller.signal,
+      becameTask,
+      async ask(question) {
+        await materialize();
+        const key = `approval-${randomUUID()}`;
+        const answered = new Promise<unknown>((resolve) => questions.set(key, resolve));
+        await apply({ kind: "asked", key, request: question.request, message: question.message });
+        signalTask(record as TaskRecord);
+        const stop = () => questions.get(key)?.(undefined);
+        question.signal.addEventListener("abort", stop, { once: true });
+        try {
+          return await answered;
+        } finally {
+          question.signal.removeEventListener("abort", stop);
+          questions.delete(key);
+          await apply({ kind: "answered", key });
+        }
+      },
+      finish(end) {
+        ended = end;
+        clearTimeout(timer);
+        requestSignal.removeEventListener("abort", onRequestAbort);
+        if (record === undefined) return;
+        void apply(
+          "result" in end
+            ? { kind: "completed", result: end.result }
+            : { kind: "failed", error: { code: -32603, message: end.error.message } },
+        );
+      },
+    };
+  };
+
+  return {
+    begin,
+    get: find,
+    async update(principal, taskId, responses) {
+      if ((await find(principal, taskId)) === undefined) return false;
+      const task = live.get(taskId);
+      if (task === undefined) return true;
+      for (const [key, answer] of Object.entries(responses)) {
+        const resolve = task.questions.get(key);
+        if (resolve === undefined) continue; // never asked, or answered already: ignored
+        task.questions.delete(key);
+        resolve(answer);
+      }
+      return true;
+    },
+    async cancel(principal, taskId) {
+      if ((await find(principal, taskId)) === undefined) return false;
+      const task = live.get(taskId);
+      if (task !== undefined) {
+        await task.apply({ kind: "cancelled" });
+        task.controller.abort(new Error("the task was cancelled by the client"));
+      }
+      return true;
+    },
+    async close() {
+      for (const task of live.values()) task.controller.abort(new Error("the server closed"));
+      live.clear();
+      await store.close();
+    },
+  };
+}
+
+function checkedMs(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || value < 0) {
+    throw new McpServeError(
+      "invalid-serve-options",
+      `serveMcp needs tasks.${name} to be a whole number of milliseconds, 0 or more, got ${String(value)}`,
+    );
+  }
+  return value;
+}
+
+function storeOf(store: ServeTasksOptions["store"]): TaskStore {
+  if (store === undefined || store === "memory") return createMemoryTaskStore();
+  if (typeof store === "object" && store !== null && typeof store.get === "function") return store;
+  throw new McpServeError(
+    "invalid-serve-options",
+    `serveMcp needs tasks.store to be "memory" or a TaskStore, got ${JSON.stringify(store) ?? String(store)}`,
+  );
+}

@@ -1,0 +1,298 @@
+// serveMcp's tasks (the io.modelcontextprotocol/tasks extension) over raw 2026-07-28 JSON-RPC on a real HTTP gateway:
+// a slow call becomes a task and completes, cancel aborts the executor, an approval is answered through tasks/update,
+// another principal cannot see a task, and a client without the extension gets the blocking answer; and toolwire serve
+// takes serve.tasks from its config.
+import { spawn } from "node:child_process";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { defineTool } from "../../src/core/register/define-tool.js";
+import { createToolRegistry } from "../../src/core/register/registry.js";
+import { createAgentSession } from "../../src/create-agent-session.js";
+import { type McpServerHandle, serveMcp } from "../../src/mcp/api.js";
+import { CLI, cliEnv, tempWorkspace } from "./helpers/cli.js";
+
+const ALICE = "alice-token-0123456789abcdef";
+const BOB = "bob-token-0123456789abcdef";
+const TASKS = "io.modelcontextprotocol/tasks";
+
+const deploys: unknown[] = [];
+const aborted: string[] = [];
+
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener("abort", () => {
+      clearTimeout(timer);
+      reject(new Error("aborted"));
+    });
+  });
+
+const tools = [
+  defineTool({
+    name: "slow",
+    description: "Takes three seconds",
+    inputSchema: { type: "object", properties: { text: { type: "string" } } },
+    execute: async ({ text }, context) => {
+      await sleep(3_000, context.signal);
+      return { content: [{ type: "text", text: `slow ${String(text)}` }], details: { structuredContent: { n: 3 } } };
+    },
+  }),
+  defineTool({
+    name: "hang",
+    description: "Runs until aborted",
+    inputSchema: { type: "object", properties: { label: { type: "string" } } },
+    execute: async ({ label }, context) => {
+      await new Promise<void>((resolve) => context.signal?.addEventListener("abort", () => resolve()));
+      aborted.push(String(label));
+      return "stopped";
+    },
+  }),
+  defineTool({
+    name: "deploy",
+    description: "Needs a person's approval",
+    inputSchema: { type: "object", properties: { env: { type: "string" } }, required: ["env"] },
+    execute: (input) => {
+      deploys.push(input);
+      return `deployed ${String(input.env)}`;
+    },
+  }),
+];
+
+let served: McpServerHandle;
+beforeAll(async () => {
+  served = await serveMcp(
+    () => createAgentSession({ registry: createToolRegistry({ custom: tools }), approvals: { require: ["deploy"] } }),
+    {
+      transport: "http",
+      port: 0,
+      auth: {
+        tokens: [
+          { token: ALICE, principal: "alice" },
+          { token: BOB, principal: "bob" },
+        ],
+      },
+    },
+  );
+});
+afterAll(() => served.close());
+
+interface Answer {
+  readonly status: number;
+  readonly result?: Record<string, unknown>;
+  readonly error?: { code: number; message: string; data?: unknown };
+}
+
+let ids = 0;
+/** One raw 2026-07-28 request, with the headers that era asks for; `capabilities` are the request's own. */
+async function rpc(
+  token: string,
+  method: string,
+  params: Record<string, unknown>,
+  capabilities: Record<string, unknown> = { extensions: { [TASKS]: {} } },
+): Promise<Answer> {
+  return rpcAt(served.url as string, token, method, params, capabilities);
+}
+
+async function rpcAt(
+  url: string,
+  token: string,
+  method: string,
+  params: Record<string, unknown>,
+  capabilities: Record<string, unknown> = { extensions: { [TASKS]: {} } },
+): Promise<Answer> {
+  const name = method === "tools/call" ? params.name : params.taskId;
+  const response = await fetch(url, {
+    method: "POST",
+    headers: {
+      authorization: `Bearer ${token}`,
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2026-07-28",
+      "mcp-method": method,
+      ...(typeof name === "string" ? { "mcp-name": name } : {}),
+    },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: ++ids,
+      method,
+      params: {
+        ...params,
+        _meta: {
+          "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+          "io.modelcontextprotocol/clientCapabilities": capabilities,
+          "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
+        },
+      },
+    }),
+  });
+  const body = (await response.json()) as Omit<Answer, "status">;
+  return { status: response.status, ...body };
+}
+
+/** Polls tasks/get at the task's interval until it ends (or `until` says so), at most `limitMs`. */
+async function pollTask(
+  token: string,
+  taskId: string,
+  until = (task: Record<string, unknown>) => ["completed", "failed", "cancelled"].includes(String(task.status)),
+  limitMs = 20_000,
+): Promise<Record<string, unknown>> {
+  const deadline = Date.now() + limitMs;
+  for (;;) {
+    const answer = await rpc(token, "tasks/get", { taskId });
+    expect(answer.error).toBeUndefined();
+    const task = answer.result as Record<string, unknown>;
+    if (until(task) || Date.now() > deadline) return task;
+    await sleep(Math.min(Number(task.pollIntervalMs), 200));
+  }
+}
+
+const withoutMeta = (result: Record<string, unknown> | undefined) => {
+  const { _meta, resultType, ...rest } = result ?? {};
+  return rest;
+};
+
+describe("serve answers with tasks, for clients that declare the extension", { timeout: 30_000 }, () => {
+  it("a 3-second call becomes a task that completes with the blocking answer; without the extension it blocks", async () => {
+    const [tasked, blocking] = await Promise.all([
+      rpc(ALICE, "tools/call", { name: "slow", arguments: { text: "a" } }),
+      rpc(ALICE, "tools/call", { name: "slow", arguments: { text: "a" } }, {}),
+    ]);
+    expect(blocking.result?.resultType).toBe("complete");
+    expect(tasked.result).toMatchObject({ resultType: "task", status: "working", ttlMs: null, pollIntervalMs: 1000 });
+    const taskId = String(tasked.result?.taskId);
+    expect(Date.parse(String(tasked.result?.createdAt))).not.toBeNaN();
+    const done = await pollTask(ALICE, taskId);
+    expect(done).toMatchObject({ resultType: "complete", taskId, status: "completed" });
+    expect(done.result).toEqual(withoutMeta(blocking.result));
+    expect(done.result).toMatchObject({ content: [{ type: "text", text: "slow a" }], structuredContent: { n: 3 } });
+    // An ended task says when it will be forgotten: an hour after it ended, counted from its creation.
+    expect(Number(done.ttlMs)).toBeGreaterThanOrEqual(3_600_000);
+  });
+
+  it("a quick call is answered at once, as a plain result, even for a client that takes tasks", async () => {
+    const answer = await rpc(ALICE, "tools/call", { name: "deploy", arguments: { env: "x" } }, {});
+    expect(answer.result?.resultType).toBe("complete");
+    expect(answer.result?.isError).toBe(true); // no elicitation: approval-required, as before
+  });
+
+  it("tasks/cancel aborts the call's executor, and the task ends cancelled", async () => {
+    const tasked = await rpc(ALICE, "tools/call", { name: "hang", arguments: { label: "cancel-me" } });
+    expect(tasked.result?.resultType).toBe("task");
+    const taskId = String(tasked.result?.taskId);
+    const cancel = await rpc(ALICE, "tasks/cancel", { taskId });
+    expect(cancel.result?.resultType).toBe("complete");
+    const task = await pollTask(ALICE, taskId);
+    expect(task.status).toBe("cancelled");
+    await expect.poll(() => aborted, { timeout: 5_000 }).toContain("cancel-me");
+  });
+
+  it("an approval is asked as input_required and answered with tasks/update: the call runs once", async () => {
+    const asking = { elicitation: {}, extensions: { [TASKS]: {} } };
+    const tasked = await rpc(ALICE, "tools/call", { name: "deploy", arguments: { env: "prod" } }, asking);
+    expect(tasked.result).toMatchObject({ resultType: "task", status: "input_required" });
+    const taskId = String(tasked.result?.taskId);
+    const waiting = await rpc(ALICE, "tasks/get", { taskId }, asking);
+    expect(waiting.result?.status).toBe("input_required");
+    const requests = waiting.result?.inputRequests as Record<string, { method: string; params: { message: string } }>;
+    const [key, ...others] = Object.keys(requests);
+    expect(others).toEqual([]);
+    expect(requests[key as string]?.method).toBe("elicitation/create");
+    expect(requests[key as string]?.params.message).toMatch(
+      /^Approve the call deploy \{"env":"prod"\}\? \(input sha256:/,
+    );
+    expect(deploys).toEqual([]);
+
+    const update = await rpc(ALICE, "tasks/update", {
+      taskId,
+      inputResponses: { [key as string]: { action: "accept" } },
+    });
+    expect(update.result?.resultType).toBe("complete");
+    const done = await pollTask(ALICE, taskId);
+    expect(done.status).toBe("completed");
+    expect(done.result).toMatchObject({ content: [{ type: "text", text: "deployed prod" }] });
+    // A second answer to the same question finds nothing open: it is ignored, and the call does not run again.
+    await rpc(ALICE, "tasks/update", { taskId, inputResponses: { [key as string]: { action: "accept" } } });
+    await sleep(200);
+    expect(deploys).toEqual([{ env: "prod" }]);
+    expect((await rpc(ALICE, "tasks/get", { taskId })).result?.result).toEqual(done.result);
+  });
+
+  it("a declined approval never runs the call; the task completes with the refusal", async () => {
+    const asking = { elicitation: {}, extensions: { [TASKS]: {} } };
+    const tasked = await rpc(ALICE, "tools/call", { name: "deploy", arguments: { env: "staging" } }, asking);
+    const taskId = String(tasked.result?.taskId);
+    const waiting = await rpc(ALICE, "tasks/get", { taskId });
+    const key = Object.keys(waiting.result?.inputRequests as object)[0] as string;
+    await rpc(ALICE, "tasks/update", {
+      taskId,
+      inputResponses: { [key]: { action: "decline", content: { reason: "not today" } } },
+    });
+    const done = await pollTask(ALICE, taskId);
+    expect(done.result).toMatchObject({ isError: true, content: [{ text: "Tool call declined: not today" }] });
+    expect(deploys).toEqual([{ env: "prod" }]);
+  });
+
+  it("another principal's task is not found, as an unknown id is not; it cannot cancel it either", async () => {
+    const tasked = await rpc(ALICE, "tools/call", { name: "hang", arguments: { label: "alice-only" } });
+    const taskId = String(tasked.result?.taskId);
+    const unknown = await rpc(BOB, "tasks/get", { taskId: "no-such-task" });
+    for (const method of ["tasks/get", "tasks/cancel", "tasks/update"]) {
+      const answer = await rpc(BOB, method, { taskId, inputResponses: {} });
+      expect(answer.error).toEqual(unknown.error);
+    }
+    expect(unknown.error).toMatchObject({ code: -32602, message: "Failed to retrieve task: Task not found" });
+    expect((await rpc(ALICE, "tasks/get", { taskId })).result?.status).toBe("working");
+    expect(aborted).not.toContain("alice-only");
+    await rpc(ALICE, "tasks/cancel", { taskId });
+  });
+
+  it("tasks/get from a request that does not declare the extension is refused with -32021", async () => {
+    const answer = await rpc(ALICE, "tasks/get", { taskId: "whatever" }, {});
+    expect(answer.error?.code).toBe(-32021);
+    expect(answer.error?.data).toEqual({ requiredCapabilities: { extensions: { [TASKS]: {} } } });
+  });
+
+  it("server/discover advertises the extension", async () => {
+    const answer = await rpc(ALICE, "server/discover", {});
+    expect(answer.result?.capabilities).toMatchObject({ extensions: { [TASKS]: {} } });
+  });
+});
+
+describe("toolwire serve --http with serve.tasks in its config", { timeout: 60_000 }, () => {
+  it("afterMs 0 answers every call of a declaring client with a task, kept ttlMs after it ended", async () => {
+    const project = await tempWorkspace({
+      "notes.md": "# Notes\n",
+      "toolwire.config.json": JSON.stringify({ serve: { tasks: { afterMs: 0, ttlMs: 120_000, pollIntervalMs: 50 } } }),
+    });
+    const child = spawn(process.execPath, [CLI, "serve", "--http", "0"], {
+      cwd: project.path,
+      env: cliEnv({ TOOLWIRE_SERVE_TOKEN: ALICE }),
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    try {
+      let stderr = "";
+      const url = await new Promise<string>((resolve, reject) => {
+        child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
+          stderr += chunk;
+          const found = /at (http:\/\/127\.0\.0\.1:\d+\/mcp)\n/.exec(stderr);
+          if (found?.[1] !== undefined) resolve(found[1]);
+        });
+        child.once("exit", (code) => reject(new Error(`serve exited with ${code}: ${stderr}`)));
+      });
+      const tasked = await rpcAt(url, ALICE, "tools/call", { name: "read", arguments: { path: "notes.md" } });
+      expect(tasked.result).toMatchObject({ resultType: "task", pollIntervalMs: 50 });
+      const taskId = String(tasked.result?.taskId);
+      let task: Record<string, unknown> = {};
+      for (let tries = 0; tries < 100 && task.status !== "completed"; tries++) {
+        task = (await rpcAt(url, ALICE, "tasks/get", { taskId })).result ?? {};
+        if (task.status !== "completed") await sleep(50);
+      }
+      expect(task).toMatchObject({ status: "completed", result: { content: [{ type: "text" }] } });
+      expect(JSON.stringify(task.result)).toContain("# Notes");
+      expect(Number(task.ttlMs)).toBeGreaterThanOrEqual(120_000);
+      expect(Number(task.ttlMs)).toBeLessThan(180_000);
+    } finally {
+      child.kill("SIGTERM");
+      await project.remove();
+    }
+  });
+});
