@@ -25,6 +25,8 @@ const CALLS = {
   "sse-retry": [{ tool: "test_reconnection", input: {} }],
   // tools/call needs a wider scope than listing: the call steps the authorization up.
   "auth/scope-step-up": [{ tool: "test-tool", input: {} }],
+  // The server asks through elicitation; the "person" accepts and the bridge fills in the form's defaults.
+  "elicitation-sep1034-client-defaults": [{ tool: "test_client_elicitation_defaults", input: {} }],
 };
 
 /** The auth provider for a scenario: client credentials when the suite gives them, else a login. */
@@ -67,6 +69,7 @@ async function main() {
       timeoutMs: 30_000,
       backoff: { initialDelayMs: 100, maxDelayMs: 500 },
       ...(scenario.startsWith("auth/") ? { authProvider: authProviderFor() } : {}),
+      onElicitation: () => ({ action: "accept" }),
     },
   );
   let failed = false;
