@@ -149,6 +149,18 @@ describe("tasks through the bridge", () => {
     await expect.poll(heard).toContain("cancelled task-forever-");
   });
 
+  it("sends tasks/cancel when the session's timeout ends the call", async () => {
+    const { connection, heard } = await taskServer();
+    const session = createAgentSession({
+      registry: createToolRegistry({ extensions: [connection] }),
+      toolTimeoutMs: 1_000,
+    });
+    const result = await session.dispatch({ id: "t1", name: "tasks__forever", input: {} });
+    expect(result.is_error).toBe(true);
+    expect(JSON.stringify(result.content)).toContain("timed out");
+    await expect.poll(heard).toContain("cancelled task-forever-");
+  });
+
   it("ends a failed task with execution-failed naming the server's error", async () => {
     const { tool } = await taskServer();
     const error = await callError(tool("fails").execute({}, context()));
