@@ -1,4 +1,5 @@
-// callMcpTool: one call of a bridged tool, on the current connection or a new one made for it, its failure classified.
+// callMcpTool: one call of a bridged tool, on the current connection or a new one made for it, its questions answered,
+// its task followed, its failure classified.
 import type { StandardSchemaV1 } from "@modelcontextprotocol/client";
 import { ToolCallError } from "../../core/errors.js";
 import { isRecord } from "../../core/json.js";
@@ -42,7 +43,8 @@ export interface McpCallHost {
 /**
  * Calls `bridged` with `input`: `tools/call` on the host's connection (a new one when there is none), with the
  * call's abort, progress as `context.onUpdate` partials, and a client span with its trace context in `_meta` when
- * the context carries a span. Resolves to the server's answer as a tool result (`bridgedResult`); a failure throws
+ * the context carries a span; the server's questions (input_required) are answered and its task followed to its end
+ * (`requestCall`). Resolves to the server's answer as a tool result (`bridgedResult`); a failure throws
  * a `ToolCallError` that says what happened (`classifyCallError`), and a transport that failed drops the connection.
  */
 export async function callMcpTool(
