@@ -3,6 +3,7 @@
 // stays internal.
 
 // Bridge: an MCP server as a live tool source.
+export type { McpElicitation, McpElicitationAnswer, McpElicitationHandler } from "./client/answer-elicitation.js";
 export { connectMcpServer } from "./client/connect-mcp-server.js";
 export { McpConnectionError, type McpErrorCode } from "./client/errors.js";
 export type { McpToolResultDetails } from "./client/map-result.js";

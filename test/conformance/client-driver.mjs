@@ -35,6 +35,8 @@ const CALLS = {
       input: (tools) => ({ schema: tools.find((t) => t.toolName === "json_schema_2020_12_tool")?.inputSchema ?? {} }),
     },
   ],
+  // The server asks through elicitation; the "person" accepts and the bridge fills in the form's defaults.
+  "elicitation-sep1034-client-defaults": [{ tool: "test_client_elicitation_defaults", input: {} }],
 };
 /**
  * Scenarios whose server expects a call of every tool the client kept: tools with malformed x-mcp-header declarations
@@ -99,6 +101,7 @@ async function main() {
       timeoutMs: 90_000,
       backoff: { initialDelayMs: 100, maxDelayMs: 500 },
       ...(scenario.startsWith("auth/") ? { authProvider: authProviderFor() } : {}),
+      onElicitation: () => ({ action: "accept" }),
     },
   );
   let failed = false;

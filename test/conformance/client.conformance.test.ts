@@ -29,8 +29,6 @@ const SKILLS = "the bridge does not consume the skills extension (SEP-2640): it 
  * not run.
  */
 const NOT_APPLICABLE: Record<string, string> = {
-  "elicitation-sep1034-client-defaults":
-    "the bridge declares no elicitation capability on 2025 connections: an upstream server's questions have no user to reach",
   "auth/enterprise-managed-authorization": `${NO_CLIENT} no enterprise-managed authorization (identity assertion grant)`,
   "auth/dpop": `${NO_CLIENT} no DPoP (RFC 9449) proof of possession`,
   "auth/dpop-nonce": `${NO_CLIENT} no DPoP (RFC 9449) proof of possession`,
@@ -82,6 +80,8 @@ const PASSING = [
   "sse-retry@2025-11-25",
   "request-metadata@2026-07-28",
   "http-standard-headers@2026-07-28",
+  // The driver's onElicitation accepts; the bridge fills in the form's defaults.
+  "elicitation-sep1034-client-defaults@2025-11-25",
   "json-schema-ref-no-deref@2026-07-28",
   // The client must not authorize when the resource metadata names another resource: the SDK refuses it.
   "auth/resource-mismatch@2026-07-28",

@@ -1,11 +1,21 @@
-// callMcpTool: one call of a bridged tool, on the current connection or a new one made for it, its failure classified.
+// callMcpTool: one call of a bridged tool, on the current connection or a new one made for it, its questions answered,
+// its task followed, its failure classified.
+import type { StandardSchemaV1 } from "@modelcontextprotocol/client";
 import { ToolCallError } from "../../core/errors.js";
+import { isRecord } from "../../core/json.js";
 import type { JsonObject, ToolCallContext, ToolResult } from "../../core/types.js";
+import type { McpElicitationHandler } from "./answer-elicitation.js";
+import { answerInputRequests, type InputAsker } from "./answer-input-requests.js";
 import { type BridgedTool, bridgedResult, progressUpdate } from "./bridge-mcp-tool.js";
 import { classifyCallError, messageOf } from "./classify-call-error.js";
 import { McpConnectionError } from "./errors.js";
+import { followMcpTask } from "./follow-mcp-task.js";
 import { CALL_RESULT_AS_SENT, type CallResultAsSent } from "./lenient-results.js";
 import type { OpenMcpClient } from "./open-mcp-client.js";
+import { taskOf } from "./task-results.js";
+
+/** How many input_required answers one call may take before the bridge gives up on it. */
+const MAX_INPUT_ROUNDS = 10;
 
 /** What a call needs of its connection; `connectMcpEndpoint` makes one per connection. */
 export interface McpCallHost {
@@ -14,8 +24,10 @@ export interface McpCallHost {
   readonly timeoutMs: number;
   /** An authorization is configured, so a 401 is a login to redo rather than a missing one. */
   readonly authorized: boolean;
-  /** The calls running now: the server's log messages go to their contexts. */
-  readonly running: Set<ToolCallContext>;
+  /** The calls running now, with their bridged tools' names: the server's log messages go to their contexts. */
+  readonly running: Map<ToolCallContext, string>;
+  /** Answers a server's questions (`onElicitation`); `undefined` when nobody can. */
+  readonly elicit: McpElicitationHandler | undefined;
   /** The open connection, or `undefined` when there is none now. */
   current(): OpenMcpClient | undefined;
   /** Whether `close()` was called. */
@@ -31,7 +43,8 @@ export interface McpCallHost {
 /**
  * Calls `bridged` with `input`: `tools/call` on the host's connection (a new one when there is none), with the
  * call's abort, progress as `context.onUpdate` partials, and a client span with its trace context in `_meta` when
- * the context carries a span. Resolves to the server's answer as a tool result (`bridgedResult`); a failure throws
+ * the context carries a span; the server's questions (input_required) are answered and its task followed to its end
+ * (`requestCall`). Resolves to the server's answer as a tool result (`bridgedResult`); a failure throws
  * a `ToolCallError` that says what happened (`classifyCallError`), and a transport that failed drops the connection.
  */
 export async function callMcpTool(
@@ -47,7 +60,7 @@ export async function callMcpTool(
   const relay = typeof context.onAbort === "function" ? new AbortController() : undefined;
   const signal = relay?.signal ?? context.signal;
   const stopRelaying = relay === undefined ? undefined : context.onAbort?.((reason) => relay.abort(reason));
-  host.running.add(context);
+  host.running.set(context, bridged.name);
   const { serverId } = host;
   // With telemetry: a client span for the request, and its trace context in `_meta` for the server to continue.
   const span = context.span?.startChild(`tools/call ${bridged.toolName}`, {
@@ -61,21 +74,25 @@ export async function callMcpTool(
   const params = { name: bridged.toolName, arguments: input as Record<string, unknown> };
   let result: CallResultAsSent;
   try {
-    result = await live.client.request(
-      {
-        method: "tools/call",
-        params: span === undefined ? params : { ...params, _meta: { ...span.traceContext() } },
-      },
-      CALL_RESULT_AS_SENT,
-      {
-        signal,
-        timeout: host.timeoutMs,
-        resetTimeoutOnProgress: true,
-        onprogress: (progress) => context.onUpdate(progressUpdate(progress)),
-      },
+    const asker: InputAsker = {
+      handler: host.elicit,
+      serverId,
+      name: bridged.name,
+      toolName: bridged.toolName,
+      toolCallId: context.toolCallId,
+      signal,
+    };
+    result = await requestCall(
+      live,
+      span === undefined ? params : { ...params, _meta: { ...span.traceContext() } },
+      host.timeoutMs,
+      asker,
+      context,
     );
   } catch (error) {
-    const failure = callError(host, live, bridged, error, signal.aborted);
+    // An abort wins over what it caused (a question left unanswered, a poll cut short).
+    const failure =
+      error instanceof ToolCallError && !signal.aborted ? error : callError(host, live, bridged, error, signal.aborted);
     span?.end(failure.code);
     throw failure;
   } finally {
@@ -85,6 +102,51 @@ export async function callMcpTool(
   span?.end(result.isError === true ? "tool-error" : undefined);
   host.succeeded();
   return bridgedResult(bridged, result);
+}
+
+/**
+ * `tools/call` until the server answers it: an input_required answer (2026-07-28) is answered through `asker` and the
+ * call sent again with the responses and the server's requestState, as it was; a task is followed to its end. Throws a
+ * `ToolCallError` when a question cannot be answered or the task fails, and what the SDK threw when a request fails.
+ */
+async function requestCall(
+  live: OpenMcpClient,
+  params: Record<string, unknown>,
+  timeoutMs: number,
+  asker: InputAsker,
+  context: ToolCallContext,
+): Promise<CallResultAsSent> {
+  const onUpdate = context.onUpdate;
+  let sent = params;
+  for (let round = 0; ; round++) {
+    const answer: CallResultAsSent & { readonly [field: string]: unknown } = await live.client.request(
+      { method: "tools/call", params: sent },
+      CALL_RESULT_AS_SENT as StandardSchemaV1<unknown, CallResultAsSent & { readonly [field: string]: unknown }>,
+      {
+        signal: asker.signal,
+        timeout: timeoutMs,
+        resetTimeoutOnProgress: true,
+        allowInputRequired: true,
+        onprogress: (progress) => onUpdate(progressUpdate(progress)),
+      },
+    );
+    const task = taskOf(answer);
+    if (task !== undefined) return followMcpTask(task, { live, timeoutMs, asker, onUpdate });
+    if (answer.resultType !== "input_required") return answer;
+    if (round >= MAX_INPUT_ROUNDS) {
+      const message = `MCP server ${asker.serverId} still asked for input after ${MAX_INPUT_ROUNDS} answers to the call to ${asker.toolName}. The call did not complete.`;
+      throw new ToolCallError("execution-failed", asker.name, message);
+    }
+    const requests = isRecord(answer.inputRequests) ? answer.inputRequests : {};
+    const answered = await answerInputRequests(requests, asker);
+    if ("error" in answered) throw answered.error;
+    const { requestState } = answer;
+    sent = {
+      ...params,
+      ...(Object.keys(answered.responses).length > 0 ? { inputResponses: answered.responses } : {}),
+      ...(typeof requestState === "string" ? { requestState } : {}),
+    };
+  }
 }
 
 function callError(

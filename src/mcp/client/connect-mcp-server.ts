@@ -1,6 +1,7 @@
 // connectMcpServer: an MCP server (stdio or Streamable HTTP) as a live tool source whose tools are AgentTools.
 import type { Client, Tool as McpTool } from "@modelcontextprotocol/client";
 import type { AgentTool, ToolCallContext } from "../../core/types.js";
+import { answerElicitation } from "./answer-elicitation.js";
 import { bridgeMcpTool } from "./bridge-mcp-tool.js";
 import { callMcpTool, type McpCallHost } from "./call-mcp-tool.js";
 import { messageOf } from "./classify-call-error.js";
@@ -93,8 +94,8 @@ export async function connectMcpEndpoint(
   let protocol: McpConnection["protocol"];
   // Same server name and same definition: the same AgentTool object, so the registry keeps its wrapper.
   let toolCache: BridgedToolCache = new Map();
-  /** The calls running now: the server's log messages go to them. */
-  const running = new Set<ToolCallContext>();
+  /** The calls running now, with their tools' bridged names: the server's log messages go to them. */
+  const running = new Map<ToolCallContext, string>();
   let state: McpConnectionState<OpenMcpClient> = { kind: "idle" };
   let relist: RelistState = { kind: "idle" };
 
@@ -130,11 +131,17 @@ export async function connectMcpEndpoint(
           // a failing log listener must not break the connection
         }
       }
-      for (const context of running) context.log?.(message.level, message.data, message.logger);
+      for (const context of running.keys()) context.log?.(message.level, message.data, message.logger);
     },
     listChanged(live) {
       if (currentLive() === live) void scheduleRelist();
       else live.listChangedEarly = true;
+    },
+    async elicit(params, signal) {
+      // A 2025-era server asks outside any request: the call is known only when one runs.
+      const [only] = running.size === 1 ? running : [];
+      const call = only === undefined ? {} : { toolName: only[1], toolCallId: only[0].toolCallId };
+      return (await answerElicitation(options.onElicitation, { serverId, ...call, params }, signal)).result;
     },
     callsInFlight: () => running.size > 0,
     closed: () => state.kind === "closed",
@@ -271,6 +278,7 @@ export async function connectMcpEndpoint(
     timeoutMs,
     authorized: authProvider !== undefined,
     running,
+    elicit: options.onElicitation,
     current: currentLive,
     closed: () => state.kind === "closed",
     connect: startConnecting,

@@ -10,6 +10,8 @@ import { ToolwireError } from "../../core/errors.js";
  * - `mcp-protocol-error`: the server broke the protocol (not JSON-RPC on stdout, a malformed answer, an error reply).
  * - `mcp-closed`: the connection was closed by its owner.
  * - `mcp-listener-failed`: an `onChange` listener threw (the other listeners still ran).
+ * - `mcp-task-failed`: a task the server ran a call as (io.modelcontextprotocol/tasks) failed or was cancelled by
+ *   the server.
  * - `mcp-unauthorized`: the server requires an authorization that could not be had (no `auth`, a login that
  *   timed out or was refused, a scope the server keeps asking for); the cause says which.
  */
@@ -21,7 +23,8 @@ export type McpErrorCode =
   | "mcp-protocol-error"
   | "mcp-closed"
   | "mcp-listener-failed"
-  | "mcp-unauthorized";
+  | "mcp-unauthorized"
+  | "mcp-task-failed";
 
 /** A fault of one MCP server; the message names the server id and what happened. */
 export class McpConnectionError extends ToolwireError<McpErrorCode> {

@@ -1,6 +1,7 @@
 // The bridge's public shapes: how a connection to an MCP server behaves (its options) and what it offers.
 import type { AuthProvider, OAuthClientProvider } from "@modelcontextprotocol/client";
 import type { AgentTool, JsonValue, LiveToolSource, ToolEffects, ToolLogLevel, ToolTrust } from "../../core/types.js";
+import type { McpElicitationHandler } from "./answer-elicitation.js";
 import type { McpConnectionError } from "./errors.js";
 import type { McpProtocolChoice } from "./mcp-config-types.js";
 import type { SkippedMcpTool } from "./read-tool-listing.js";
@@ -51,6 +52,14 @@ export interface McpConnectOptions {
   readonly authProvider?: AuthProvider | OAuthClientProvider;
   /** Trouble that did not fail a call: a lost connection, a re-list that failed, a stray message. */
   readonly onError?: (error: McpConnectionError) => void;
+  /**
+   * Answers the server's questions for a person (elicitation: a 2026-07-28 `input_required` result or task, a 2025
+   * `elicitation/create` request): `{ action: "accept", content? }` (the form's defaults fill what `content` leaves
+   * out), `{ action: "decline" }` or `{ action: "cancel" }`. Without it nobody can answer: the call ends with
+   * `approval-required` (a 2025 server is told `cancel`). A decline, a cancel or a handler that throws ends the call
+   * with `approval-declined` (a 2025 server hears the answer and its own result ends the call).
+   */
+  readonly onElicitation?: McpElicitationHandler;
 }
 
 /**

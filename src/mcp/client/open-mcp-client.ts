@@ -10,7 +10,7 @@ import {
   StreamableHTTPClientTransport,
   type Transport,
 } from "@modelcontextprotocol/client";
-import type { JsonValue, ToolLogLevel } from "../../core/types.js";
+import type { JsonObject, JsonValue, ToolLogLevel } from "../../core/types.js";
 import { ChildProcessTransport } from "./child-process-transport.js";
 import { isTimeout, messageOf } from "./classify-call-error.js";
 import { McpConnectionError } from "./errors.js";
@@ -18,6 +18,7 @@ import { type McpServerConfig, serverSandbox } from "./mcp-config.js";
 import type { McpProtocolChoice } from "./mcp-config-types.js";
 import { AuthorizingHttpTransport } from "./oauth/authorizing-http-transport.js";
 import { authorizationFailure, MAX_AUTHORIZATIONS_PER_CONNECT, pendingAuthorizationOf } from "./oauth/bridge-auth.js";
+import { passTaskResults, TASKS_EXTENSION } from "./task-results.js";
 
 /**
  * Where the bridge connects: a checked server config, or a transport the caller makes anew for each
@@ -56,6 +57,8 @@ export interface McpClientEvents {
   error(error: McpConnectionError): void;
   log(message: McpLogMessage): void;
   listChanged(live: OpenMcpClient): void;
+  /** A 2025-era server's `elicitation/create` request: resolves to the answer it gets (never rejects). */
+  elicit(params: JsonObject, signal: AbortSignal): Promise<JsonObject>;
   /** Whether calls are in flight (then a broken HTTP stream is checked at once, not retried for a minute). */
   callsInFlight(): boolean;
   /** Whether the bridge was closed (then no login is waited for). */
@@ -163,7 +166,9 @@ async function openOnce(
   const { connectTimeoutMs, events } = options;
   const transport = transportOf(endpoint, options);
   const client = new Client(options.clientInfo, {
-    capabilities: {},
+    // Elicitation: a server's questions are answered through onElicitation (or refused with a clear error), never
+    // with -32601. Tasks: a call answered with a task is followed to its end (follow-mcp-task.ts).
+    capabilities: { elicitation: { form: {} }, extensions: { [TASKS_EXTENSION]: {} } },
     // 2026-07-28 when the server offers it (server/discover), else the 2025 initialize handshake.
     // Over stdio a silent probe means a 2025-era server, so it waits briefly; over HTTP silence is an outage.
     versionNegotiation: {
@@ -203,8 +208,14 @@ async function openOnce(
     events.log({ level, data: data as JsonValue, ...(typeof logger === "string" ? { logger } : {}) });
   });
   client.setNotificationHandler("notifications/tools/list_changed", () => events.listChanged(live));
+  client.setRequestHandler(
+    "elicitation/create",
+    async (request, ctx) =>
+      (await events.elicit(request.params as unknown as JsonObject, ctx.mcpReq.signal)) as { action: "cancel" },
+  );
   try {
     await withinDeadline(client.connect(transport, { timeout: connectTimeoutMs }), connectTimeoutMs);
+    passTaskResults(transport);
   } catch (error) {
     const failure = connectError(live, serverId, options, error);
     await closeMcpClient(live);

@@ -1,0 +1,87 @@
+// A server's elicitation (a question for a person) answered through the connection's onElicitation handler.
+import { isRecord } from "../../core/json.js";
+import type { JsonObject, JsonValue } from "../../core/types.js";
+import { messageOf } from "./classify-call-error.js";
+
+/** An MCP server's question for a person (`elicitation/create`), as the bridge hands it to `onElicitation`. */
+export interface McpElicitation {
+  readonly serverId: string;
+  /**
+   * The bridged tool whose call the server asks in (`<server>__<tool>`), and that call's id. Absent when it cannot be
+   * told: a 2025-era server that asks while several calls of its connection run.
+   */
+  readonly toolName?: string;
+  readonly toolCallId?: string;
+  /** The request's params as the server sent them: `message`, `requestedSchema` (a form), `mode`, `url`, ... */
+  readonly params: JsonObject;
+}
+
+/** A person's answer: accept with the form's `content` (the form's defaults fill what it leaves out), decline, cancel. */
+export type McpElicitationAnswer =
+  | { readonly action: "accept"; readonly content?: JsonObject }
+  | { readonly action: "decline" }
+  | { readonly action: "cancel" };
+
+/** Answers a server's question; `signal` aborts when the call no longer waits. */
+export type McpElicitationHandler = (
+  request: McpElicitation,
+  context: { readonly signal: AbortSignal },
+) => McpElicitationAnswer | Promise<McpElicitationAnswer>;
+
+/**
+ * What became of one question: `answered` (accepted: `result` goes to the server), or why the call cannot go on:
+ * `declined` / `cancelled` by the person, `unanswered` (no handler), `failed` (the handler threw or answered
+ * something else; `problem` says what). `result` is what the server is told in every case.
+ */
+export type ElicitationOutcome =
+  | { readonly kind: "answered"; readonly result: JsonObject }
+  | {
+      readonly kind: "declined" | "cancelled" | "unanswered" | "failed";
+      readonly result: JsonObject;
+      problem?: string;
+    };
+
+/**
+ * Asks `handler` (when there is one) and reads its answer. Never throws: an answer that is not one of the three
+ * actions, or a handler that throws, is `failed`, and the server is told `cancel`.
+ */
+export async function answerElicitation(
+  handler: McpElicitationHandler | undefined,
+  request: McpElicitation,
+  signal: AbortSignal,
+): Promise<ElicitationOutcome> {
+  if (handler === undefined) return { kind: "unanswered", result: { action: "cancel" } };
+  let answer: unknown;
+  try {
+    answer = await handler(request, { signal });
+  } catch (error) {
+    return {
+      kind: "failed",
+      result: { action: "cancel" },
+      problem: `the onElicitation handler threw: ${messageOf(error)}`,
+    };
+  }
+  const action = isRecord(answer) ? answer.action : undefined;
+  if (action === "decline") return { kind: "declined", result: { action: "decline" } };
+  if (action === "cancel") return { kind: "cancelled", result: { action: "cancel" } };
+  if (action !== "accept" || !isRecord(answer) || (answer.content !== undefined && !isRecord(answer.content))) {
+    const shown = JSON.stringify(answer) ?? String(answer);
+    return {
+      kind: "failed",
+      result: { action: "cancel" },
+      problem: `the onElicitation handler answered ${shown.slice(0, 200)}, not { action: "accept" | "decline" | "cancel" }`,
+    };
+  }
+  const content = { ...formDefaults(request.params.requestedSchema), ...(answer.content as JsonObject | undefined) };
+  return { kind: "answered", result: { action: "accept", content } };
+}
+
+/** The `default` of each property of a form's schema that has one. */
+export function formDefaults(schema: unknown): JsonObject {
+  const properties = isRecord(schema) && isRecord(schema.properties) ? schema.properties : {};
+  const defaults: Record<string, JsonValue> = {};
+  for (const [name, property] of Object.entries(properties)) {
+    if (isRecord(property) && property.default !== undefined) defaults[name] = property.default as JsonValue;
+  }
+  return defaults;
+}
