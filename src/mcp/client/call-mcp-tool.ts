@@ -5,6 +5,7 @@ import { type BridgedTool, bridgedResult, progressUpdate } from "./bridge-mcp-to
 import { classifyCallError, messageOf } from "./classify-call-error.js";
 import { McpConnectionError } from "./errors.js";
 import { CALL_RESULT_AS_SENT, type CallResultAsSent } from "./lenient-results.js";
+import { buildMcpParamHeaders, type McpParamHeader } from "./mcp-param-headers.js";
 import type { OpenMcpClient } from "./open-mcp-client.js";
 
 /** What a call needs of its connection; `connectMcpEndpoint` makes one per connection. */
@@ -31,7 +32,8 @@ export interface McpCallHost {
 /**
  * Calls `bridged` with `input`: `tools/call` on the host's connection (a new one when there is none), with the
  * call's abort, progress as `context.onUpdate` partials, and a client span with its trace context in `_meta` when
- * the context carries a span. Resolves to the server's answer as a tool result (`bridgedResult`); a failure throws
+ * the context carries a span, and an `Mcp-Param-*` header for each of `paramHeaders` that has a value in `input`
+ * (over HTTP). Resolves to the server's answer as a tool result (`bridgedResult`); a failure throws
  * a `ToolCallError` that says what happened (`classifyCallError`), and a transport that failed drops the connection.
  */
 export async function callMcpTool(
@@ -39,6 +41,7 @@ export async function callMcpTool(
   bridged: BridgedTool,
   input: JsonObject,
   context: ToolCallContext,
+  paramHeaders: readonly McpParamHeader[] = [],
 ): Promise<ToolResult> {
   const live = host.current() ?? (await acquire(host, bridged.name, context.signal));
   // A plain AbortController that the call's abort reaches through `onAbort`, when the context offers it: the
@@ -72,6 +75,7 @@ export async function callMcpTool(
         timeout: host.timeoutMs,
         resetTimeoutOnProgress: true,
         onprogress: (progress) => context.onUpdate(progressUpdate(progress)),
+        ...(paramHeaders.length === 0 ? {} : { headers: buildMcpParamHeaders(paramHeaders, input) }),
       },
     );
   } catch (error) {

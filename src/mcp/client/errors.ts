@@ -12,6 +12,8 @@ import { ToolwireError } from "../../core/errors.js";
  * - `mcp-listener-failed`: an `onChange` listener threw (the other listeners still ran).
  * - `mcp-unauthorized`: the server requires an authorization that could not be had (no `auth`, a login that
  *   timed out or was refused, a scope the server keeps asking for); the cause says which.
+ * - `mcp-tool-skipped`: a listed tool was left out (`connection.skipped` says why); reported through `onError`,
+ *   the other tools are bridged.
  */
 export type McpErrorCode =
   | "invalid-mcp-config"
@@ -21,7 +23,8 @@ export type McpErrorCode =
   | "mcp-protocol-error"
   | "mcp-closed"
   | "mcp-listener-failed"
-  | "mcp-unauthorized";
+  | "mcp-unauthorized"
+  | "mcp-tool-skipped";
 
 /** A fault of one MCP server; the message names the server id and what happened. */
 export class McpConnectionError extends ToolwireError<McpErrorCode> {

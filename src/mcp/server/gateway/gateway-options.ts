@@ -30,4 +30,9 @@ export interface GatewayOptions {
    * `resource` of its protected resource metadata and the default audience of access tokens; its host is allowed.
    */
   readonly publicUrl?: string;
+  /**
+   * How long a 2026-07-28 client may keep the tool listing before listing again (`ttlMs`), in ms; a `list_changed`
+   * notification ends it sooner. Default 60 000.
+   */
+  readonly listTtlMs?: number;
 }
