@@ -89,10 +89,21 @@ describe("serve's listings", () => {
     expect(await rawList(handle.url as string)).toMatchObject({ ttlMs: 5_000, cacheScope: "private" });
   });
 
-  it("refuses a listTtlMs that is not a whole number of milliseconds", async () => {
-    await expect(serveMcp(sessionOf("a"), { transport: "http", port: 0, listTtlMs: -1 })).rejects.toMatchObject({
-      code: "invalid-serve-options",
-    });
+  it("carry the cacheScope asked for", async () => {
+    const handle = await serveMcp(sessionOf("a"), { transport: "http", port: 0, listCacheScope: "private" });
+    cleanups.push(() => handle.close());
+    expect(await rawList(handle.url as string)).toMatchObject({ cacheScope: "private" });
+  });
+
+  it("refuses a listTtlMs that is not a whole number of milliseconds, and an unknown listCacheScope", async () => {
+    for (const bad of [-1, 1.5, Number.NaN, "60000"]) {
+      await expect(
+        serveMcp(sessionOf("a"), { transport: "http", port: 0, listTtlMs: bad as number }),
+      ).rejects.toMatchObject({ code: "invalid-serve-options" });
+    }
+    await expect(
+      serveMcp(sessionOf("a"), { transport: "stdio", listCacheScope: "shared" as "public" }),
+    ).rejects.toMatchObject({ code: "invalid-serve-options", message: expect.stringContaining("listCacheScope") });
   });
 });
 

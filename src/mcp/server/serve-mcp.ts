@@ -57,7 +57,13 @@ const STDIO_PRINCIPAL: Principal = { id: "stdio", via: "none", policy: [], scope
  */
 export async function serveMcp(source: SessionSource, options: ServeMcpOptions): Promise<McpServerHandle> {
   const transport = (options as { transport?: unknown } | undefined)?.transport;
-  const listTtlMs = (options as { listTtlMs?: unknown } | undefined)?.listTtlMs;
+  const { listTtlMs, listCacheScope } = (options ?? {}) as { listTtlMs?: unknown; listCacheScope?: unknown };
+  if (listCacheScope !== undefined && listCacheScope !== "public" && listCacheScope !== "private") {
+    throw new McpServeError(
+      "invalid-serve-options",
+      `serveMcp needs listCacheScope to be "public" or "private", got ${JSON.stringify(listCacheScope) ?? String(listCacheScope)}`,
+    );
+  }
   if (listTtlMs !== undefined && !(Number.isSafeInteger(listTtlMs) && (listTtlMs as number) >= 0)) {
     throw new McpServeError(
       "invalid-serve-options",

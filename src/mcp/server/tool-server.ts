@@ -36,7 +36,8 @@ export interface ToolServerOptions {
   readonly listTtlMs?: number;
   /**
    * The listing's `cacheScope`: `"public"` when every caller is listed the same tools, `"private"` (kept per
-   * authorization context) when they differ, as with a session per principal. Default `"private"`.
+   * authorization context) when they may differ. Default over HTTP: `"private"` when a function makes a session per
+   * principal, `"public"` when one session serves everyone; over stdio `"private"`.
    */
   readonly listCacheScope?: "public" | "private";
 }

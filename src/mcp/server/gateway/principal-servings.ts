@@ -65,7 +65,10 @@ export function createPrincipalServings(source: SessionSource, options: Principa
     const session = owned ? await source(principal) : source;
     const hooks: ToolServerHooks = audit === undefined ? {} : { onCallEnd: auditCall(audit, principal.id) };
     // One session for everyone lists the same tools to every caller; a session per principal lists its own.
-    const toolServer: ToolServerOptions = { ...options.toolServer, listCacheScope: owned ? "private" : "public" };
+    const toolServer: ToolServerOptions = {
+      ...options.toolServer,
+      listCacheScope: options.toolServer.listCacheScope ?? (owned ? "private" : "public"),
+    };
     const modern = createMcpHandler(() => createToolServer(session, toolServer, hooks), { legacy: "reject" });
     const legacy = new Map<string, Server>();
     const unsubscribe = session.onActiveToolsChange(() => {
