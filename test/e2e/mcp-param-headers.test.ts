@@ -1,11 +1,16 @@
 // Parameter headers (2026-07-28, SEP-2243): the bridge mirrors declared parameters as Mcp-Param-* headers and leaves
 // out tools whose declarations are invalid; serve checks the headers against the body (400 / -32020).
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { toNodeHandler } from "@modelcontextprotocol/node";
+import { createMcpHandler, Server } from "@modelcontextprotocol/server";
 import { afterEach, describe, expect, it } from "vitest";
 import { defineTool } from "../../src/core/register/define-tool.js";
 import { createToolRegistry } from "../../src/core/register/registry.js";
 import type { AgentTool, JsonObject, ToolCallContext, ToolResult } from "../../src/core/types.js";
 import { createAgentSession } from "../../src/create-agent-session.js";
 import { connectMcpServer, type McpConnectionError, serveMcp } from "../../src/mcp/api.js";
+import { checkParamHeaders } from "../../src/mcp/server/gateway/check-param-headers.js";
 import { startRecordingProxy } from "../support/recording-proxy.js";
 
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -123,6 +128,79 @@ describe("the bridge over HTTP", () => {
     ]);
     expect(errors).toEqual([expect.objectContaining({ code: "mcp-tool-skipped", serverId: "up" })]);
     expect(errors[0]?.message).toContain("measure");
+  });
+});
+
+/**
+ * A 2026-07-28 server whose one tool's schema can change without a list_changed notification, and which refuses a
+ * call whose headers do not fit the schema as it is now (400 / -32020), as a server that changed its mind would.
+ */
+async function silentlyChangingServer() {
+  const state = {
+    schema: { type: "object", properties: { region: { type: "string" } } } as Record<string, unknown>,
+    /** Refuse every call with -32020, whatever its headers. */
+    refuse: false,
+  };
+  let lists = 0;
+  const handler = toNodeHandler(
+    createMcpHandler(
+      () => {
+        const server = new Server({ name: "changing", version: "1" }, { capabilities: { tools: {} } });
+        server.setRequestHandler("tools/list", () => {
+          lists++;
+          return { tools: [{ name: "where", inputSchema: state.schema as never }] };
+        });
+        server.setRequestHandler("tools/call", (request) => ({
+          content: [{ type: "text", text: `at ${String(request.params.arguments?.region)}` }],
+        }));
+        return server;
+      },
+      { legacy: "reject" },
+    ),
+  );
+  const http = createServer(async (request, response) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    const body = JSON.parse(Buffer.concat(chunks).toString("utf8") || "null");
+    const mismatch = state.refuse || checkParamHeaders(state.schema, body?.params?.arguments, request.headers);
+    if (body?.method === "tools/call" && mismatch) {
+      response.writeHead(400, { "content-type": "application/json" });
+      response.end(
+        JSON.stringify({ jsonrpc: "2.0", id: body.id, error: { code: -32020, message: "Header mismatch" } }),
+      );
+      return;
+    }
+    await handler(request, response, body);
+  });
+  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+  cleanups.push(() => new Promise((resolve) => http.close(resolve)));
+  const { port } = http.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}/mcp`, state, lists: () => lists };
+}
+
+describe("the bridge after a header mismatch", () => {
+  it("lists the tools again and makes the call once more with the headers now declared", async () => {
+    const upstream = await silentlyChangingServer();
+    const connection = await connectMcpServer({ id: "up", url: upstream.url, protocol: "2026-07-28" });
+    cleanups.push(() => connection.close());
+    upstream.state.schema = {
+      type: "object",
+      properties: { region: { type: "string", "x-mcp-header": "Region" } },
+    };
+    const tool = connection.tools[0] as AgentTool;
+    const result = await run(tool, { region: "eu" });
+    expect(result.content).toEqual([{ type: "text", text: "at eu" }]);
+    expect(upstream.lists()).toBe(2);
+  });
+
+  it("lists once and gives up with an error result when the listing did not change the tool", async () => {
+    const upstream = await silentlyChangingServer();
+    const connection = await connectMcpServer({ id: "up", url: upstream.url, protocol: "2026-07-28" });
+    cleanups.push(() => connection.close());
+    upstream.state.refuse = true;
+    const tool = connection.tools[0] as AgentTool;
+    await expect(run(tool, { region: "eu" })).rejects.toMatchObject({ message: expect.stringContaining("-32020") });
+    expect(upstream.lists()).toBe(2);
   });
 });
 

@@ -1,12 +1,16 @@
 // callMcpTool: one call of a bridged tool, on the current connection or a new one made for it, its failure classified.
+import { ProtocolError } from "@modelcontextprotocol/client";
 import { ToolCallError } from "../../core/errors.js";
-import type { JsonObject, ToolCallContext, ToolResult } from "../../core/types.js";
+import type { AgentTool, JsonObject, ToolCallContext, ToolResult } from "../../core/types.js";
 import { type BridgedTool, bridgedResult, progressUpdate } from "./bridge-mcp-tool.js";
 import { classifyCallError, messageOf } from "./classify-call-error.js";
 import { McpConnectionError } from "./errors.js";
 import { CALL_RESULT_AS_SENT, type CallResultAsSent } from "./lenient-results.js";
 import { buildMcpParamHeaders, type McpParamHeader } from "./mcp-param-headers.js";
 import type { OpenMcpClient } from "./open-mcp-client.js";
+
+/** The JSON-RPC code of a request whose HTTP headers disagree with its body (`HeaderMismatch`, 2026-07-28). */
+const HEADER_MISMATCH = -32020;
 
 /** What a call needs of its connection; `connectMcpEndpoint` makes one per connection. */
 export interface McpCallHost {
@@ -27,6 +31,13 @@ export interface McpCallHost {
   succeeded(): void;
   /** A call found the connection gone: it is dropped, and the next call reconnects. */
   lost(live: OpenMcpClient, reason: McpConnectionError): void;
+  /**
+   * Lists the tools again now (whatever the listing's ttlMs); resolves to the tool of that server name when the
+   * listing changed it, else `undefined`.
+   */
+  relistFor(toolName: string): Promise<AgentTool | undefined>;
+  /** The calls already made once more after a header mismatch (one retry each). */
+  readonly retried: WeakSet<ToolCallContext>;
 }
 
 /**
@@ -79,6 +90,16 @@ export async function callMcpTool(
       },
     );
   } catch (error) {
+    // The server says the Mcp-Param-* headers do not fit the tool: its declarations may have changed since the
+    // listing, so the tools are listed again and the call is made once more by the tool as now listed.
+    if (error instanceof ProtocolError && error.code === HEADER_MISMATCH && !host.retried.has(context)) {
+      host.retried.add(context);
+      const fresh = signal.aborted ? undefined : await host.relistFor(bridged.toolName).catch(() => undefined);
+      if (fresh !== undefined) {
+        span?.end("header-mismatch");
+        return (await fresh.execute(input, context)) as ToolResult;
+      }
+    }
     const failure = callError(host, live, bridged, error, signal.aborted);
     span?.end(failure.code);
     throw failure;

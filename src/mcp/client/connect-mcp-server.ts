@@ -300,6 +300,16 @@ export async function connectMcpEndpoint(
       events.lost(live, reason);
       void closeMcpClient(live);
     },
+    async relistFor(toolName) {
+      const named = (tool: AgentTool) =>
+        tool.descriptor.executor?.kind === "mcp" && tool.descriptor.executor.toolName === toolName;
+      const before = tools.find(named);
+      if (relist.kind === "relisting") await relist.done;
+      await scheduleRelist();
+      const after = tools.find(named);
+      return after === before ? undefined : after;
+    },
+    retried: new WeakSet(),
   };
 
   // The first connection: its failure is the caller's error, with nothing left running.
