@@ -56,7 +56,8 @@ function sampleInput(schema) {
 /** The calls to make in this scenario, given the bridged tools (`{ name, toolName, inputSchema }`). */
 function callsFor(tools) {
   if (CALLS[scenario] !== undefined) return CALLS[scenario];
-  if (CALL_EVERY_TOOL.includes(scenario)) return tools.map((t) => ({ tool: t.toolName, input: sampleInput(t.inputSchema) }));
+  if (CALL_EVERY_TOOL.includes(scenario))
+    return tools.map((t) => ({ tool: t.toolName, input: sampleInput(t.inputSchema) }));
   return (context.toolCalls ?? []).map((call) => ({ tool: call.name, input: call.arguments ?? {} }));
 }
 

@@ -1,9 +1,9 @@
 // callMcpTool: one call of a bridged tool, on the current connection or a new one made for it, its questions answered,
 // its task followed, its failure classified.
-import type { StandardSchemaV1 } from "@modelcontextprotocol/client";
+import { ProtocolError, type StandardSchemaV1 } from "@modelcontextprotocol/client";
 import { ToolCallError } from "../../core/errors.js";
 import { isRecord } from "../../core/json.js";
-import type { JsonObject, ToolCallContext, ToolResult } from "../../core/types.js";
+import type { AgentTool, JsonObject, ToolCallContext, ToolResult } from "../../core/types.js";
 import type { McpElicitationHandler } from "./answer-elicitation.js";
 import { answerInputRequests, type InputAsker } from "./answer-input-requests.js";
 import { type BridgedTool, bridgedResult, progressUpdate } from "./bridge-mcp-tool.js";
@@ -11,11 +11,15 @@ import { classifyCallError, messageOf } from "./classify-call-error.js";
 import { McpConnectionError } from "./errors.js";
 import { followMcpTask } from "./follow-mcp-task.js";
 import { CALL_RESULT_AS_SENT, type CallResultAsSent } from "./lenient-results.js";
+import { buildMcpParamHeaders, type McpParamHeader } from "./mcp-param-headers.js";
 import type { OpenMcpClient } from "./open-mcp-client.js";
 import { taskOf } from "./task-results.js";
 
 /** How many input_required answers one call may take before the bridge gives up on it. */
 const MAX_INPUT_ROUNDS = 10;
+
+/** The JSON-RPC code of a request whose HTTP headers disagree with its body (`HeaderMismatch`, 2026-07-28). */
+const HEADER_MISMATCH = -32020;
 
 /** What a call needs of its connection; `connectMcpEndpoint` makes one per connection. */
 export interface McpCallHost {
@@ -38,12 +42,20 @@ export interface McpCallHost {
   succeeded(): void;
   /** A call found the connection gone: it is dropped, and the next call reconnects. */
   lost(live: OpenMcpClient, reason: McpConnectionError): void;
+  /**
+   * Lists the tools again now (whatever the listing's ttlMs); resolves to the tool of that server name when the
+   * listing changed it, else `undefined`.
+   */
+  relistFor(toolName: string): Promise<AgentTool | undefined>;
+  /** The calls already made once more after a header mismatch (one retry each). */
+  readonly retried: WeakSet<ToolCallContext>;
 }
 
 /**
  * Calls `bridged` with `input`: `tools/call` on the host's connection (a new one when there is none), with the
  * call's abort, progress as `context.onUpdate` partials, and a client span with its trace context in `_meta` when
- * the context carries a span; the server's questions (input_required) are answered and its task followed to its end
+ * the context carries a span, and an `Mcp-Param-*` header for each of `paramHeaders` that has a value in `input`
+ * (over HTTP); the server's questions (input_required) are answered and its task followed to its end
  * (`requestCall`). Resolves to the server's answer as a tool result (`bridgedResult`); a failure throws
  * a `ToolCallError` that says what happened (`classifyCallError`), and a transport that failed drops the connection.
  */
@@ -52,6 +64,7 @@ export async function callMcpTool(
   bridged: BridgedTool,
   input: JsonObject,
   context: ToolCallContext,
+  paramHeaders: readonly McpParamHeader[] = [],
 ): Promise<ToolResult> {
   const live = host.current() ?? (await acquire(host, bridged.name, context.signal));
   // A plain AbortController that the call's abort reaches through `onAbort`, when the context offers it: the
@@ -82,14 +95,25 @@ export async function callMcpTool(
       toolCallId: context.toolCallId,
       signal,
     };
+    const headers = paramHeaders.length === 0 ? undefined : buildMcpParamHeaders(paramHeaders, input);
     result = await requestCall(
       live,
       span === undefined ? params : { ...params, _meta: { ...span.traceContext() } },
-      host.timeoutMs,
+      { timeoutMs: host.timeoutMs, headers },
       asker,
       context,
     );
   } catch (error) {
+    // The server says the Mcp-Param-* headers do not fit the tool: its declarations may have changed since the
+    // listing, so the tools are listed again and the call is made once more by the tool as now listed.
+    if (error instanceof ProtocolError && error.code === HEADER_MISMATCH && !host.retried.has(context)) {
+      host.retried.add(context);
+      const fresh = signal.aborted ? undefined : await host.relistFor(bridged.toolName).catch(() => undefined);
+      if (fresh !== undefined) {
+        span?.end("header-mismatch");
+        return (await fresh.execute(input, context)) as ToolResult;
+      }
+    }
     // An abort wins over what it caused (a question left unanswered, a poll cut short).
     const failure =
       error instanceof ToolCallError && !signal.aborted ? error : callError(host, live, bridged, error, signal.aborted);
@@ -112,10 +136,11 @@ export async function callMcpTool(
 async function requestCall(
   live: OpenMcpClient,
   params: Record<string, unknown>,
-  timeoutMs: number,
+  sending: { readonly timeoutMs: number; readonly headers: Record<string, string> | undefined },
   asker: InputAsker,
   context: ToolCallContext,
 ): Promise<CallResultAsSent> {
+  const { timeoutMs, headers } = sending;
   const onUpdate = context.onUpdate;
   let sent = params;
   for (let round = 0; ; round++) {
@@ -128,6 +153,7 @@ async function requestCall(
         resetTimeoutOnProgress: true,
         allowInputRequired: true,
         onprogress: (progress) => onUpdate(progressUpdate(progress)),
+        ...(headers === undefined ? {} : { headers }),
       },
     );
     const task = taskOf(answer);

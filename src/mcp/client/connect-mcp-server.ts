@@ -1,12 +1,13 @@
 // connectMcpServer: an MCP server (stdio or Streamable HTTP) as a live tool source whose tools are AgentTools.
 import type { Client, Tool as McpTool } from "@modelcontextprotocol/client";
+import { ToolDefinitionError } from "../../core/errors.js";
 import type { AgentTool, ToolCallContext } from "../../core/types.js";
 import { answerElicitation } from "./answer-elicitation.js";
 import { bridgeMcpTool } from "./bridge-mcp-tool.js";
 import { callMcpTool, type McpCallHost } from "./call-mcp-tool.js";
 import { messageOf } from "./classify-call-error.js";
 import { McpConnectionError } from "./errors.js";
-import { listAllTools } from "./list-all-tools.js";
+import { listAllTools, type ToolListing } from "./list-all-tools.js";
 import { checkMcpServerConfig, compileToolNameFilter, type McpServerConfig } from "./mcp-config.js";
 import type { McpConnection, McpConnectOptions } from "./mcp-connection.js";
 import {
@@ -15,6 +16,7 @@ import {
   nextMcpConnectionState,
   reconnectWaitMs,
 } from "./mcp-connection-state.js";
+import { type McpParamHeader, scanMcpParamHeaders } from "./mcp-param-headers.js";
 import { resolveMcpAuthProvider } from "./oauth/bridge-auth.js";
 import {
   closeMcpClient,
@@ -98,6 +100,8 @@ export async function connectMcpEndpoint(
   const running = new Map<ToolCallContext, string>();
   let state: McpConnectionState<OpenMcpClient> = { kind: "idle" };
   let relist: RelistState = { kind: "idle" };
+  /** `performance.now()` until which the last listing is fresh (its `ttlMs`); a `list_changed` ends it at once. */
+  let freshUntil = 0;
 
   const move = (event: McpConnectionEvent<OpenMcpClient>) => {
     state = nextMcpConnectionState(state, event);
@@ -134,6 +138,7 @@ export async function connectMcpEndpoint(
       for (const context of running.keys()) context.log?.(message.level, message.data, message.logger);
     },
     listChanged(live) {
+      freshUntil = 0;
       if (currentLive() === live) void scheduleRelist();
       else live.listChangedEarly = true;
     },
@@ -173,7 +178,7 @@ export async function connectMcpEndpoint(
   async function connect(waitMs: number): Promise<OpenMcpClient> {
     if (waitMs > 0) await new Promise((resolve) => setTimeout(resolve, waitMs));
     let live: OpenMcpClient | undefined;
-    let listed: unknown[];
+    let listed: ToolListing;
     try {
       if (state.kind === "closed") throw closedError();
       live = await openMcpClient(endpoint, openOptions).catch((error: unknown) => {
@@ -201,11 +206,24 @@ export async function connectMcpEndpoint(
   // 2. List: the tools from a listing, and listing again when the server says they changed.
 
   /** Builds the tools from a listing; returns whether they changed, and tells the listeners if so. */
-  function applyListing(listing: readonly unknown[]): boolean {
-    const read = readToolListing(serverId, listing, filter, toolCache, bridgeTool);
+  function applyListing(listing: ToolListing): boolean {
+    freshUntil = listing.freshUntil;
+    const read = readToolListing(serverId, listing.entries, filter, toolCache, bridgeTool);
     const nextTools = read.tools;
     toolCache = read.cache;
+    // A tool newly left out is reported once (its reason is in `skipped` for as long as it stays out).
+    const known = new Set(skipped.map((entry) => `${entry.toolName}\u0000${entry.reason}`));
     skipped = read.skipped;
+    for (const entry of skipped) {
+      if (known.has(`${entry.toolName}\u0000${entry.reason}`)) continue;
+      report(
+        new McpConnectionError(
+          "mcp-tool-skipped",
+          serverId,
+          `MCP server ${serverId}: its tool ${entry.toolName} is left out: ${entry.reason}`,
+        ),
+      );
+    }
     const changed = nextTools.length !== tools.length || nextTools.some((tool, index) => tools[index] !== tool);
     if (!changed) return false;
     tools = nextTools;
@@ -267,10 +285,13 @@ export async function connectMcpEndpoint(
     ...(options.trust === undefined ? {} : { trust: options.trust }),
     ...(options.effects === undefined ? {} : { effects: options.effects }),
   };
-  const bridgeTool = (name: string, tool: McpTool) =>
-    bridgeMcpTool(serverId, name, tool, provenance, (bridged, input, context) =>
-      callMcpTool(host, bridged, input, context),
+  // Over HTTP a tool's parameter headers are sent with its calls, and a tool whose declarations are invalid is left out.
+  const bridgeTool = (name: string, tool: McpTool) => {
+    const paramHeaders = "url" in endpoint ? declaredParamHeaders(tool) : [];
+    return bridgeMcpTool(serverId, name, tool, provenance, (bridged, input, context) =>
+      callMcpTool(host, bridged, input, context, paramHeaders),
     );
+  };
 
   // 4. Calls: on the current connection, or on a new one made for them.
   const host: McpCallHost = {
@@ -287,6 +308,16 @@ export async function connectMcpEndpoint(
       events.lost(live, reason);
       void closeMcpClient(live);
     },
+    async relistFor(toolName) {
+      const named = (tool: AgentTool) =>
+        tool.descriptor.executor?.kind === "mcp" && tool.descriptor.executor.toolName === toolName;
+      const before = tools.find(named);
+      if (relist.kind === "relisting") await relist.done;
+      await scheduleRelist();
+      const after = tools.find(named);
+      return after === before ? undefined : after;
+    },
+    retried: new WeakSet(),
   };
 
   // The first connection: its failure is the caller's error, with nothing left running.
@@ -326,6 +357,8 @@ export async function connectMcpEndpoint(
         return before !== tools;
       }
       if (relist.kind === "relisting") await relist.done;
+      // Within the listing's ttlMs (and with no list_changed since) the tools are as listed.
+      if (performance.now() < freshUntil) return false;
       return scheduleRelist();
     },
     async close() {
@@ -335,6 +368,17 @@ export async function connectMcpEndpoint(
       if (before.kind === "connecting" || before.kind === "reconnecting") await before.attempt.catch(() => undefined);
     },
   };
+}
+
+/** The tool's `x-mcp-header` declarations; throws `ToolDefinitionError` (the tool is skipped) when they are invalid. */
+function declaredParamHeaders(tool: McpTool): readonly McpParamHeader[] {
+  const scan = scanMcpParamHeaders(tool.inputSchema);
+  if (scan.kind === "valid") return scan.headers;
+  throw new ToolDefinitionError(
+    "invalid-tool-definition",
+    tool.name,
+    `its parameter headers are invalid (${scan.reason}), so it is left out over HTTP`,
+  );
 }
 
 function protocolOf(client: Client): McpConnection["protocol"] {

@@ -14,6 +14,8 @@ import { ToolwireError } from "../../core/errors.js";
  *   the server.
  * - `mcp-unauthorized`: the server requires an authorization that could not be had (no `auth`, a login that
  *   timed out or was refused, a scope the server keeps asking for); the cause says which.
+ * - `mcp-tool-skipped`: a listed tool was left out (`connection.skipped` says why); reported through `onError`,
+ *   the other tools are bridged.
  */
 export type McpErrorCode =
   | "invalid-mcp-config"
@@ -24,7 +26,8 @@ export type McpErrorCode =
   | "mcp-closed"
   | "mcp-listener-failed"
   | "mcp-unauthorized"
-  | "mcp-task-failed";
+  | "mcp-task-failed"
+  | "mcp-tool-skipped";
 
 /** A fault of one MCP server; the message names the server id and what happened. */
 export class McpConnectionError extends ToolwireError<McpErrorCode> {

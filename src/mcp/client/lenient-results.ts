@@ -22,6 +22,8 @@ function objectWithArray<T>(field: string, what: string): StandardSchemaV1<unkno
 interface ToolListPage {
   readonly tools?: readonly unknown[];
   readonly nextCursor?: unknown;
+  /** 2026-07-28: how long the page may be kept, in ms (read by `listAllTools`). */
+  readonly ttlMs?: unknown;
 }
 
 /** A `tools/call` result as sent: every block and field is read by `mapCallToolResult`. */

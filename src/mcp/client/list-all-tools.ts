@@ -6,16 +6,28 @@ import type { OpenMcpClient } from "./open-mcp-client.js";
 
 const MAX_LIST_PAGES = 1000;
 
+/** A server's whole tool listing, and until when it is fresh. */
+export interface ToolListing {
+  /** The entries of every page, in order, unchecked. */
+  readonly entries: unknown[];
+  /**
+   * `performance.now()` until which every page is fresh: the earliest of each page's arrival plus its `ttlMs`. A
+   * page without a valid `ttlMs` (a 2025-era server, or a missing or negative one) is stale at once.
+   */
+  readonly freshUntil: number;
+}
+
 /**
- * The entries of all of the server's `tools/list` pages, in order, unchecked (see `readToolListing`).
- * Each page has `timeoutMs`, reset by progress. Rejects with `McpConnectionError`: the connection's
+ * The entries of all of the server's `tools/list` pages, in order, unchecked (see `readToolListing`), and how long
+ * they stay fresh. Each page has `timeoutMs`, reset by progress. Rejects with `McpConnectionError`: the connection's
  * loss when it was lost, `mcp-timeout`, or `mcp-protocol-error` (an error reply, a malformed page, a
  * repeated cursor, more than 1000 pages).
  */
-export async function listAllTools(serverId: string, live: OpenMcpClient, timeoutMs: number): Promise<unknown[]> {
-  const listed: unknown[] = [];
+export async function listAllTools(serverId: string, live: OpenMcpClient, timeoutMs: number): Promise<ToolListing> {
+  const entries: unknown[] = [];
   const cursors = new Set<string>();
   let cursor: string | undefined;
+  let freshUntil = Number.POSITIVE_INFINITY;
   for (let page = 0; page < MAX_LIST_PAGES; page++) {
     let result: Awaited<ReturnType<typeof requestPage>>;
     try {
@@ -23,9 +35,11 @@ export async function listAllTools(serverId: string, live: OpenMcpClient, timeou
     } catch (error) {
       throw listError(serverId, live, timeoutMs, error);
     }
-    listed.push(...(result.tools ?? []));
+    const ttlMs = Number.isSafeInteger(result.ttlMs) && (result.ttlMs as number) > 0 ? (result.ttlMs as number) : 0;
+    freshUntil = Math.min(freshUntil, performance.now() + ttlMs);
+    entries.push(...(result.tools ?? []));
     cursor = typeof result.nextCursor === "string" ? result.nextCursor : undefined;
-    if (cursor === undefined) return listed;
+    if (cursor === undefined) return { entries, freshUntil };
     if (cursors.has(cursor)) break;
     cursors.add(cursor);
   }

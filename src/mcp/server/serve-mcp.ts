@@ -61,6 +61,19 @@ const STDIO_PRINCIPAL: Principal = { id: "stdio", via: "none", policy: [], scope
  */
 export async function serveMcp(source: SessionSource, options: ServeMcpOptions): Promise<McpServerHandle> {
   const transport = (options as { transport?: unknown } | undefined)?.transport;
+  const { listTtlMs, listCacheScope } = (options ?? {}) as { listTtlMs?: unknown; listCacheScope?: unknown };
+  if (listCacheScope !== undefined && listCacheScope !== "public" && listCacheScope !== "private") {
+    throw new McpServeError(
+      "invalid-serve-options",
+      `serveMcp needs listCacheScope to be "public" or "private", got ${JSON.stringify(listCacheScope) ?? String(listCacheScope)}`,
+    );
+  }
+  if (listTtlMs !== undefined && !(Number.isSafeInteger(listTtlMs) && (listTtlMs as number) >= 0)) {
+    throw new McpServeError(
+      "invalid-serve-options",
+      `serveMcp needs listTtlMs to be a whole number of milliseconds, 0 or more, got ${String(listTtlMs)}`,
+    );
+  }
   if (transport === "stdio") {
     const owned = typeof source === "function";
     const session = owned ? await source(STDIO_PRINCIPAL) : source;

@@ -38,7 +38,21 @@ export interface ToolServerOptions {
   readonly serverInfo?: { readonly name: string; readonly version: string };
   /** Instructions sent in the handshake (for example the session's system prompt). */
   readonly instructions?: string;
+  /**
+   * How long a 2026-07-28 client may keep a `tools/list` page before listing again (its `ttlMs`), in ms; a
+   * `list_changed` notification ends it sooner. Default 60 000.
+   */
+  readonly listTtlMs?: number;
+  /**
+   * The listing's `cacheScope`: `"public"` when every caller is listed the same tools, `"private"` (kept per
+   * authorization context) when they may differ. Default over HTTP: `"private"` when a function makes a session per
+   * principal, `"public"` when one session serves everyone; over stdio `"private"`.
+   */
+  readonly listCacheScope?: "public" | "private";
 }
+
+/** How long a client may keep a `tools/list` page by default: a minute. */
+export const DEFAULT_LIST_TTL_MS = 60_000;
 
 /** One finished `tools/call`, as the gateway's audit log records it. */
 export interface ServedCall {
@@ -80,6 +94,13 @@ export function createToolServer(
       ...(hooks.tasks === undefined ? {} : { extensions: { [TASKS_EXTENSION]: {} } }),
     },
     ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
+    // 2026-07-28 listings carry ttlMs and cacheScope; 2025-era answers do not.
+    cacheHints: {
+      "tools/list": {
+        ttlMs: options.listTtlMs ?? DEFAULT_LIST_TTL_MS,
+        cacheScope: options.listCacheScope ?? "private",
+      },
+    },
   });
   server.setRequestHandler("tools/list", (request) => listPage(session, request.params?.cursor));
   server.setRequestHandler("tools/call", (request, ctx) => callTool(session, server, request.params, ctx, hooks));

@@ -36,4 +36,9 @@ export interface GatewayOptions {
    * 1000) or waiting for an approval is answered with a task; an ended task is kept `ttlMs` (default 1 hour).
    */
   readonly tasks?: ServeTasksOptions;
+  /**
+   * How long a 2026-07-28 client may keep the tool listing before listing again (`ttlMs`), in ms; a `list_changed`
+   * notification ends it sooner. Default 60 000.
+   */
+  readonly listTtlMs?: number;
 }

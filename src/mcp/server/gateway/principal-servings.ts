@@ -70,7 +70,12 @@ export function createPrincipalServings(source: SessionSource, options: Principa
       ...(audit === undefined ? {} : { onCallEnd: auditCall(audit, principal.id) }),
       ...(options.tasks === undefined ? {} : { tasks: { principal: principal.id, served: options.tasks } }),
     };
-    const modern = createMcpHandler(() => createToolServer(session, options.toolServer, hooks), { legacy: "reject" });
+    // One session for everyone lists the same tools to every caller; a session per principal lists its own.
+    const toolServer: ToolServerOptions = {
+      ...options.toolServer,
+      listCacheScope: options.toolServer.listCacheScope ?? (owned ? "private" : "public"),
+    };
+    const modern = createMcpHandler(() => createToolServer(session, toolServer, hooks), { legacy: "reject" });
     const legacy = new Map<string, Server>();
     const unsubscribe = session.onActiveToolsChange(() => {
       modern.notify.toolsChanged();

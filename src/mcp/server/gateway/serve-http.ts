@@ -4,11 +4,13 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { isInitializeRequest } from "@modelcontextprotocol/server";
 import { describeThrown } from "../../../core/errors.js";
+import { isRecord } from "../../../core/json.js";
 import { McpServeError } from "../errors.js";
 import { createServedTasks } from "../tasks/served-tasks.js";
 import type { ToolServerOptions } from "../tool-server.js";
 import { type AuditLog, openAuditLog } from "./audit-log.js";
 import { createGatewayAuthenticator, type GatewayAuthenticator, type Principal } from "./authenticate.js";
+import { checkParamHeaders, HEADER_MISMATCH } from "./check-param-headers.js";
 import { checkRequestOrigin, validateAllowedHosts, validateAllowedOrigins } from "./check-request-origin.js";
 import type { GatewayOptions } from "./gateway-options.js";
 import { isLegacyRequest } from "./is-legacy-request.js";
@@ -218,7 +220,20 @@ export async function serveHttp(source: SessionSource, options: ServeMcpHttpOpti
         "Method not allowed: send requests with POST (a 2025 session's GET and DELETE need its mcp-session-id)",
       );
     }
-    if (!isLegacyRequest(request, body)) return serving.serveModern(request, response, body);
+    if (!isLegacyRequest(request, body)) {
+      const mismatch = paramHeaderMismatch(request, body, serving);
+      if (mismatch !== undefined) {
+        return sendJsonRpcError(
+          response,
+          400,
+          HEADER_MISMATCH,
+          `Header mismatch: ${mismatch.message}`,
+          {},
+          mismatch.id,
+        );
+      }
+      return serving.serveModern(request, response, body);
+    }
     if (!isInitializeRequest(body)) {
       return sendJsonRpcError(response, 400, -32000, "Bad Request: no valid session id (mcp-session-id)");
     }
@@ -312,6 +327,23 @@ function publicHostOf(publicUrl: string): string {
     throw new McpServeError("invalid-serve-options", `serveMcp needs publicUrl to be http or https, got ${publicUrl}`);
   }
   return parsed.host;
+}
+
+/**
+ * Why a 2026-07-28 `tools/call` body disagrees with its `Mcp-Param-*` headers (the called tool's `x-mcp-header`
+ * declarations say which), with the request's id; `undefined` for other requests and for an unknown tool.
+ */
+function paramHeaderMismatch(
+  request: IncomingMessage,
+  body: unknown,
+  serving: PrincipalServing,
+): { readonly message: string; readonly id: string | number | null } | undefined {
+  if (!isRecord(body) || body.method !== "tools/call" || !isRecord(body.params)) return undefined;
+  const tool = typeof body.params.name === "string" ? serving.session.activeTools.get(body.params.name) : undefined;
+  if (tool === undefined) return undefined;
+  const message = checkParamHeaders(tool.descriptor.inputSchema, body.params.arguments, request.headers);
+  if (message === undefined) return undefined;
+  return { message, id: typeof body.id === "string" || typeof body.id === "number" ? body.id : null };
 }
 
 /** How many `tools/call` requests a body holds (a 2025-03-26 client may send a batch). */
