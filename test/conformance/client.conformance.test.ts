@@ -45,12 +45,6 @@ const NOT_APPLICABLE: Record<string, string> = {
 const EXPECTED_TO_FAIL: Record<string, string> = {
   "auth/authorization-server-migration@2026-07-28":
     "the bridge's OAuth client does not yet register again when the resource names a new authorization server (SEP-2352, in progress)",
-  "sep-2322-client-request-state@2026-07-28":
-    "the bridge does not yet answer a server's input_required results (SEP-2322 request state, in progress): the call fails",
-  "http-custom-headers@2026-07-28":
-    "the bridge does not yet send Mcp-Param-* headers for x-mcp-header parameters (SEP-2243, in progress)",
-  "http-invalid-tool-headers@2026-07-28":
-    "the bridge does not yet leave out tools with invalid x-mcp-header declarations (SEP-2243, in progress)",
 };
 
 /** Runs of scenarios that apply to both eras and pass at both. */
@@ -80,6 +74,11 @@ const PASSING = [
   "sse-retry@2025-11-25",
   "request-metadata@2026-07-28",
   "http-standard-headers@2026-07-28",
+  // input_required answered through onElicitation, the request state sent back (SEP-2322).
+  "sep-2322-client-request-state@2026-07-28",
+  // Mcp-Param-* headers sent for x-mcp-header parameters; tools with invalid declarations left out (SEP-2243).
+  "http-custom-headers@2026-07-28",
+  "http-invalid-tool-headers@2026-07-28",
   // The driver's onElicitation accepts; the bridge fills in the form's defaults.
   "elicitation-sep1034-client-defaults@2025-11-25",
   "json-schema-ref-no-deref@2026-07-28",

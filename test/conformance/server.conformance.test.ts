@@ -27,7 +27,9 @@ const OWN_QUESTIONS =
   "a toolwire tool cannot ask the client's user its own questions; serve elicits only approvals, with its own schema";
 const INPUT_REQUIRED =
   "a toolwire tool cannot ask the client for input (SEP-2322 input_required: elicitation, sampling, roots); the scenario calls its own test_input_required_result_* tools";
-const TASKS = "tasks not yet implemented: serve does not offer the io.modelcontextprotocol/tasks extension (SEP-2663)";
+const TASKS =
+  "serve's tasks (docs/mcp.md#tasks) landed as a first slice, off unless serve.tasks is set; with it set these " +
+  "scenarios still fail and are not yet examined one by one (serve offers no notifications/tasks, and no Redis store)";
 
 /**
  * Scenarios (every run of them) or runs (`name@version`) for things toolwire does not serve, with why. Runs are keyed
@@ -80,9 +82,6 @@ const KNOWN_FAILING: Record<string, string> = {
   "caching@2026-07-28":
     `${TOOLS_ONLY}: the scenario also asks prompts/list, resources/list and resources/templates/list for caching hints; ` +
     "its tools/list hints check passes",
-  "http-custom-header-server-validation@2026-07-28":
-    "serve does not yet check Mcp-Param-* headers against the body (SEP-2243 parameter headers, in progress): a " +
-    "missing or mismatched header is not refused with 400 / -32020",
   "tasks-lifecycle@extension": TASKS,
   "tasks-capability-negotiation@extension": TASKS,
   "tasks-wire-fields@extension": TASKS,
@@ -121,6 +120,8 @@ const PASSING = [
     "dns-rebinding-protection",
   ].flatMap((scenario) => [`${scenario}@2025-11-25`, `${scenario}@2026-07-28`]),
   "http-header-validation@2026-07-28",
+  // Mcp-Param-* headers checked against the body: a missing or mismatched one gets 400 / -32020.
+  "http-custom-header-server-validation@2026-07-28",
 ];
 
 let serve: ChildProcess | undefined;
