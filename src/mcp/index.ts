@@ -18,6 +18,7 @@ export const {
   createMcpClientCredentialsProvider,
   createMcpOAuthProvider,
   createMemoryOAuthStore,
+  createMemoryTaskStore,
   createOAuthFileStore,
   DEFAULT_AUTHORIZATION_TIMEOUT_MS,
   defaultOAuthDir,
