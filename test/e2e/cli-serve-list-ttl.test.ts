@@ -4,6 +4,7 @@ import { Client, type StandardSchemaV1 } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI, cliEnv, tempWorkspace, writeFiles } from "./helpers/cli.js";
+import { modernMeta } from "./helpers/modern-meta.js";
 
 let project: { path: string; remove(): Promise<void> };
 beforeAll(async () => {
@@ -24,11 +25,7 @@ const LIST = {
   id: 1,
   method: "tools/list",
   params: {
-    _meta: {
-      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-      "io.modelcontextprotocol/clientCapabilities": {},
-      "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
-    },
+    _meta: modernMeta(),
   },
 };
 

@@ -19,6 +19,7 @@ import { type McpServerHandle, type ServeMcpHttpOptions, serveMcp } from "../../
 import type { Principal } from "../../src/mcp/server/gateway/authenticate.js";
 import { FIFO_RUNS, makeFifo, readFifo } from "../support/fifo.js";
 import { freePort } from "../support/free-port.js";
+import { modernMeta } from "./helpers/modern-meta.js";
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -123,11 +124,7 @@ function listRequest(id = 1) {
     id,
     method: "tools/list",
     params: {
-      _meta: {
-        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-        "io.modelcontextprotocol/clientCapabilities": {},
-        "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
-      },
+      _meta: modernMeta(),
     },
   };
 }

@@ -6,6 +6,7 @@ import { createToolRegistry } from "../../src/core/register/registry.js";
 import { createAgentSession } from "../../src/create-agent-session.js";
 import { connectMcpServer, serveMcp } from "../../src/mcp/api.js";
 import { startRecordingProxy } from "../support/recording-proxy.js";
+import { modernMeta } from "./helpers/modern-meta.js";
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -56,11 +57,7 @@ async function rawList(url: string, headers: Record<string, string> = {}) {
       id: 1,
       method: "tools/list",
       params: {
-        _meta: {
-          "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-          "io.modelcontextprotocol/clientCapabilities": {},
-          "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
-        },
+        _meta: modernMeta(),
       },
     }),
   });

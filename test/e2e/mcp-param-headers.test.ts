@@ -12,6 +12,7 @@ import { createAgentSession } from "../../src/create-agent-session.js";
 import { connectMcpServer, type McpConnectionError, serveMcp } from "../../src/mcp/api.js";
 import { checkParamHeaders } from "../../src/mcp/server/gateway/check-param-headers.js";
 import { startRecordingProxy } from "../support/recording-proxy.js";
+import { modernMeta } from "./helpers/modern-meta.js";
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -79,11 +80,7 @@ async function rawCall(url: string, args: Record<string, unknown>, headers: Reco
       params: {
         name: "query",
         arguments: args,
-        _meta: {
-          "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-          "io.modelcontextprotocol/clientCapabilities": {},
-          "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
-        },
+        _meta: modernMeta(),
       },
     }),
   });

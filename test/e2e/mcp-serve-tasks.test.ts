@@ -9,6 +9,7 @@ import { createToolRegistry } from "../../src/core/register/registry.js";
 import { createAgentSession } from "../../src/create-agent-session.js";
 import { type McpServerHandle, serveMcp } from "../../src/mcp/api.js";
 import { CLI, cliEnv, tempWorkspace } from "./helpers/cli.js";
+import { modernMeta } from "./helpers/modern-meta.js";
 
 const ALICE = "alice-token-0123456789abcdef";
 const BOB = "bob-token-0123456789abcdef";
@@ -116,11 +117,7 @@ async function rpcAt(
       method,
       params: {
         ...params,
-        _meta: {
-          "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-          "io.modelcontextprotocol/clientCapabilities": capabilities,
-          "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
-        },
+        _meta: modernMeta(capabilities),
       },
     }),
   });

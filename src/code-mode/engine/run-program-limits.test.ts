@@ -18,11 +18,13 @@ function run(code: string, limits: Partial<ProgramLimits> = {}, signal?: AbortSi
 }
 
 /**
- * Measures the host loop's worst lateness (a 5 ms interval) while `work` runs. A program that blocked the host would
- * show in every run; a busy machine's scheduling shows in some: tests take the least worst lag of three runs.
+ * Measures the host loop's worst lateness (a 5 ms interval) while `work` runs, as a share of how long it ran. A program
+ * that ran on the host's thread would hold the loop for about all of its run (a share near 1) in every run; a busy
+ * machine's scheduling shows in some runs, as a shorter stall: tests take the least share of three runs.
  */
-async function worstLoopLag<T>(work: () => Promise<T>): Promise<{ result: T; worstMs: number }> {
-  let last = performance.now();
+async function worstLoopLag<T>(work: () => Promise<T>): Promise<{ result: T; worstShare: number }> {
+  const started = performance.now();
+  let last = started;
   let worstMs = 0;
   const probe = setInterval(() => {
     const now = performance.now();
@@ -30,7 +32,8 @@ async function worstLoopLag<T>(work: () => Promise<T>): Promise<{ result: T; wor
     last = now;
   }, 5);
   try {
-    return { result: await work(), worstMs };
+    const result = await work();
+    return { result, worstShare: worstMs / Math.max(1, performance.now() - started) };
   } finally {
     clearInterval(probe);
   }
@@ -102,30 +105,30 @@ describe("time", () => {
     expect(outcome).toMatchObject({ kind: "failed", code: "code-timeout" });
   });
 
-  it("keeps the host loop's worst lag under 50 ms while a program spins", async () => {
-    const lags: number[] = [];
+  it("keeps the host loop running while a program spins: no stall near the program's whole run", async () => {
+    const shares: number[] = [];
     for (let round = 0; round < 3; round++) {
-      const { result, worstMs } = await worstLoopLag(() => run("while (true) {}", { timeoutMs: 400 }));
+      const { result, worstShare } = await worstLoopLag(() => run("while (true) {}", { timeoutMs: 400 }));
       expect(result).toMatchObject({ kind: "failed", code: "code-timeout" });
-      lags.push(worstMs);
+      shares.push(worstShare);
     }
-    expect(Math.min(...lags)).toBeLessThan(50);
+    expect(Math.min(...shares)).toBeLessThan(0.5);
   });
 });
 
 describe("memory", () => {
   it("ends an allocation bomb with code-memory-exceeded, and the next program works", async () => {
-    const lags: number[] = [];
+    const shares: number[] = [];
     for (let round = 0; round < 3; round++) {
-      const { result, worstMs } = await worstLoopLag(() =>
+      const { result, worstShare } = await worstLoopLag(() =>
         run(`const a = []; while (true) a.push("x".repeat(1 << 16) + a.length);`, { memoryBytes: 16 * 1024 * 1024 }),
       );
       expect(result).toMatchObject({ kind: "failed", code: "code-memory-exceeded" });
       expect((result as { message: string }).message).toContain("out of memory");
-      lags.push(worstMs);
+      shares.push(worstShare);
     }
-    // The host loop's worst lag while the program allocated to its cap.
-    expect(Math.min(...lags)).toBeLessThan(50);
+    // The host loop kept running while the program allocated to its cap.
+    expect(Math.min(...shares)).toBeLessThan(0.5);
     expect(await run("return [1, 2].length;", { memoryBytes: 16 * 1024 * 1024 })).toMatchObject({
       kind: "returned",
       output: "2",
