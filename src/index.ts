@@ -79,6 +79,9 @@ export type {
   ApprovalRequest,
   ApprovalResumption,
   ApprovalStore,
+  AskedQuestion,
+  ToolQuestion,
+  ToolQuestionAnswer,
 } from "./core/types.js";
 
 // Loop: the agent loop over any model client.

@@ -1,5 +1,6 @@
 // `toolwire run` on a terminal: asks the person at it to approve each call the config's approvals cover.
 import { createInterface } from "node:readline";
+import { describeQuestion } from "../core/approve/describe-question.js";
 import { describeFlowReason } from "../core/flow/describe-flow-reason.js";
 import type { ApprovalDecision, ApprovalRequest } from "../core/types.js";
 import { approveAhead } from "./approve-ahead.js";
@@ -23,8 +24,9 @@ export function askOnTerminal(
   const always = new Set<string>();
   let queue: Promise<unknown> = Promise.resolve();
   return (request, { signal }) => {
-    // Flow rules ask a person at the moment untrusted content may steer a call: nothing answers ahead for them.
-    const flow = request.reason === "untrusted-content";
+    // Flow rules ask a person at the moment untrusted content may steer a call, and a running call's own question is
+    // asked as it comes: nothing answers ahead for them.
+    const flow = request.reason === "untrusted-content" || request.question !== undefined;
     if (!flow && approved.length > 0 && ahead(request).approve) return Promise.resolve({ approve: true });
     const asked = queue.then(async (): Promise<ApprovalDecision> => {
       if (!flow && always.has(request.toolName)) return { approve: true };
@@ -47,7 +49,7 @@ export function askOnTerminal(
 
 function question(output: Output, request: ApprovalRequest, signal: AbortSignal): Promise<string> {
   const release = holdProgressLine();
-  const why = describeFlowReason(request);
+  const why = describeQuestion(request) ?? describeFlowReason(request);
   const input = JSON.stringify(request.input);
   const shown =
     input.length > MAX_SHOWN_INPUT ? `${input.slice(0, MAX_SHOWN_INPUT)}… (${input.length} characters)` : input;

@@ -211,8 +211,10 @@ export async function openRuntime(options: OpenRuntimeOptions): Promise<Runtime>
     remote === undefined ? built.registryOptions : { ...built.registryOptions, executors: remote.routes };
   // Loaded only when on; the engine itself loads when the first program runs.
   const codeModeModule = built.codeMode === undefined ? undefined : await import("../code-mode/create-code-mode.js");
+  // Flow rules, and a bridged server's questions (docs/approvals.md#questions-from-tools), ask the approver even when
+  // the config requires no approvals.
   const asks: ApprovalsConfig | undefined =
-    approvals ?? (built.session.flow === undefined ? undefined : { require: [] });
+    approvals ?? (built.session.flow === undefined && options.approver === undefined ? undefined : { require: [] });
   const basePrompt = options.systemPrompt ?? "";
   const systemPrompt = [basePrompt, built.session.skillsPrompt].filter((part) => part.trim() !== "").join("\n\n");
   /** A registry over the config's sources and a session over it; `layers` narrow the config's policy. */

@@ -65,6 +65,7 @@ export type {
 } from "./types/pins.js";
 export type { HiddenToolPlanEntry, ToolPlan, ToolPlanEntry } from "./types/plan.js";
 export type { PolicyLayer, PolicyRemoval, PolicyResult } from "./types/policy.js";
+export type { AskedQuestion, ToolQuestion, ToolQuestionAnswer } from "./types/questions.js";
 export type {
   LiveToolSource,
   RegistryReport,

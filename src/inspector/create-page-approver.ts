@@ -1,4 +1,5 @@
 // createPageApprover: an approver whose requests wait on the page for a person's approve or decline.
+import { describeQuestion } from "../core/approve/describe-question.js";
 import { describeFlowReason } from "../core/flow/describe-flow-reason.js";
 import type { ApprovalDecision, ApprovalOptions, ApprovalRequest } from "../core/types.js";
 import { cutForPage } from "./cut-for-page.js";
@@ -62,6 +63,7 @@ export function createPageApprover(options: {
     }
     const sessionId = options.sessionOf(request.approvalId);
     const flowReason = describeFlowReason(request);
+    const question = describeQuestion(request);
     const view: PendingApprovalView = {
       approvalId: request.approvalId,
       toolCallId: request.toolCallId,
@@ -71,6 +73,7 @@ export function createPageApprover(options: {
       inputDigest: request.inputDigest,
       expiresAt: request.expiresAt,
       ...(flowReason === undefined ? {} : { flowReason }),
+      ...(question === undefined ? {} : { question }),
     };
     return new Promise<ApprovalDecision>((resolve) => {
       const onAbort = () => {

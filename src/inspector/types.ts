@@ -213,6 +213,8 @@ export interface PendingApprovalView {
   readonly expiresAt: number;
   /** Why flow rules ask (untrusted content in the session, and which calls brought it); absent for other requests. */
   readonly flowReason?: string;
+  /** What a yes or no answers, when the running call asks a question of its own (a bridged server's); else absent. */
+  readonly question?: string;
 }
 
 /** The first message of every stream, and the page's whole state. */

@@ -13,6 +13,7 @@ import type {
   JsonObject,
   ToolCallErrorCode,
   ToolDescriptor,
+  ToolQuestion,
 } from "../types.js";
 import { frozenJsonCopy, plainJsonCopy } from "./frozen-json-copy.js";
 import { inputDigest } from "./input-digest.js";
@@ -42,6 +43,8 @@ interface ApprovalSubject {
   /** Set when flow rules ask: untrusted content is in the session, brought by `sources`. */
   readonly reason?: "untrusted-content";
   readonly sources?: readonly FlowSource[];
+  /** Set when the running call asks a question of its own (`context.ask`) that a yes or no answers. */
+  readonly question?: ToolQuestion;
 }
 
 /**
@@ -101,8 +104,13 @@ export function createApprovalRequest(approvals: Approvals, call: ApprovalSubjec
     descriptor: call.descriptor,
     expiresAt: Date.now() + approvals.ttlMs,
   };
-  const { parentToolCallId, reason, sources } = call;
+  const { parentToolCallId, reason, sources, question } = call;
   const nested = parentToolCallId === undefined ? request : { ...request, parentToolCallId };
+  if (question !== undefined)
+    return Object.freeze({
+      ...nested,
+      question: frozenJsonCopy(question as unknown as JsonObject) as unknown as ToolQuestion,
+    });
   if (reason === undefined) return Object.freeze(nested);
   const named = Object.freeze(
     (sources ?? []).map(({ toolCallId, toolName }) => Object.freeze({ toolCallId, toolName })),

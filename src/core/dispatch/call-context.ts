@@ -1,4 +1,6 @@
 // What an executor gets besides its input: its call's id, abort signal, progress, log, phases and span.
+
+import type { Approvals } from "../approve/approvals.js";
 import { copyJson } from "../copy-json.js";
 import { cutText, describeThrown, SessionError } from "../errors.js";
 import { isRecord } from "../json.js";
@@ -13,9 +15,12 @@ import type {
   ToolCallSpan,
   ToolLogEvent,
   ToolLogLevel,
+  ToolQuestion,
+  ToolQuestionAnswer,
   ToolResult,
   TraceContext,
 } from "../types.js";
+import { type AskingCall, questionAsker } from "./ask-question.js";
 import type { CallWatch } from "./call-watch.js";
 import type { SessionEmitter } from "./events.js";
 import { LazyAbortSignal } from "./lazy-abort-signal.js";
@@ -50,14 +55,21 @@ export class CallContext extends LazyAbortSignal implements ToolCallContext {
   readonly idempotencyKey: string | undefined;
   readonly checkpoint: ((item: JsonValue) => Promise<void>) | undefined;
   readonly recovered: readonly JsonValue[] | undefined;
+  readonly ask: ((question: ToolQuestion) => Promise<ToolQuestionAnswer>) | undefined;
 
   constructor(
     private readonly emitter: SessionEmitter,
     private readonly call: ContextCall,
     /** The caller's own listeners for this call (`onUpdate`, `onLog`). */
     private readonly options: DispatchOptions | undefined,
+    /** The call as its questions (`ask`) show it, and the session's approvals; without it, no `ask`. */
+    asking?: { readonly call: AskingCall; readonly approvals: Approvals | undefined },
   ) {
     super();
+    this.ask =
+      asking === undefined
+        ? undefined
+        : questionAsker(asking.call, asking.approvals, emitter, options, () => this.signal);
     this.toolCallId = call.state.id;
     this.span = call.watch?.span;
     this.idempotencyKey = typeof options?.runId === "string" ? `${options.runId}:${call.state.id}` : undefined;
@@ -131,6 +143,7 @@ export class CallContext extends LazyAbortSignal implements ToolCallContext {
       -readonly [K in keyof DispatchOptions]: DispatchOptions[K];
     } = { signal: this.signal, parentToolCallId: this.toolCallId, keepWholeResult: true };
     if (options?.approver !== undefined) nested.approver = options.approver;
+    if (options?.ask !== undefined) nested.ask = options.ask;
     if (options?.pauseForApproval === true) nested.pauseForApproval = true;
     // Nested calls of a durable run have keys of their own (`<runId>:<their id>`).
     if (options?.runId !== undefined) nested.runId = options.runId;

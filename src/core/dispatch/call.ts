@@ -408,7 +408,16 @@ function executeCall(runtime: CallRuntime, call: Call, options: DispatchOptions 
     return Promise.resolve();
   }
   move(call, STARTED);
-  const context = new CallContext(runtime.emitter, call, options);
+  // `context.ask` only when someone can answer: the caller's `ask`, or an approver.
+  const answerable = options?.ask ?? options?.approver ?? runtime.approvals?.approver;
+  const asking =
+    answerable === undefined
+      ? undefined
+      : {
+          call: withParent(call, { toolCallId: state.id, toolName, input, descriptor: tool.tool.descriptor }),
+          approvals: runtime.approvals,
+        };
+  const context = new CallContext(runtime.emitter, call, options, asking);
   const begun = watch === undefined ? 0 : performance.now(); // read for the execute phase only
   const delay = timerDelay(tool.tool.timeoutMs ?? runtime.toolTimeoutMs);
   return new Promise<void>((resolve) => {

@@ -4,6 +4,7 @@ import type { ToolDescriptor } from "./descriptor.js";
 import type { DispatchOptions, ToolCallOutcome } from "./dispatch.js";
 import type { JsonObject, JsonValue } from "./json.js";
 import type { ToolPin } from "./pins.js";
+import type { ToolQuestion, ToolQuestionAnswer } from "./questions.js";
 import type { ToolResult } from "./result.js";
 import type { ToolCallSpan } from "./telemetry.js";
 import type { ToolLogLevel } from "./tool-log.js";
@@ -46,7 +47,7 @@ export interface ToolCallContext {
   readonly idempotencyKey?: string;
   /**
    * The options for calls this executor makes through the same session on its call's behalf (code mode's programs):
-   * this call's `signal` (aborting it aborts them), the outer dispatch's `approver` and `pauseForApproval`,
+   * this call's `signal` (aborting it aborts them), the outer dispatch's `approver`, `ask` and `pauseForApproval`,
    * `parentToolCallId` (this call's id), the trace context of this call's span (their spans are its children) and
    * `keepWholeResult`. With `pauseForApproval`, a nested call can come back with `pendingApproval`: an executor that
    * passes these options must handle it. A new object each time. Sessions always provide it; it is optional for
@@ -76,6 +77,14 @@ export interface ToolCallContext {
   checkpoint?(item: JsonValue): Promise<void>;
   /** Set when this call runs again after the process running it died: the items it kept then (`checkpoint`), in order. */
   readonly recovered?: readonly JsonValue[];
+  /**
+   * Asks the person behind this call a question while it runs (docs/approvals.md#questions-from-tools): the caller's
+   * `ask` answers it with the form (the MCP client that made the call, through `serve`); else the approver (the
+   * dispatch's, else the session's) is asked for a yes or no, which accepts with the form's defaults or declines.
+   * Absent when nobody can answer. Rejects with a `ToolCallError` `approval-required` when only a yes or no could
+   * answer and the form needs a field without a default, and with `aborted` when the call is aborted first.
+   */
+  ask?(question: ToolQuestion): Promise<ToolQuestionAnswer>;
 }
 
 /** What `ToolCallContext.suspend` hands back to the caller. */

@@ -2,6 +2,7 @@
 import type { ToolDescriptor } from "./descriptor.js";
 import type { FlowSource } from "./flow.js";
 import type { JsonObject, JsonValue } from "./json.js";
+import type { ToolQuestion } from "./questions.js";
 
 /** A call waiting for a person's yes or no: bound to one call and one exact input. */
 export interface ApprovalRequest {
@@ -23,6 +24,12 @@ export interface ApprovalRequest {
    */
   readonly reason?: "untrusted-content";
   readonly sources?: readonly FlowSource[];
+  /**
+   * Set when the call, while it runs, asks a question of its own (`context.ask`: an MCP server's elicitation) that
+   * only a yes or no can answer here: approving accepts it with the form's defaults, declining declines it. The
+   * call's input is shown for context; nothing runs again.
+   */
+  readonly question?: ToolQuestion;
 }
 
 /** A person's answer to an `ApprovalRequest`. */

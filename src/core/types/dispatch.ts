@@ -2,6 +2,7 @@
 
 import type { ApprovalOptions, ApprovalRequest } from "./approvals.js";
 import type { JsonObject, JsonValue } from "./json.js";
+import type { AskedQuestion, ToolQuestionAnswer } from "./questions.js";
 import type { ContentBlock, ToolResult } from "./result.js";
 import type { TraceContext } from "./telemetry.js";
 import type { ToolLogEvent } from "./tool-log.js";
@@ -36,6 +37,15 @@ export interface DispatchOptions {
    * MCP server passes one that asks the client which made the call). Without either, `approval-required`.
    */
   readonly approver?: ApprovalOptions["approver"];
+  /**
+   * Answers the questions a call's executor asks while it runs (`context.ask`: an MCP server's elicitation, bridged),
+   * with a form: the MCP server passes one that asks the client which made the call. Wins over the approvers, which
+   * can only say yes or no. Passed on to the calls an executor makes.
+   */
+  readonly ask?: (
+    question: AskedQuestion,
+    context: { readonly signal: AbortSignal },
+  ) => ToolQuestionAnswer | Promise<ToolQuestionAnswer>;
   /**
    * For a loop that can wait (`runAgent` sets it): a call that needs approval, with no approver to ask,
    * does not end with `approval-required` but is left pending. Its outcome carries `pendingApproval`,

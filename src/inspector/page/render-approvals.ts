@@ -81,6 +81,7 @@ function approvalCard(
       el("span", { class: "expires muted" }, `expires in ${formatSeconds(seconds)}`),
     ),
     approval.flowReason === undefined ? null : el("p", { class: "flow-reason" }, approval.flowReason),
+    approval.question === undefined ? null : el("p", { class: "question" }, approval.question),
     el("pre", null, approval.input.text),
     approval.input.cut
       ? el("p", { class: "note" }, `Input cut for the page (${formatBytes(approval.input.bytes)} in all).`)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { answerElicitation, formDefaults, type McpElicitationHandler } from "./answer-elicitation.js";
+import { answerElicitation, type McpElicitationHandler } from "./answer-elicitation.js";
 
 const FORM = {
   type: "object",
@@ -39,13 +39,5 @@ describe("answerElicitation", () => {
     const odd = await ask(() => ({ action: "yes" }) as never);
     expect(odd).toMatchObject({ kind: "failed", result: { action: "cancel" } });
     expect(odd.kind === "failed" && odd.problem).toContain('"yes"');
-  });
-});
-
-describe("formDefaults", () => {
-  it("reads each property's default, and nothing from a schema that is not a form", () => {
-    expect(formDefaults(FORM)).toEqual({ name: "Ada", age: 36 });
-    expect(formDefaults(undefined)).toEqual({});
-    expect(formDefaults({ properties: "oops" })).toEqual({});
   });
 });

@@ -1,6 +1,8 @@
 // A server's elicitation (a question for a person) answered through the connection's onElicitation handler.
+import { formDefaults } from "../../core/approve/form-defaults.js";
+import { ToolCallError } from "../../core/errors.js";
 import { isRecord } from "../../core/json.js";
-import type { JsonObject, JsonValue } from "../../core/types.js";
+import type { JsonObject } from "../../core/types.js";
 import { messageOf } from "./classify-call-error.js";
 
 /** An MCP server's question for a person (`elicitation/create`), as the bridge hands it to `onElicitation`. */
@@ -39,6 +41,8 @@ export type ElicitationOutcome =
       readonly kind: "declined" | "cancelled" | "unanswered" | "failed";
       readonly result: JsonObject;
       problem?: string;
+      /** The refusal of the call's caller, when it could not answer (`context.ask` rejected). */
+      error?: ToolCallError;
     };
 
 /**
@@ -55,6 +59,9 @@ export async function answerElicitation(
   try {
     answer = await handler(request, { signal });
   } catch (error) {
+    // The call's caller could not answer (`context.ask`): its refusal says why, with its code.
+    if (error instanceof ToolCallError)
+      return { kind: "failed", result: { action: "cancel" }, problem: error.message, error };
     return {
       kind: "failed",
       result: { action: "cancel" },
@@ -74,14 +81,4 @@ export async function answerElicitation(
   }
   const content = { ...formDefaults(request.params.requestedSchema), ...(answer.content as JsonObject | undefined) };
   return { kind: "answered", result: { action: "accept", content } };
-}
-
-/** The `default` of each property of a form's schema that has one. */
-export function formDefaults(schema: unknown): JsonObject {
-  const properties = isRecord(schema) && isRecord(schema.properties) ? schema.properties : {};
-  const defaults: Record<string, JsonValue> = {};
-  for (const [name, property] of Object.entries(properties)) {
-    if (isRecord(property) && property.default !== undefined) defaults[name] = property.default as JsonValue;
-  }
-  return defaults;
 }

@@ -49,9 +49,10 @@ export async function answerInputRequests(
       responses[key] = outcome.result;
       continue;
     }
+    if (outcome.kind === "failed" && outcome.error !== undefined) return { error: outcome.error };
     const asked = `MCP server ${serverId} asked during the call to ${toolName}: ${quote(params.message)}`;
     if (outcome.kind === "unanswered") {
-      const message = `${asked}, but nobody can answer it: the connection has no onElicitation handler. The call did not complete.`;
+      const message = `${asked}, but nobody can answer it: the connection has no onElicitation handler, and the call's caller no approver. The call did not complete.`;
       return { error: new ToolCallError("approval-required", name, message) };
     }
     const why =

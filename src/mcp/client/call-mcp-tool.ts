@@ -6,6 +6,7 @@ import { isRecord } from "../../core/json.js";
 import type { AgentTool, JsonObject, ToolCallContext, ToolResult } from "../../core/types.js";
 import type { McpElicitationHandler } from "./answer-elicitation.js";
 import { answerInputRequests, type InputAsker } from "./answer-input-requests.js";
+import { askThroughContext } from "./ask-through-context.js";
 import { type BridgedTool, bridgedResult, progressUpdate } from "./bridge-mcp-tool.js";
 import { classifyCallError, messageOf } from "./classify-call-error.js";
 import { McpConnectionError } from "./errors.js";
@@ -88,7 +89,8 @@ export async function callMcpTool(
   let result: CallResultAsSent;
   try {
     const asker: InputAsker = {
-      handler: host.elicit,
+      // The connection's own handler first, else the call's caller (the serving client, or an approver).
+      handler: host.elicit ?? askThroughContext(context),
       serverId,
       name: bridged.name,
       toolName: bridged.toolName,

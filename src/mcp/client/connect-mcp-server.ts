@@ -3,6 +3,7 @@ import type { Client, Tool as McpTool } from "@modelcontextprotocol/client";
 import { ToolDefinitionError } from "../../core/errors.js";
 import type { AgentTool, ToolCallContext } from "../../core/types.js";
 import { answerElicitation } from "./answer-elicitation.js";
+import { askThroughContext } from "./ask-through-context.js";
 import { bridgeMcpTool } from "./bridge-mcp-tool.js";
 import { callMcpTool, type McpCallHost } from "./call-mcp-tool.js";
 import { messageOf } from "./classify-call-error.js";
@@ -146,7 +147,8 @@ export async function connectMcpEndpoint(
       // A 2025-era server asks outside any request: the call is known only when one runs.
       const [only] = running.size === 1 ? running : [];
       const call = only === undefined ? {} : { toolName: only[1], toolCallId: only[0].toolCallId };
-      return (await answerElicitation(options.onElicitation, { serverId, ...call, params }, signal)).result;
+      const handler = options.onElicitation ?? (only === undefined ? undefined : askThroughContext(only[0]));
+      return (await answerElicitation(handler, { serverId, ...call, params }, signal)).result;
     },
     callsInFlight: () => running.size > 0,
     closed: () => state.kind === "closed",

@@ -20,7 +20,10 @@ import type {
   ToolResult,
   TraceContext,
 } from "../../core/types.js";
+import { answerHeldCall, heldCallStep, readHeldState } from "./answer-held-call.js";
 import { approvalInputRequired, approvalTaskQuestion, elicitApproval, readApprovalRetry } from "./approve-over-mcp.js";
+import { elicitQuestion, questionThroughTask } from "./ask-over-mcp.js";
+import { type HeldCall, heldCallsOf } from "./held-calls.js";
 import {
   declaresTasks,
   type PrincipalTasks,
@@ -168,7 +171,21 @@ async function callTool(
     });
   const tasks = hooks.tasks;
   const legacy = server.getNegotiatedProtocolVersion()?.startsWith("2025") === true;
-  if (tasks === undefined || legacy || !declaresTasks(ctx) || ctx.mcpReq.requestState() !== undefined) {
+  const state = legacy ? undefined : ctx.mcpReq.requestState();
+  const heldId = readHeldState(state);
+  if (heldId !== undefined) return answerHeldCall(session, params.name, heldId, ctx);
+  if (tasks === undefined || legacy || !declaresTasks(ctx) || state !== undefined) {
+    // A 2026-07-28 client that can answer questions but takes no tasks: a question the call asks while it runs
+    // (a bridged server's) is asked as input_required, and the call waits here for the retry that answers it.
+    const held =
+      legacy || state !== undefined || !isRecord(clientCapabilities(server, ctx, legacy)?.elicitation)
+        ? undefined
+        : heldCallsOf(session).hold(params.name, async (call) => {
+            const done = await runCall(session, server, params, ctx, id, undefined, call);
+            await ended(done.outcome);
+            return done.result;
+          });
+    if (held !== undefined) return heldCallStep(held);
     const { result, outcome } = await runCall(session, server, params, ctx, id);
     await ended(outcome);
     return result;
@@ -208,6 +225,7 @@ async function runCall(
   ctx: ServerContext,
   id: string,
   task?: TaskableCall,
+  held?: HeldCall,
 ): Promise<{ result: CallToolResult; outcome: string }> {
   // Once the call became a task its request is answered: progress and logs have nowhere to go.
   let detached = false;
@@ -233,12 +251,16 @@ async function runCall(
   };
   const traceContext = traceContextOf(params._meta) ?? traceHeaders(ctx.http?.req);
   const dispatchOptions: DispatchOptions = {
-    signal: task?.signal ?? ctx.mcpReq.signal,
+    signal: task?.signal ?? held?.signal ?? ctx.mcpReq.signal,
     onLog,
     ...(traceContext === undefined ? {} : { traceContext }),
     ...(onUpdate === undefined ? {} : { onUpdate }),
     ...(legacy && canAsk ? { approver: elicitApproval(ctx) } : {}),
     ...(task !== undefined && canAsk ? { approver: askThroughTask(task) } : {}),
+    // A running call's own questions (a bridged server's elicitation) reach the client the same ways, with their form.
+    ...(legacy && canAsk ? { ask: elicitQuestion(ctx) } : {}),
+    ...(task !== undefined && canAsk ? { ask: questionThroughTask(task) } : {}),
+    ...(held === undefined ? {} : { ask: held.ask }),
     ...(task === undefined && !legacy && canAsk && approvals !== undefined ? { pauseForApproval: true } : {}),
   };
   const retry = legacy || approvals === undefined ? undefined : readApprovalRetry(approvals, ctx, params.name);

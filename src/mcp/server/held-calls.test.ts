@@ -1,0 +1,51 @@
+// Held calls: a running call's questions handed out one step at a time, and a call nobody comes back to let go.
+import { describe, expect, it } from "vitest";
+import { createHeldCalls, type HeldCall } from "./held-calls.js";
+
+const question = { toolCallId: "c1", toolName: "t", message: "Sure?" };
+const done = (text: string) => ({ content: [{ type: "text" as const, text }] });
+
+describe("createHeldCalls", () => {
+  it("hands out each question, takes its answer, and ends with the call's result", async () => {
+    const held = createHeldCalls();
+    const call = held.hold("t", async (own: HeldCall) => {
+      const first = await own.ask(question, { signal: own.signal });
+      const second = await own.ask({ ...question, message: "Really?" }, { signal: own.signal });
+      return done(`${first.action} ${second.action}`);
+    }) as HeldCall;
+    expect(held.find(call.id)).toBe(call);
+    expect(await call.next()).toEqual({ kind: "question", question });
+    expect(call.answer({ action: "accept" })).toBe(true);
+    expect(call.answer({ action: "accept" })).toBe(false); // nothing open until the next question
+    expect(await call.next()).toMatchObject({ kind: "question", question: { message: "Really?" } });
+    call.answer({ action: "decline" });
+    expect(await call.next()).toEqual({ kind: "done", result: done("accept decline") });
+    expect(held.find(call.id)).toBeUndefined();
+  });
+
+  it("aborts and forgets a call whose question waits longer than waitMs, the question cancelled", async () => {
+    const held = createHeldCalls({ waitMs: 50 });
+    let answer: unknown;
+    const call = held.hold("t", async (own) => {
+      answer = await own.ask(question, { signal: own.signal });
+      return done("after");
+    }) as HeldCall;
+    await call.next();
+    await expect.poll(() => call.signal.aborted).toBe(true);
+    expect(answer).toEqual({ action: "cancel" });
+    expect(held.find(call.id)).toBeUndefined();
+  });
+
+  it("holds at most `max` calls, and a call that throws ends as an error result", async () => {
+    const held = createHeldCalls({ max: 1 });
+    const call = held.hold("t", async () => {
+      throw new Error("boom");
+    }) as HeldCall;
+    expect(held.hold("t", async () => done("x"))).toBeUndefined();
+    expect(await call.next()).toEqual({
+      kind: "done",
+      result: { content: [{ type: "text", text: "Error: boom" }], isError: true },
+    });
+    expect(held.hold("t", async () => done("x"))).toBeDefined();
+  });
+});

@@ -1,0 +1,220 @@
+// A bridged server's questions (input_required and task input requests) go to the call's caller: the MCP client that
+// made the call when toolwire serves (a 2025 client's elicitation, a 2026-07-28 client's task), else the session's
+// approver; a config-file server served by `toolwire serve` reaches the client the same way.
+import { fileURLToPath } from "node:url";
+import {
+  Client as ModernClient,
+  StreamableHTTPClientTransport as ModernHttpTransport,
+} from "@modelcontextprotocol/client";
+import { StdioClientTransport as ModernStdioTransport } from "@modelcontextprotocol/client/stdio";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createToolRegistry } from "../../src/core/register/registry.js";
+import type { ApprovalRequest, LiveToolSource, ToolResultBlock } from "../../src/core/types.js";
+import { createAgentSession } from "../../src/create-agent-session.js";
+import { connectMcpServer, type McpConnection, type McpServerHandle, serveMcp } from "../../src/mcp/api.js";
+import { CLI, cliEnv, tempWorkspace } from "./helpers/cli.js";
+import { minimalEnv } from "./helpers/mcp-servers.js";
+import { modernMeta } from "./helpers/modern-meta.js";
+
+const SERVER = fileURLToPath(new URL("./helpers/mcp-task-server.mjs", import.meta.url));
+const TASKS = "io.modelcontextprotocol/tasks";
+
+let upstream: McpConnection;
+let served: McpServerHandle;
+beforeAll(async () => {
+  // No onElicitation: the questions go to whoever called.
+  upstream = await connectMcpServer({ id: "up", command: process.execPath, args: [SERVER], env: minimalEnv() });
+  served = await serveMcp(
+    () => createAgentSession({ registry: createToolRegistry({ extensions: [upstream as LiveToolSource] }) }),
+    { transport: "http", host: "127.0.0.1", port: 0, tasks: { afterMs: 60_000 } },
+  );
+});
+afterAll(async () => {
+  await served?.close();
+  await upstream?.close();
+});
+
+const textOf = (block: object) =>
+  ((block as { content: { type: string; text?: string }[] }).content ?? []).map((part) => part.text ?? "").join("");
+
+describe("a bridged server's question reaches the MCP client that made the call", { timeout: 30_000 }, () => {
+  it("a 2025 client gets the upstream's form as an elicitation, and its answer reaches the upstream", async () => {
+    const asked: unknown[] = [];
+    const client = new Client({ name: "asker", version: "1.0.0" }, { capabilities: { elicitation: {} } });
+    client.setRequestHandler(ElicitRequestSchema, (request) => {
+      asked.push(request.params);
+      return { action: "accept", content: { note: "from the client" } };
+    });
+    await client.connect(new StreamableHTTPClientTransport(new URL(served.url as string)));
+    try {
+      const result = await client.callTool({ name: "up__confirm", arguments: {} });
+      expect(textOf(result)).toBe("confirmed: from the client");
+      expect(asked).toEqual([
+        expect.objectContaining({
+          message: "Add a note to the confirmation",
+          requestedSchema: { type: "object", properties: { note: { type: "string", default: "default note" } } },
+        }),
+      ]);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("a 2026-07-28 client that takes no tasks gets it as input_required; the call waits here for the retry", async () => {
+    const asked: unknown[] = [];
+    const client = new ModernClient(
+      { name: "modern-http", version: "1.0.0" },
+      { versionNegotiation: { mode: { pin: "2026-07-28" } }, capabilities: { elicitation: {} } },
+    );
+    client.setRequestHandler("elicitation/create", async (request) => {
+      asked.push(request.params);
+      return { action: "accept", content: { note: "over http" } };
+    });
+    await client.connect(new ModernHttpTransport(new URL(served.url as string)));
+    try {
+      const result = await client.callTool({ name: "up__confirm", arguments: {} });
+      expect(textOf(result)).toBe("confirmed: over http");
+      expect(asked).toEqual([expect.objectContaining({ message: "Add a note to the confirmation" })]);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("a retry naming a held call that is not there is refused, and nothing runs again", async () => {
+    const response = await fetch(served.url as string, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2026-07-28",
+        "mcp-method": "tools/call",
+        "mcp-name": "up__confirm",
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: {
+          name: "up__confirm",
+          arguments: {},
+          requestState: Buffer.from(JSON.stringify({ held: "no-such-call" })).toString("base64url"),
+          inputResponses: { toolwire_question: { action: "accept" } },
+          _meta: modernMeta({ elicitation: {} }),
+        },
+      }),
+    });
+    const { result } = (await response.json()) as { result: Record<string, unknown> };
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toContain("is no longer waiting here");
+  });
+
+  it("a 2026-07-28 client that takes tasks gets it as the task's input request, answered with tasks/update", async () => {
+    const capabilities = { elicitation: {}, extensions: { [TASKS]: {} } };
+    const rpc = async (method: string, params: Record<string, unknown>) => {
+      const name = method === "tools/call" ? params.name : params.taskId;
+      const response = await fetch(served.url as string, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-protocol-version": "2026-07-28",
+          "mcp-method": method,
+          "mcp-name": String(name),
+        },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: { ...params, _meta: modernMeta(capabilities) } }),
+      });
+      return ((await response.json()) as { result: Record<string, unknown> }).result;
+    };
+    const tasked = await rpc("tools/call", { name: "up__ask_later", arguments: {} });
+    expect(tasked).toMatchObject({ resultType: "task" });
+    const taskId = String(tasked.taskId);
+    let waiting = await rpc("tasks/get", { taskId });
+    for (let tries = 0; waiting.status !== "input_required" && tries < 100; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      waiting = await rpc("tasks/get", { taskId });
+    }
+    const requests = waiting.inputRequests as Record<string, { method: string; params: Record<string, unknown> }>;
+    const [key = "", ...others] = Object.keys(requests);
+    expect(others).toEqual([]);
+    expect(requests[key]).toMatchObject({
+      method: "elicitation/create",
+      params: { message: "What is your name?", requestedSchema: { required: ["name"] } },
+    });
+    await rpc("tasks/update", { taskId, inputResponses: { [key]: { action: "accept", content: { name: "Ada" } } } });
+    let done = waiting;
+    for (let tries = 0; done.status !== "completed" && tries < 100; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      done = await rpc("tasks/get", { taskId });
+    }
+    expect(done.status).toBe("completed");
+    expect(textOf(done.result as { content: unknown })).toBe("hello Ada");
+  });
+});
+
+describe("a bridged server's question in a library session goes to its approver", { timeout: 30_000 }, () => {
+  it("a yes answers the form with its defaults; a form that needs a field without one is not asked", async () => {
+    const requests: ApprovalRequest[] = [];
+    const session = createAgentSession({
+      registry: createToolRegistry({ extensions: [upstream as LiveToolSource] }),
+      approvals: {
+        require: [],
+        approver: (request) => {
+          requests.push(request);
+          return { approve: true };
+        },
+      },
+    });
+    const confirmed: ToolResultBlock = await session.dispatch({ id: "q1", name: "up__confirm", input: {} });
+    expect(textOf(confirmed)).toBe("confirmed: default note");
+    expect(requests).toHaveLength(1);
+    expect(requests[0]).toMatchObject({
+      toolCallId: "q1",
+      toolName: "up__confirm",
+      question: { message: "Add a note to the confirmation" },
+    });
+    const named = await session.dispatchDetailed({ id: "q2", name: "up__ask_later", input: {} });
+    expect(named.errorCode).toBe("approval-required");
+    expect(textOf(named.block)).toContain('asked "What is your name?", which needs name');
+    expect(requests).toHaveLength(1);
+  });
+});
+
+describe("toolwire serve over stdio, a config-file server's question", { timeout: 60_000 }, () => {
+  it("reaches a 2026-07-28 desktop-style client's elicitation, the call held across its retry", async () => {
+    const project = await tempWorkspace({
+      "toolwire.config.json": JSON.stringify({
+        builtins: { enabled: false },
+        mcpServers: { up: { command: process.execPath, args: [SERVER] } },
+      }),
+    });
+    const asked: string[] = [];
+    const client = new ModernClient(
+      { name: "desktop", version: "1.0.0" },
+      { versionNegotiation: { mode: { pin: "2026-07-28" } }, capabilities: { elicitation: {} } },
+    );
+    client.setRequestHandler("elicitation/create", async (request) => {
+      asked.push(String(request.params.message));
+      return { action: "accept", content: { note: "desktop note" } };
+    });
+    try {
+      await client.connect(
+        new ModernStdioTransport({
+          command: process.execPath,
+          args: [CLI, "serve", "--stdio"],
+          cwd: project.path,
+          env: cliEnv(),
+          stderr: "ignore",
+        }),
+      );
+      const result = await client.callTool({ name: "up__confirm", arguments: {} });
+      expect(textOf(result)).toBe("confirmed: desktop note");
+      expect(asked).toEqual(["Add a note to the confirmation"]);
+    } finally {
+      await client.close();
+      await project.remove();
+    }
+  });
+});
