@@ -254,6 +254,52 @@ describe("serve answers with tasks, for clients that declare the extension", { t
   });
 });
 
+describe("tasks.require: tools whose calls always run as tasks", { timeout: 30_000 }, () => {
+  const reports: unknown[] = [];
+  let only: McpServerHandle;
+  beforeAll(async () => {
+    const report = defineTool({
+      name: "report",
+      description: "Quick, but served as a task only",
+      inputSchema: { type: "object", properties: {} },
+      execute: () => {
+        reports.push("ran");
+        return "report ready";
+      },
+    });
+    only = await serveMcp(() => createAgentSession({ registry: createToolRegistry({ custom: [report] }) }), {
+      transport: "http",
+      port: 0,
+      auth: { tokens: [{ token: ALICE, principal: "alice" }] },
+      tasks: { require: ["report"], afterMs: 60_000 },
+    });
+  });
+  afterAll(() => only.close());
+
+  it("a request that does not declare the extension is refused with -32021 naming it, and the tool does not run", async () => {
+    const answer = await rpcAt(only.url as string, ALICE, "tools/call", { name: "report", arguments: {} }, {});
+    expect(answer.error).toMatchObject({
+      code: -32021,
+      data: { requiredCapabilities: { extensions: { [TASKS]: {} } } },
+    });
+    expect(answer.error?.message).toContain("report runs only as a task");
+    expect(reports).toEqual([]);
+  });
+
+  it("a declaring client gets a task at once, however quick the call and long afterMs", async () => {
+    const tasked = await rpcAt(only.url as string, ALICE, "tools/call", { name: "report", arguments: {} });
+    expect(tasked.result).toMatchObject({ resultType: "task" });
+    const taskId = String(tasked.result?.taskId);
+    let task: Record<string, unknown> = {};
+    for (let tries = 0; tries < 100 && task.status !== "completed"; tries++) {
+      task = (await rpcAt(only.url as string, ALICE, "tasks/get", { taskId })).result ?? {};
+      if (task.status !== "completed") await sleep(50);
+    }
+    expect(task).toMatchObject({ status: "completed", result: { content: [{ type: "text", text: "report ready" }] } });
+    expect(reports).toEqual(["ran"]);
+  });
+});
+
 describe("toolwire serve --http with serve.tasks in its config", { timeout: 60_000 }, () => {
   it("afterMs 0 answers every call of a declaring client with a task, kept ttlMs after it ended", async () => {
     const project = await tempWorkspace({
@@ -287,6 +333,60 @@ describe("toolwire serve --http with serve.tasks in its config", { timeout: 60_0
       expect(JSON.stringify(task.result)).toContain("# Notes");
       expect(Number(task.ttlMs)).toBeGreaterThanOrEqual(120_000);
       expect(Number(task.ttlMs)).toBeLessThan(180_000);
+    } finally {
+      child.kill("SIGTERM");
+      await project.remove();
+    }
+  });
+});
+
+describe("toolwire serve over stdio with serve.tasks in its config", { timeout: 60_000 }, () => {
+  it("a slow call of a declaring client becomes a task, at the config's poll interval, and completes", async () => {
+    const project = await tempWorkspace({
+      "slow.mjs": `export default { id: "slow", tools: (ctx) => [ctx.defineTool({
+        name: "brew", description: "Takes 1.5 s", inputSchema: { type: "object", properties: {} },
+        execute: () => new Promise((resolve) => setTimeout(() => resolve("brewed"), 1500)) })] };\n`,
+      "toolwire.config.json": JSON.stringify({
+        builtins: { enabled: false },
+        plugins: [{ module: "./slow.mjs" }],
+        serve: { tasks: { afterMs: 300, pollIntervalMs: 50 } },
+      }),
+    });
+    const child = spawn(process.execPath, [CLI, "serve", "--stdio"], {
+      cwd: project.path,
+      env: cliEnv(),
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    // Raw JSON-RPC lines, each request a 2026-07-28 one declaring the extension; answers are matched by id.
+    const answers = new Map<number, Record<string, unknown>>();
+    let buffered = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      buffered += chunk;
+      const lines = buffered.split("\n");
+      buffered = lines.pop() ?? "";
+      for (const line of lines.filter((text) => text.trim() !== "")) {
+        const message = JSON.parse(line) as { id?: number };
+        if (typeof message.id === "number") answers.set(message.id, message);
+      }
+    });
+    let next = 0;
+    const request = async (method: string, params: Record<string, unknown>) => {
+      const id = ++next;
+      const _meta = modernMeta({ extensions: { [TASKS]: {} } });
+      child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id, method, params: { ...params, _meta } })}\n`);
+      await expect.poll(() => answers.has(id), { timeout: 20_000, interval: 20 }).toBe(true);
+      return answers.get(id) as { result?: Record<string, unknown>; error?: unknown };
+    };
+    try {
+      const tasked = await request("tools/call", { name: "brew", arguments: {} });
+      expect(tasked.result).toMatchObject({ resultType: "task", status: "working", pollIntervalMs: 50 });
+      const taskId = String(tasked.result?.taskId);
+      let task: Record<string, unknown> = {};
+      for (let tries = 0; tries < 200 && task.status !== "completed"; tries++) {
+        task = (await request("tasks/get", { taskId })).result ?? {};
+        if (task.status !== "completed") await sleep(50);
+      }
+      expect(task).toMatchObject({ status: "completed", result: { content: [{ type: "text", text: "brewed" }] } });
     } finally {
       child.kill("SIGTERM");
       await project.remove();

@@ -3,6 +3,7 @@ import {
   type CallToolResult,
   CLIENT_CAPABILITIES_META_KEY,
   type Tool as McpTool,
+  MissingRequiredClientCapabilityError,
   ProtocolError,
   ProtocolErrorCode,
   Server,
@@ -60,7 +61,8 @@ export interface ServedCall {
   readonly tool: string;
   readonly input: unknown;
   /**
-   * `"ok"`, the call's error code, `"tool-error"` when the tool itself answered `isError`, or `"approval-required"`.
+   * `"ok"`, the call's error code, `"tool-error"` when the tool itself answered `isError`, `"approval-required"`, or
+   * `"task-required"` (a tool of `tasks.require` called by a client that takes no tasks: refused, not run).
    */
   readonly outcome: string;
   readonly durationMs: number;
@@ -168,6 +170,15 @@ async function callTool(
     });
   const tasks = hooks.tasks;
   const legacy = server.getNegotiatedProtocolVersion()?.startsWith("2025") === true;
+  // A tool that runs only as a task (tasks.require) is refused to a request that cannot take one.
+  const atOnce = tasks?.served.required(params.name, session.activeTools.get(params.name)?.descriptor) === true;
+  if (atOnce && (legacy || !declaresTasks(ctx))) {
+    await ended("task-required");
+    throw new MissingRequiredClientCapabilityError(
+      { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } },
+      `Missing required client capability: ${params.name} runs only as a task; declare the ${TASKS_EXTENSION} extension`,
+    );
+  }
   if (tasks === undefined || legacy || !declaresTasks(ctx) || ctx.mcpReq.requestState() !== undefined) {
     const { result, outcome } = await runCall(session, server, params, ctx, id);
     await ended(outcome);
@@ -175,7 +186,7 @@ async function callTool(
   }
   // The client takes tasks: the call is answered when it ends, or with a task once it outlasts afterMs or asks for
   // an approval (whichever comes first); a task gets the call's result when it ends.
-  const call = tasks.served.begin(tasks.principal, params.name, ctx.mcpReq.signal);
+  const call = tasks.served.begin(tasks.principal, params.name, ctx.mcpReq.signal, atOnce);
   const running = runCall(session, server, params, ctx, id, call).then(
     async (done) => {
       call.finish({ result: done.result as Record<string, unknown> });
@@ -188,7 +199,9 @@ async function callTool(
       return failure;
     },
   );
-  const first = await Promise.race([running, call.becameTask.then((task) => ({ task }))]);
+  const first = atOnce
+    ? { task: await call.becameTask }
+    : await Promise.race([running, call.becameTask.then((task) => ({ task }))]);
   if (first instanceof Error) throw first;
   if ("task" in first) return taskCreated(first.task);
   return first.result;

@@ -34,3 +34,41 @@ describe("createServedTasks", () => {
     }
   });
 });
+
+describe("createServedTasks require", () => {
+  const descriptor = (name: string) => ({ name, description: "", inputSchema: { type: "object" } }) as never;
+
+  it("names the tools whose calls always run as tasks, by policy pattern, case aside", async () => {
+    const served = createServedTasks({ require: ["Build", "group:runtime"] });
+    try {
+      expect(served.required("build", descriptor("build"))).toBe(true);
+      expect(served.required("bash", descriptor("bash"))).toBe(true);
+      expect(served.required("read", descriptor("read"))).toBe(false);
+      // A tool the session does not have is not required: its call answers tool-not-found as before.
+      expect(served.required("build", undefined)).toBe(false);
+      expect(createServedTasks().required("build", descriptor("build"))).toBe(false);
+    } finally {
+      await served.close();
+    }
+  });
+
+  it("refuses a require that is not a list of patterns", () => {
+    for (const require of ["build", [1], {}]) {
+      expect(() => createServedTasks({ require } as never)).toThrow(
+        expect.objectContaining({ code: "invalid-serve-options", message: expect.stringContaining("tasks.require") }),
+      );
+    }
+  });
+
+  it("a call begun at once is a task before afterMs, however long that is", async () => {
+    const served = createServedTasks({ afterMs: 60_000 });
+    try {
+      const call = served.begin("alice", "build", new AbortController().signal, true);
+      const record = await call.becameTask;
+      expect(record).toMatchObject({ toolName: "build", status: "working" });
+      call.finish({ result: { content: [] } });
+    } finally {
+      await served.close();
+    }
+  });
+});

@@ -1,6 +1,8 @@
 // createServedTasks: the tasks one server hands out: a call that outlasts afterMs or waits for an approval becomes a
 // task; tasks/get, tasks/update (the approval's answer) and tasks/cancel find it by id, for its principal only.
 import { randomUUID } from "node:crypto";
+import { compilePolicyPattern } from "../../../core/filter/policy.js";
+import type { ToolDescriptor } from "../../../core/types.js";
 import { McpServeError } from "../errors.js";
 import { createMemoryTaskStore } from "./memory-task-store.js";
 import type { ServeTasksOptions } from "./serve-tasks-options.js";
@@ -31,8 +33,13 @@ export interface TaskableCall {
 
 /** The tasks of one server, for all its principals. */
 export interface ServedTasks {
-  /** A new call of `principal` to `toolName`; `requestSignal` aborts it until it becomes a task. */
-  begin(principal: string, toolName: string, requestSignal: AbortSignal): TaskableCall;
+  /**
+   * A new call of `principal` to `toolName`; `requestSignal` aborts it until it becomes a task. `atOnce`: it is a
+   * task from the start (a tool `required` names), not only once it outlasts `afterMs`.
+   */
+  begin(principal: string, toolName: string, requestSignal: AbortSignal, atOnce?: boolean): TaskableCall;
+  /** Whether calls of this tool always run as tasks (the options' `require` patterns name it). */
+  required(toolName: string, descriptor: ToolDescriptor | undefined): boolean;
   /** The task, when it exists, has not been forgotten and belongs to `principal`. */
   get(principal: string, taskId: string): Promise<TaskRecord | undefined>;
   /** Answers the task's open questions by key (others are ignored); false when there is no such task. */
@@ -62,6 +69,7 @@ export function createServedTasks(options: ServeTasksOptions = {}): ServedTasks 
   const keepMs = checkedMs("ttlMs", options.ttlMs, DEFAULT_TASK_TTL_MS);
   const pollIntervalMs = checkedMs("pollIntervalMs", options.pollIntervalMs, DEFAULT_TASK_POLL_INTERVAL_MS);
   const store = storeOf(options.store);
+  const required = requiredTools(options.require);
   const live = new Map<string, LiveTask>();
 
   const find = async (principal: string, taskId: string) => {
@@ -70,7 +78,7 @@ export function createServedTasks(options: ServeTasksOptions = {}): ServedTasks 
     return record?.principal === principal ? record : undefined;
   };
 
-  const begin = (principal: string, toolName: string, requestSignal: AbortSignal): TaskableCall => {
+  const begin = (principal: string, toolName: string, requestSignal: AbortSignal, atOnce = false): TaskableCall => {
     const controller = new AbortController();
     const onRequestAbort = () => controller.abort(requestSignal.reason);
     if (requestSignal.aborted) onRequestAbort();
@@ -113,9 +121,13 @@ export function createServedTasks(options: ServeTasksOptions = {}): ServedTasks 
       })();
       return creating;
     };
-    const timer = setTimeout(() => {
-      if (ended === undefined) void materialize().then(() => signalTask(record as TaskRecord));
-    }, afterMs);
+    const becomeTask = () => void materialize().then(() => signalTask(record as TaskRecord));
+    const timer = atOnce
+      ? undefined
+      : setTimeout(() => {
+          if (ended === undefined) becomeTask();
+        }, afterMs);
+    if (atOnce) becomeTask();
     return {
       signal: controller.signal,
       becameTask,
@@ -151,6 +163,7 @@ export function createServedTasks(options: ServeTasksOptions = {}): ServedTasks 
 
   return {
     begin,
+    required,
     get: find,
     async update(principal, taskId, responses) {
       if ((await find(principal, taskId)) === undefined) return false;
@@ -190,6 +203,19 @@ function checkedMs(name: string, value: number | undefined, fallback: number): n
     );
   }
   return value;
+}
+
+function requiredTools(patterns: ServeTasksOptions["require"]): ServedTasks["required"] {
+  if (patterns === undefined) return () => false;
+  if (!Array.isArray(patterns) || !patterns.every((pattern) => typeof pattern === "string")) {
+    throw new McpServeError(
+      "invalid-serve-options",
+      `serveMcp needs tasks.require to be a list of policy patterns, got ${JSON.stringify(patterns) ?? String(patterns)}`,
+    );
+  }
+  const matchers = patterns.map((pattern) => compilePolicyPattern(pattern));
+  return (toolName, descriptor) =>
+    descriptor !== undefined && matchers.some((matches) => matches(descriptor, toolName.toLowerCase()));
 }
 
 function storeOf(store: ServeTasksOptions["store"]): TaskStore {
