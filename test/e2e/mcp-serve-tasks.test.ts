@@ -48,6 +48,31 @@ const tools = [
     },
   }),
   defineTool({
+    // Asks two questions at once through its call's approver, as a program's nested calls do.
+    name: "pair",
+    description: "Goes on once two questions, asked together, are answered",
+    inputSchema: { type: "object", properties: {} },
+    execute: async (_input, context) => {
+      const approver = context.nestedDispatchOptions?.().approver;
+      if (approver === undefined) throw new Error("nobody to ask");
+      const ask = (step: string) =>
+        approver(
+          {
+            approvalId: `${context.toolCallId}-${step}`,
+            toolCallId: context.toolCallId,
+            toolName: "pair",
+            input: { step },
+            inputDigest: "sha256:-",
+            descriptor: { name: "pair", description: "", inputSchema: { type: "object" }, owner: { kind: "core" } },
+            expiresAt: Date.now() + 60_000,
+          },
+          { signal: context.signal },
+        );
+      const answers = await Promise.all([ask("first"), ask("second")]);
+      return answers.map((answer) => (answer.approve ? "yes" : "no")).join(", ");
+    },
+  }),
+  defineTool({
     name: "deploy",
     description: "Needs a person's approval",
     inputSchema: { type: "object", properties: { env: { type: "string" } }, required: ["env"] },
@@ -211,6 +236,22 @@ describe("serve answers with tasks, for clients that declare the extension", { t
     await sleep(200);
     expect(deploys).toEqual([{ env: "prod" }]);
     expect((await rpc(ALICE, "tasks/get", { taskId })).result?.result).toEqual(done.result);
+  });
+
+  it("two questions open at once: answering one leaves the other open, and the call goes on once both are", async () => {
+    const asking = { elicitation: {}, extensions: { [TASKS]: {} } };
+    const tasked = await rpc(ALICE, "tools/call", { name: "pair", arguments: {} }, asking);
+    const taskId = String(tasked.result?.taskId);
+    const both = await pollTask(ALICE, taskId, (task) => Object.keys(Object(task.inputRequests)).length === 2);
+    expect(both.status).toBe("input_required");
+    const [first, second] = Object.keys(both.inputRequests as object) as [string, string];
+    await rpc(ALICE, "tasks/update", { taskId, inputResponses: { [first]: { action: "accept" } } });
+    const one = (await rpc(ALICE, "tasks/get", { taskId })).result ?? {};
+    expect(one.status).toBe("input_required");
+    expect(Object.keys(one.inputRequests as object)).toEqual([second]);
+    await rpc(ALICE, "tasks/update", { taskId, inputResponses: { [second]: { action: "decline" } } });
+    const done = await pollTask(ALICE, taskId);
+    expect(done).toMatchObject({ status: "completed", result: { content: [{ type: "text", text: "yes, no" }] } });
   });
 
   it("a declined approval never runs the call; the task completes with the refusal", async () => {
