@@ -3,6 +3,9 @@
 // another principal cannot see a task, and a client without the extension gets the blocking answer; and toolwire serve
 // takes serve.tasks from its config.
 import { spawn } from "node:child_process";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defineTool } from "../../src/core/register/define-tool.js";
 import { createToolRegistry } from "../../src/core/register/registry.js";
@@ -298,7 +301,9 @@ describe("serve answers with tasks, for clients that declare the extension", { t
 describe("tasks.require: tools whose calls always run as tasks", { timeout: 30_000 }, () => {
   const reports: unknown[] = [];
   let only: McpServerHandle;
+  let auditDir: string;
   beforeAll(async () => {
+    auditDir = await mkdtemp(join(tmpdir(), "toolwire-tasks-audit-"));
     const report = defineTool({
       name: "report",
       description: "Quick, but served as a task only",
@@ -313,9 +318,13 @@ describe("tasks.require: tools whose calls always run as tasks", { timeout: 30_0
       port: 0,
       auth: { tokens: [{ token: ALICE, principal: "alice" }] },
       tasks: { require: ["report"], afterMs: 60_000 },
+      audit: { file: join(auditDir, "audit.jsonl") },
     });
   });
-  afterAll(() => only.close());
+  afterAll(async () => {
+    await only.close();
+    await rm(auditDir, { recursive: true, force: true });
+  });
 
   it("a request that does not declare the extension is refused with -32021 naming it, and the tool does not run", async () => {
     const answer = await rpcAt(only.url as string, ALICE, "tools/call", { name: "report", arguments: {} }, {});
@@ -325,6 +334,8 @@ describe("tasks.require: tools whose calls always run as tasks", { timeout: 30_0
     });
     expect(answer.error?.message).toContain("report runs only as a task");
     expect(reports).toEqual([]);
+    const audited = () => readFile(join(auditDir, "audit.jsonl"), "utf8").catch(() => "");
+    await expect.poll(audited, { timeout: 5_000 }).toMatch(/"tool":"report".*"outcome":"task-required"/);
   });
 
   it("a declaring client gets a task at once, however quick the call and long afterMs", async () => {
