@@ -352,6 +352,39 @@ describe("tasks.require: tools whose calls always run as tasks", { timeout: 30_0
   });
 });
 
+describe("a task store that cannot keep a task", { timeout: 30_000 }, () => {
+  it("the call is answered with an internal error naming the tool, not the store's error, and never hangs", async () => {
+    const report = defineTool({
+      name: "report",
+      description: "Served as a task only",
+      inputSchema: { type: "object", properties: {} },
+      execute: () => "report ready",
+    });
+    const down = serveMcp(() => createAgentSession({ registry: createToolRegistry({ custom: [report] }) }), {
+      transport: "http",
+      port: 0,
+      auth: { tokens: [{ token: ALICE, principal: "alice" }] },
+      tasks: {
+        require: ["report"],
+        store: {
+          create: () => Promise.reject(new Error("store down at 10.0.0.7")),
+          get: async () => undefined,
+          put: async () => {},
+          close: async () => {},
+        },
+      },
+    });
+    const handle = await down;
+    try {
+      const answer = await rpcAt(handle.url as string, ALICE, "tools/call", { name: "report", arguments: {} });
+      expect(answer.error).toMatchObject({ code: -32603, message: "The call to report could not be kept as a task" });
+      expect(JSON.stringify(answer)).not.toContain("10.0.0.7");
+    } finally {
+      await handle.close();
+    }
+  });
+});
+
 describe("toolwire serve --http with serve.tasks in its config", { timeout: 60_000 }, () => {
   it("afterMs 0 answers every call of a declaring client with a task, kept ttlMs after it ended", async () => {
     const project = await tempWorkspace({

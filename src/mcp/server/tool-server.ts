@@ -199,9 +199,13 @@ async function callTool(
       return failure;
     },
   );
+  // A store that could not keep the task: the client learns that much, not the store's own error.
+  const becameTask = call.becameTask.catch(() => {
+    throw new ProtocolError(ProtocolErrorCode.InternalError, `The call to ${params.name} could not be kept as a task`);
+  });
   const first = atOnce
-    ? { task: await call.becameTask }
-    : await Promise.race([running, call.becameTask.then((task) => ({ task }))]);
+    ? { task: await becameTask }
+    : await Promise.race([running, becameTask.then((task) => ({ task }))]);
   if (first instanceof Error) throw first;
   if ("task" in first) return taskCreated(first.task);
   return first.result;
@@ -224,9 +228,12 @@ async function runCall(
 ): Promise<{ result: CallToolResult; outcome: string }> {
   // Once the call became a task its request is answered: progress and logs have nowhere to go.
   let detached = false;
-  void task?.becameTask.then(() => {
-    detached = true;
-  });
+  void task?.becameTask.then(
+    () => {
+      detached = true;
+    },
+    () => undefined,
+  );
   const forward = progressForwarder(ctx, params._meta?.progressToken);
   const onUpdate =
     forward === undefined

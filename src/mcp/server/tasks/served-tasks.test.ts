@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createServedTasks } from "./served-tasks.js";
+import type { TaskStore } from "./task-store.js";
 
 describe("createServedTasks", () => {
   it("refuses malformed options with invalid-serve-options, naming the field", () => {
@@ -67,6 +68,25 @@ describe("createServedTasks require", () => {
       const record = await call.becameTask;
       expect(record).toMatchObject({ toolName: "build", status: "working" });
       call.finish({ result: { content: [] } });
+    } finally {
+      await served.close();
+    }
+  });
+});
+
+describe("createServedTasks with a store that cannot keep a task", () => {
+  it("fails becameTask with the store's error instead of leaving the call waiting for ever", async () => {
+    const failing: TaskStore = {
+      create: () => Promise.reject(new Error("store down")),
+      get: async () => undefined,
+      put: async () => {},
+      close: async () => {},
+    };
+    const served = createServedTasks({ store: failing, afterMs: 10 });
+    try {
+      const signal = new AbortController().signal;
+      await expect(served.begin("alice", "build", signal, true).becameTask).rejects.toThrow("store down");
+      await expect(served.begin("alice", "slow", signal).becameTask).rejects.toThrow("store down");
     } finally {
       await served.close();
     }

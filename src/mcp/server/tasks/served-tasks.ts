@@ -23,7 +23,10 @@ export interface TaskQuestion {
 export interface TaskableCall {
   /** Aborted by `tasks/cancel` (and, until the call became a task, by the request's own signal). */
   readonly signal: AbortSignal;
-  /** Resolves with the task's record (as `tools/call` answers it) once the call became one. */
+  /**
+   * Resolves with the task's record (as `tools/call` answers it) once the call became one; rejects when the store
+   * could not keep the task.
+   */
   readonly becameTask: Promise<TaskRecord>;
   /** Asks the client (the call becomes a task, `input_required`); resolves with its answer to the question. */
   ask(question: TaskQuestion): Promise<unknown>;
@@ -87,9 +90,13 @@ export function createServedTasks(options: ServeTasksOptions = {}): ServedTasks 
     let writes = Promise.resolve();
     let ended: { readonly result: Record<string, unknown> } | { readonly error: Error } | undefined;
     let signalTask: (record: TaskRecord) => void = () => {};
-    const becameTask = new Promise<TaskRecord>((resolve) => {
+    let storeFailed: (error: unknown) => void = () => {};
+    const becameTask = new Promise<TaskRecord>((resolve, reject) => {
       signalTask = resolve;
+      storeFailed = reject;
     });
+    // Handled by whoever waits for it; a call nobody answers with a task leaves no unhandled rejection behind.
+    becameTask.catch(() => undefined);
     const questions = new Map<string, (answer: unknown) => void>();
     const apply = (event: TaskEvent) => {
       if (record === undefined) return Promise.resolve();
@@ -121,7 +128,7 @@ export function createServedTasks(options: ServeTasksOptions = {}): ServedTasks 
       })();
       return creating;
     };
-    const becomeTask = () => void materialize().then(() => signalTask(record as TaskRecord));
+    const becomeTask = () => void materialize().then(() => signalTask(record as TaskRecord), storeFailed);
     const timer = atOnce
       ? undefined
       : setTimeout(() => {
