@@ -595,6 +595,14 @@ describe("serve", () => {
     ).toEqual([]);
   });
 
+  it("takes serve.tasks.require as a list of policy patterns, and names anything else", () => {
+    expect(validateConfig({ serve: { tasks: { require: ["build", "mcp:ci"] } } })).toEqual([]);
+    for (const require of ["build", [""], [3]]) {
+      const paths = validateConfig({ serve: { tasks: { require } } }).map((issue) => issue.path);
+      expect(paths.some((path) => path.startsWith("serve.tasks.require"))).toBe(true);
+    }
+  });
+
   it("names a bad audit bound, whenFull or allowedTypes", () => {
     const paths = validateConfig({
       serve: {

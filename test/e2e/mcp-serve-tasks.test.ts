@@ -3,6 +3,9 @@
 // another principal cannot see a task, and a client without the extension gets the blocking answer; and toolwire serve
 // takes serve.tasks from its config.
 import { spawn } from "node:child_process";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defineTool } from "../../src/core/register/define-tool.js";
 import { createToolRegistry } from "../../src/core/register/registry.js";
@@ -45,6 +48,31 @@ const tools = [
       await new Promise<void>((resolve) => context.signal?.addEventListener("abort", () => resolve()));
       aborted.push(String(label));
       return "stopped";
+    },
+  }),
+  defineTool({
+    // Asks two questions at once through its call's approver, as a program's nested calls do.
+    name: "pair",
+    description: "Goes on once two questions, asked together, are answered",
+    inputSchema: { type: "object", properties: {} },
+    execute: async (_input, context) => {
+      const approver = context.nestedDispatchOptions?.().approver;
+      if (approver === undefined) throw new Error("nobody to ask");
+      const ask = (step: string) =>
+        approver(
+          {
+            approvalId: `${context.toolCallId}-${step}`,
+            toolCallId: context.toolCallId,
+            toolName: "pair",
+            input: { step },
+            inputDigest: "sha256:-",
+            descriptor: { name: "pair", description: "", inputSchema: { type: "object" }, owner: { kind: "core" } },
+            expiresAt: Date.now() + 60_000,
+          },
+          { signal: context.signal },
+        );
+      const answers = await Promise.all([ask("first"), ask("second")]);
+      return answers.map((answer) => (answer.approve ? "yes" : "no")).join(", ");
     },
   }),
   defineTool({
@@ -213,6 +241,22 @@ describe("serve answers with tasks, for clients that declare the extension", { t
     expect((await rpc(ALICE, "tasks/get", { taskId })).result?.result).toEqual(done.result);
   });
 
+  it("two questions open at once: answering one leaves the other open, and the call goes on once both are", async () => {
+    const asking = { elicitation: {}, extensions: { [TASKS]: {} } };
+    const tasked = await rpc(ALICE, "tools/call", { name: "pair", arguments: {} }, asking);
+    const taskId = String(tasked.result?.taskId);
+    const both = await pollTask(ALICE, taskId, (task) => Object.keys(Object(task.inputRequests)).length === 2);
+    expect(both.status).toBe("input_required");
+    const [first, second] = Object.keys(both.inputRequests as object) as [string, string];
+    await rpc(ALICE, "tasks/update", { taskId, inputResponses: { [first]: { action: "accept" } } });
+    const one = (await rpc(ALICE, "tasks/get", { taskId })).result ?? {};
+    expect(one.status).toBe("input_required");
+    expect(Object.keys(one.inputRequests as object)).toEqual([second]);
+    await rpc(ALICE, "tasks/update", { taskId, inputResponses: { [second]: { action: "decline" } } });
+    const done = await pollTask(ALICE, taskId);
+    expect(done).toMatchObject({ status: "completed", result: { content: [{ type: "text", text: "yes, no" }] } });
+  });
+
   it("a declined approval never runs the call; the task completes with the refusal", async () => {
     const asking = { elicitation: {}, extensions: { [TASKS]: {} } };
     const tasked = await rpc(ALICE, "tools/call", { name: "deploy", arguments: { env: "staging" } }, asking);
@@ -254,6 +298,93 @@ describe("serve answers with tasks, for clients that declare the extension", { t
   });
 });
 
+describe("tasks.require: tools whose calls always run as tasks", { timeout: 30_000 }, () => {
+  const reports: unknown[] = [];
+  let only: McpServerHandle;
+  let auditDir: string;
+  beforeAll(async () => {
+    auditDir = await mkdtemp(join(tmpdir(), "toolwire-tasks-audit-"));
+    const report = defineTool({
+      name: "report",
+      description: "Quick, but served as a task only",
+      inputSchema: { type: "object", properties: {} },
+      execute: () => {
+        reports.push("ran");
+        return "report ready";
+      },
+    });
+    only = await serveMcp(() => createAgentSession({ registry: createToolRegistry({ custom: [report] }) }), {
+      transport: "http",
+      port: 0,
+      auth: { tokens: [{ token: ALICE, principal: "alice" }] },
+      tasks: { require: ["report"], afterMs: 60_000 },
+      audit: { file: join(auditDir, "audit.jsonl") },
+    });
+  });
+  afterAll(async () => {
+    await only.close();
+    await rm(auditDir, { recursive: true, force: true });
+  });
+
+  it("a request that does not declare the extension is refused with -32021 naming it, and the tool does not run", async () => {
+    const answer = await rpcAt(only.url as string, ALICE, "tools/call", { name: "report", arguments: {} }, {});
+    expect(answer.error).toMatchObject({
+      code: -32021,
+      data: { requiredCapabilities: { extensions: { [TASKS]: {} } } },
+    });
+    expect(answer.error?.message).toContain("report runs only as a task");
+    expect(reports).toEqual([]);
+    const audited = () => readFile(join(auditDir, "audit.jsonl"), "utf8").catch(() => "");
+    await expect.poll(audited, { timeout: 5_000 }).toMatch(/"tool":"report".*"outcome":"task-required"/);
+  });
+
+  it("a declaring client gets a task at once, however quick the call and long afterMs", async () => {
+    const tasked = await rpcAt(only.url as string, ALICE, "tools/call", { name: "report", arguments: {} });
+    expect(tasked.result).toMatchObject({ resultType: "task" });
+    const taskId = String(tasked.result?.taskId);
+    let task: Record<string, unknown> = {};
+    for (let tries = 0; tries < 100 && task.status !== "completed"; tries++) {
+      task = (await rpcAt(only.url as string, ALICE, "tasks/get", { taskId })).result ?? {};
+      if (task.status !== "completed") await sleep(50);
+    }
+    expect(task).toMatchObject({ status: "completed", result: { content: [{ type: "text", text: "report ready" }] } });
+    expect(reports).toEqual(["ran"]);
+  });
+});
+
+describe("a task store that cannot keep a task", { timeout: 30_000 }, () => {
+  it("the call is answered with an internal error naming the tool, not the store's error, and never hangs", async () => {
+    const report = defineTool({
+      name: "report",
+      description: "Served as a task only",
+      inputSchema: { type: "object", properties: {} },
+      execute: () => "report ready",
+    });
+    const down = serveMcp(() => createAgentSession({ registry: createToolRegistry({ custom: [report] }) }), {
+      transport: "http",
+      port: 0,
+      auth: { tokens: [{ token: ALICE, principal: "alice" }] },
+      tasks: {
+        require: ["report"],
+        store: {
+          create: () => Promise.reject(new Error("store down at 10.0.0.7")),
+          get: async () => undefined,
+          put: async () => {},
+          close: async () => {},
+        },
+      },
+    });
+    const handle = await down;
+    try {
+      const answer = await rpcAt(handle.url as string, ALICE, "tools/call", { name: "report", arguments: {} });
+      expect(answer.error).toMatchObject({ code: -32603, message: "The call to report could not be kept as a task" });
+      expect(JSON.stringify(answer)).not.toContain("10.0.0.7");
+    } finally {
+      await handle.close();
+    }
+  });
+});
+
 describe("toolwire serve --http with serve.tasks in its config", { timeout: 60_000 }, () => {
   it("afterMs 0 answers every call of a declaring client with a task, kept ttlMs after it ended", async () => {
     const project = await tempWorkspace({
@@ -287,6 +418,60 @@ describe("toolwire serve --http with serve.tasks in its config", { timeout: 60_0
       expect(JSON.stringify(task.result)).toContain("# Notes");
       expect(Number(task.ttlMs)).toBeGreaterThanOrEqual(120_000);
       expect(Number(task.ttlMs)).toBeLessThan(180_000);
+    } finally {
+      child.kill("SIGTERM");
+      await project.remove();
+    }
+  });
+});
+
+describe("toolwire serve over stdio with serve.tasks in its config", { timeout: 60_000 }, () => {
+  it("a slow call of a declaring client becomes a task, at the config's poll interval, and completes", async () => {
+    const project = await tempWorkspace({
+      "slow.mjs": `export default { id: "slow", tools: (ctx) => [ctx.defineTool({
+        name: "brew", description: "Takes 1.5 s", inputSchema: { type: "object", properties: {} },
+        execute: () => new Promise((resolve) => setTimeout(() => resolve("brewed"), 1500)) })] };\n`,
+      "toolwire.config.json": JSON.stringify({
+        builtins: { enabled: false },
+        plugins: [{ module: "./slow.mjs" }],
+        serve: { tasks: { afterMs: 300, pollIntervalMs: 50 } },
+      }),
+    });
+    const child = spawn(process.execPath, [CLI, "serve", "--stdio"], {
+      cwd: project.path,
+      env: cliEnv(),
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    // Raw JSON-RPC lines, each request a 2026-07-28 one declaring the extension; answers are matched by id.
+    const answers = new Map<number, Record<string, unknown>>();
+    let buffered = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      buffered += chunk;
+      const lines = buffered.split("\n");
+      buffered = lines.pop() ?? "";
+      for (const line of lines.filter((text) => text.trim() !== "")) {
+        const message = JSON.parse(line) as { id?: number };
+        if (typeof message.id === "number") answers.set(message.id, message);
+      }
+    });
+    let next = 0;
+    const request = async (method: string, params: Record<string, unknown>) => {
+      const id = ++next;
+      const _meta = modernMeta({ extensions: { [TASKS]: {} } });
+      child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id, method, params: { ...params, _meta } })}\n`);
+      await expect.poll(() => answers.has(id), { timeout: 20_000, interval: 20 }).toBe(true);
+      return answers.get(id) as { result?: Record<string, unknown>; error?: unknown };
+    };
+    try {
+      const tasked = await request("tools/call", { name: "brew", arguments: {} });
+      expect(tasked.result).toMatchObject({ resultType: "task", status: "working", pollIntervalMs: 50 });
+      const taskId = String(tasked.result?.taskId);
+      let task: Record<string, unknown> = {};
+      for (let tries = 0; tries < 200 && task.status !== "completed"; tries++) {
+        task = (await request("tasks/get", { taskId })).result ?? {};
+        if (task.status !== "completed") await sleep(50);
+      }
+      expect(task).toMatchObject({ status: "completed", result: { content: [{ type: "text", text: "brewed" }] } });
     } finally {
       child.kill("SIGTERM");
       await project.remove();

@@ -53,10 +53,11 @@ export async function runServe(
   const { inspector } = options;
   if (options.http === undefined) {
     inspector?.watch(runtime.session, { label: "stdio" });
-    const listTtlMs = runtime.loaded.config.serve?.listTtlMs;
+    const { listTtlMs, tasks } = runtime.loaded.config.serve ?? {};
     const handle = await serveMcp(runtime.session, {
       transport: "stdio",
       ...(listTtlMs === undefined ? {} : { listTtlMs }),
+      ...(tasks === undefined ? {} : { tasks }),
     });
     // stdout belongs to the protocol on stdio: everything for people goes to stderr.
     output.error(`toolwire serve: ${names.length} tools (${names.join(", ")}) on stdio`);

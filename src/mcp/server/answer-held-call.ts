@@ -3,7 +3,7 @@
 import { type CallToolResult, inputRequired, inputResponse, type ServerContext } from "@modelcontextprotocol/server";
 import { isRecord } from "../../core/json.js";
 import type { JsonObject } from "../../core/types.js";
-import { type HeldCall, heldCallsOf } from "./held-calls.js";
+import { type HeldCall, type HeldStep, heldCallsOf } from "./held-calls.js";
 
 /** The key of a held call's question among an input_required result's requests. */
 const QUESTION_KEY = "toolwire_question";
@@ -20,9 +20,19 @@ export function readHeldState(state: unknown): string | undefined {
   }
 }
 
-/** What the client hears next from `held`: its question as input_required, or its result. */
-export async function heldCallStep(held: HeldCall): Promise<CallToolResult> {
-  const step = await held.next();
+/**
+ * What the client hears next from `held`: its question as input_required, or its result. Aborting the request that
+ * waits for it (`signal`) aborts the call.
+ */
+export async function heldCallStep(held: HeldCall, signal: AbortSignal): Promise<CallToolResult> {
+  const onAbort = () => held.abort(signal.reason);
+  signal.addEventListener("abort", onAbort, { once: true });
+  let step: HeldStep;
+  try {
+    step = await held.next();
+  } finally {
+    signal.removeEventListener("abort", onAbort);
+  }
   if (step.kind === "done") return step.result;
   const { message, schema } = step.question;
   const requestedSchema = (schema ?? NO_FIELDS) as JsonObject;
@@ -52,5 +62,5 @@ export function answerHeldCall(
         ? { action: "accept", ...(isRecord(view.content) ? { content: view.content as JsonObject } : {}) }
         : { action: view.action },
   );
-  return heldCallStep(held);
+  return heldCallStep(held, ctx.mcpReq.signal);
 }

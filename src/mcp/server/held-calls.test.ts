@@ -36,6 +36,19 @@ describe("createHeldCalls", () => {
     expect(held.find(call.id)).toBeUndefined();
   });
 
+  it("abort (the waiting request was cancelled) aborts the call and cancels its open question", async () => {
+    const held = createHeldCalls();
+    let answer: unknown;
+    const call = held.hold("t", async (own) => {
+      answer = await own.ask(question, { signal: own.signal });
+      return done("after");
+    }) as HeldCall;
+    await call.next();
+    call.abort(new Error("cancelled by the client"));
+    expect(call.signal.aborted).toBe(true);
+    await expect.poll(() => answer).toEqual({ action: "cancel" });
+  });
+
   it("holds at most `max` calls, and a call that throws ends as an error result", async () => {
     const held = createHeldCalls({ max: 1 });
     const call = held.hold("t", async () => {

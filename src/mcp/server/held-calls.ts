@@ -22,6 +22,8 @@ export interface HeldCall {
   next(): Promise<HeldStep>;
   /** The client's answer to the open question; false when none is open. */
   answer(answer: ToolQuestionAnswer): boolean;
+  /** Aborts the call (the client cancelled the request that waits for it); its open question is cancelled. */
+  abort(reason: unknown): void;
 }
 
 /** The calls one session holds; a held call nobody comes back to within `waitMs` is aborted and forgotten. */
@@ -126,6 +128,10 @@ function heldCall(
       clearTimeout(timer);
       open(answer);
       return true;
+    },
+    abort(reason) {
+      controller.abort(reason);
+      open?.({ action: "cancel" });
     },
     end(result) {
       if (ended) return;

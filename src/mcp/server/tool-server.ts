@@ -3,6 +3,7 @@ import {
   type CallToolResult,
   CLIENT_CAPABILITIES_META_KEY,
   type Tool as McpTool,
+  MissingRequiredClientCapabilityError,
   ProtocolError,
   ProtocolErrorCode,
   Server,
@@ -63,7 +64,8 @@ export interface ServedCall {
   readonly tool: string;
   readonly input: unknown;
   /**
-   * `"ok"`, the call's error code, `"tool-error"` when the tool itself answered `isError`, or `"approval-required"`.
+   * `"ok"`, the call's error code, `"tool-error"` when the tool itself answered `isError`, `"approval-required"`, or
+   * `"task-required"` (a tool of `tasks.require` called by a client that takes no tasks: refused, not run).
    */
   readonly outcome: string;
   readonly durationMs: number;
@@ -171,6 +173,15 @@ async function callTool(
     });
   const tasks = hooks.tasks;
   const legacy = server.getNegotiatedProtocolVersion()?.startsWith("2025") === true;
+  // A tool that runs only as a task (tasks.require) is refused to a request that cannot take one.
+  const atOnce = tasks?.served.required(params.name, session.activeTools.get(params.name)?.descriptor) === true;
+  if (atOnce && (legacy || !declaresTasks(ctx))) {
+    await ended("task-required");
+    throw new MissingRequiredClientCapabilityError(
+      { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } },
+      `Missing required client capability: ${params.name} runs only as a task; declare the ${TASKS_EXTENSION} extension`,
+    );
+  }
   const state = legacy ? undefined : ctx.mcpReq.requestState();
   const heldId = readHeldState(state);
   if (heldId !== undefined) return answerHeldCall(session, params.name, heldId, ctx);
@@ -185,14 +196,14 @@ async function callTool(
             await ended(done.outcome);
             return done.result;
           });
-    if (held !== undefined) return heldCallStep(held);
+    if (held !== undefined) return heldCallStep(held, ctx.mcpReq.signal);
     const { result, outcome } = await runCall(session, server, params, ctx, id);
     await ended(outcome);
     return result;
   }
   // The client takes tasks: the call is answered when it ends, or with a task once it outlasts afterMs or asks for
   // an approval (whichever comes first); a task gets the call's result when it ends.
-  const call = tasks.served.begin(tasks.principal, params.name, ctx.mcpReq.signal);
+  const call = tasks.served.begin(tasks.principal, params.name, ctx.mcpReq.signal, atOnce);
   const running = runCall(session, server, params, ctx, id, call).then(
     async (done) => {
       call.finish({ result: done.result as Record<string, unknown> });
@@ -205,7 +216,13 @@ async function callTool(
       return failure;
     },
   );
-  const first = await Promise.race([running, call.becameTask.then((task) => ({ task }))]);
+  // A store that could not keep the task: the client learns that much, not the store's own error.
+  const becameTask = call.becameTask.catch(() => {
+    throw new ProtocolError(ProtocolErrorCode.InternalError, `The call to ${params.name} could not be kept as a task`);
+  });
+  const first = atOnce
+    ? { task: await becameTask }
+    : await Promise.race([running, becameTask.then((task) => ({ task }))]);
   if (first instanceof Error) throw first;
   if ("task" in first) return taskCreated(first.task);
   return first.result;
@@ -229,9 +246,12 @@ async function runCall(
 ): Promise<{ result: CallToolResult; outcome: string }> {
   // Once the call became a task its request is answered: progress and logs have nowhere to go.
   let detached = false;
-  void task?.becameTask.then(() => {
-    detached = true;
-  });
+  void task?.becameTask.then(
+    () => {
+      detached = true;
+    },
+    () => undefined,
+  );
   const forward = progressForwarder(ctx, params._meta?.progressToken);
   const onUpdate =
     forward === undefined

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createServedTasks } from "./served-tasks.js";
+import type { TaskStore } from "./task-store.js";
 
 describe("createServedTasks", () => {
   it("refuses malformed options with invalid-serve-options, naming the field", () => {
@@ -29,6 +30,63 @@ describe("createServedTasks", () => {
       expect(await Promise.race([quick.becameTask, new Promise((resolve) => setTimeout(resolve, 60, "none"))])).toBe(
         "none",
       );
+    } finally {
+      await served.close();
+    }
+  });
+});
+
+describe("createServedTasks require", () => {
+  const descriptor = (name: string) => ({ name, description: "", inputSchema: { type: "object" } }) as never;
+
+  it("names the tools whose calls always run as tasks, by policy pattern, case aside", async () => {
+    const served = createServedTasks({ require: ["Build", "group:runtime"] });
+    try {
+      expect(served.required("build", descriptor("build"))).toBe(true);
+      expect(served.required("bash", descriptor("bash"))).toBe(true);
+      expect(served.required("read", descriptor("read"))).toBe(false);
+      // A tool the session does not have is not required: its call answers tool-not-found as before.
+      expect(served.required("build", undefined)).toBe(false);
+      expect(createServedTasks().required("build", descriptor("build"))).toBe(false);
+    } finally {
+      await served.close();
+    }
+  });
+
+  it("refuses a require that is not a list of patterns", () => {
+    for (const require of ["build", [1], {}]) {
+      expect(() => createServedTasks({ require } as never)).toThrow(
+        expect.objectContaining({ code: "invalid-serve-options", message: expect.stringContaining("tasks.require") }),
+      );
+    }
+  });
+
+  it("a call begun at once is a task before afterMs, however long that is", async () => {
+    const served = createServedTasks({ afterMs: 60_000 });
+    try {
+      const call = served.begin("alice", "build", new AbortController().signal, true);
+      const record = await call.becameTask;
+      expect(record).toMatchObject({ toolName: "build", status: "working" });
+      call.finish({ result: { content: [] } });
+    } finally {
+      await served.close();
+    }
+  });
+});
+
+describe("createServedTasks with a store that cannot keep a task", () => {
+  it("fails becameTask with the store's error instead of leaving the call waiting for ever", async () => {
+    const failing: TaskStore = {
+      create: () => Promise.reject(new Error("store down")),
+      get: async () => undefined,
+      put: async () => {},
+      close: async () => {},
+    };
+    const served = createServedTasks({ store: failing, afterMs: 10 });
+    try {
+      const signal = new AbortController().signal;
+      await expect(served.begin("alice", "build", signal, true).becameTask).rejects.toThrow("store down");
+      await expect(served.begin("alice", "slow", signal).becameTask).rejects.toThrow("store down");
     } finally {
       await served.close();
     }

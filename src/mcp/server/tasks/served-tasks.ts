@@ -1,6 +1,8 @@
 // createServedTasks: the tasks one server hands out: a call that outlasts afterMs or waits for an approval becomes a
 // task; tasks/get, tasks/update (the approval's answer) and tasks/cancel find it by id, for its principal only.
 import { randomUUID } from "node:crypto";
+import { compilePolicyPattern } from "../../../core/filter/policy.js";
+import type { ToolDescriptor } from "../../../core/types.js";
 import { McpServeError } from "../errors.js";
 import { createMemoryTaskStore } from "./memory-task-store.js";
 import type { ServeTasksOptions } from "./serve-tasks-options.js";
@@ -21,7 +23,10 @@ export interface TaskQuestion {
 export interface TaskableCall {
   /** Aborted by `tasks/cancel` (and, until the call became a task, by the request's own signal). */
   readonly signal: AbortSignal;
-  /** Resolves with the task's record (as `tools/call` answers it) once the call became one. */
+  /**
+   * Resolves with the task's record (as `tools/call` answers it) once the call became one; rejects when the store
+   * could not keep the task.
+   */
   readonly becameTask: Promise<TaskRecord>;
   /** Asks the client (the call becomes a task, `input_required`); resolves with its answer to the question. */
   ask(question: TaskQuestion): Promise<unknown>;
@@ -31,8 +36,13 @@ export interface TaskableCall {
 
 /** The tasks of one server, for all its principals. */
 export interface ServedTasks {
-  /** A new call of `principal` to `toolName`; `requestSignal` aborts it until it becomes a task. */
-  begin(principal: string, toolName: string, requestSignal: AbortSignal): TaskableCall;
+  /**
+   * A new call of `principal` to `toolName`; `requestSignal` aborts it until it becomes a task. `atOnce`: it is a
+   * task from the start (a tool `required` names), not only once it outlasts `afterMs`.
+   */
+  begin(principal: string, toolName: string, requestSignal: AbortSignal, atOnce?: boolean): TaskableCall;
+  /** Whether calls of this tool always run as tasks (the options' `require` patterns name it). */
+  required(toolName: string, descriptor: ToolDescriptor | undefined): boolean;
   /** The task, when it exists, has not been forgotten and belongs to `principal`. */
   get(principal: string, taskId: string): Promise<TaskRecord | undefined>;
   /** Answers the task's open questions by key (others are ignored); false when there is no such task. */
@@ -62,6 +72,7 @@ export function createServedTasks(options: ServeTasksOptions = {}): ServedTasks 
   const keepMs = checkedMs("ttlMs", options.ttlMs, DEFAULT_TASK_TTL_MS);
   const pollIntervalMs = checkedMs("pollIntervalMs", options.pollIntervalMs, DEFAULT_TASK_POLL_INTERVAL_MS);
   const store = storeOf(options.store);
+  const required = requiredTools(options.require);
   const live = new Map<string, LiveTask>();
 
   const find = async (principal: string, taskId: string) => {
@@ -70,7 +81,7 @@ export function createServedTasks(options: ServeTasksOptions = {}): ServedTasks 
     return record?.principal === principal ? record : undefined;
   };
 
-  const begin = (principal: string, toolName: string, requestSignal: AbortSignal): TaskableCall => {
+  const begin = (principal: string, toolName: string, requestSignal: AbortSignal, atOnce = false): TaskableCall => {
     const controller = new AbortController();
     const onRequestAbort = () => controller.abort(requestSignal.reason);
     if (requestSignal.aborted) onRequestAbort();
@@ -79,9 +90,13 @@ export function createServedTasks(options: ServeTasksOptions = {}): ServedTasks 
     let writes = Promise.resolve();
     let ended: { readonly result: Record<string, unknown> } | { readonly error: Error } | undefined;
     let signalTask: (record: TaskRecord) => void = () => {};
-    const becameTask = new Promise<TaskRecord>((resolve) => {
+    let storeFailed: (error: unknown) => void = () => {};
+    const becameTask = new Promise<TaskRecord>((resolve, reject) => {
       signalTask = resolve;
+      storeFailed = reject;
     });
+    // Handled by whoever waits for it; a call nobody answers with a task leaves no unhandled rejection behind.
+    becameTask.catch(() => undefined);
     const questions = new Map<string, (answer: unknown) => void>();
     const apply = (event: TaskEvent) => {
       if (record === undefined) return Promise.resolve();
@@ -113,9 +128,13 @@ export function createServedTasks(options: ServeTasksOptions = {}): ServedTasks 
       })();
       return creating;
     };
-    const timer = setTimeout(() => {
-      if (ended === undefined) void materialize().then(() => signalTask(record as TaskRecord));
-    }, afterMs);
+    const becomeTask = () => void materialize().then(() => signalTask(record as TaskRecord), storeFailed);
+    const timer = atOnce
+      ? undefined
+      : setTimeout(() => {
+          if (ended === undefined) becomeTask();
+        }, afterMs);
+    if (atOnce) becomeTask();
     return {
       signal: controller.signal,
       becameTask,
@@ -151,6 +170,7 @@ export function createServedTasks(options: ServeTasksOptions = {}): ServedTasks 
 
   return {
     begin,
+    required,
     get: find,
     async update(principal, taskId, responses) {
       if ((await find(principal, taskId)) === undefined) return false;
@@ -190,6 +210,19 @@ function checkedMs(name: string, value: number | undefined, fallback: number): n
     );
   }
   return value;
+}
+
+function requiredTools(patterns: ServeTasksOptions["require"]): ServedTasks["required"] {
+  if (patterns === undefined) return () => false;
+  if (!Array.isArray(patterns) || !patterns.every((pattern) => typeof pattern === "string")) {
+    throw new McpServeError(
+      "invalid-serve-options",
+      `serveMcp needs tasks.require to be a list of policy patterns, got ${JSON.stringify(patterns) ?? String(patterns)}`,
+    );
+  }
+  const matchers = patterns.map((pattern) => compilePolicyPattern(pattern));
+  return (toolName, descriptor) =>
+    descriptor !== undefined && matchers.some((matches) => matches(descriptor, toolName.toLowerCase()));
 }
 
 function storeOf(store: ServeTasksOptions["store"]): TaskStore {
