@@ -131,6 +131,10 @@ export function createMcpOAuthProvider(options: McpOAuthProviderOptions): McpOAu
   let redirectUrl: string | undefined = authorization.kind === "callback" ? authorization.redirectUrl : undefined;
   let codeVerifier: string | undefined;
   let discovery: OAuthDiscoveryState | undefined;
+  // From a redirect until its code is exchanged: only then is the discovery handed back to the SDK (it checks the
+  // code against the authorization server it came from). Any other authorization discovers again, so a resource that
+  // now names another authorization server is seen (docs/mcp.md#oauth).
+  let awaitingCode = false;
   let expectedState: string | undefined;
   let pending: URL | undefined;
   let preparing: Promise<void> | undefined;
@@ -218,6 +222,10 @@ export function createMcpOAuthProvider(options: McpOAuthProviderOptions): McpOAu
     tokens(context?: OAuthClientInformationContext) {
       const tokens = loaded().tokens;
       if (tokens === undefined) return undefined;
+      // Tokens are only ever presented to the authorization server that issued them.
+      if (context !== undefined && tokens.issuer !== undefined && !sameIssuer(tokens.issuer, context.issuer)) {
+        return undefined;
+      }
       // The per-request read: an expired access token is not sent, so the server's 401 starts a refresh.
       if (
         context === undefined &&
@@ -244,6 +252,7 @@ export function createMcpOAuthProvider(options: McpOAuthProviderOptions): McpOAu
     },
     redirectToAuthorization(url: URL) {
       pending = url;
+      awaitingCode = true;
     },
     saveCodeVerifier(verifier: string) {
       codeVerifier = verifier;
@@ -251,13 +260,15 @@ export function createMcpOAuthProvider(options: McpOAuthProviderOptions): McpOAu
     codeVerifier() {
       if (codeVerifier === undefined)
         throw new McpOAuthError("authorization-failed", "No PKCE code verifier was saved");
+      // The code is being exchanged: the flow's discovery is spent.
+      awaitingCode = false;
       return codeVerifier;
     },
     saveDiscoveryState(discovered: OAuthDiscoveryState) {
       discovery = discovered;
     },
     discoveryState() {
-      return discovery;
+      return awaitingCode ? discovery : undefined;
     },
     async invalidateCredentials(scope) {
       if (scope === "verifier" || scope === "all") codeVerifier = undefined;
@@ -269,49 +280,61 @@ export function createMcpOAuthProvider(options: McpOAuthProviderOptions): McpOAu
       const url = pending;
       if (url === undefined) throw new McpOAuthError("authorization-failed", "No authorization is pending");
       pending = undefined;
-      const wanted = url.searchParams.get("state") ?? expectedState ?? "";
-      if (authorization.kind === "callback") {
-        const params = callbackParams(await authorization.authorize(url));
-        const got = params.get("state");
-        if (got !== null && got !== wanted) {
-          throw new McpOAuthError(
-            "authorization-failed",
-            "The authorization answer carries another state than the request",
-          );
-        }
-        const error = params.get("error");
-        if (error !== null) {
-          throw new McpOAuthError(
-            "authorization-denied",
-            `The authorization server refused the authorization: ${error}`,
-          );
-        }
-        return params;
-      }
-      const port = new URL(provider.redirectUrl as string).port;
-      const listener = await listenForRedirect({ port: Number(port) });
       try {
-        const waiting = listener.waitForRedirect({
-          state: wanted,
-          timeoutMs: authorization.timeoutMs ?? DEFAULT_AUTHORIZATION_TIMEOUT_MS,
-          ...(authorizeOptions.signal === undefined ? {} : { signal: authorizeOptions.signal }),
-        });
-        // A failing opener must not leave the wait without a handler.
-        waiting.catch(() => undefined);
-        await (authorization.onAuthorizationUrl ?? printAuthorizationUrl(serverUrl))(url);
-        return await waiting;
-      } finally {
-        await listener.close();
+        return await obtainAuthorization(url, authorizeOptions);
+      } catch (error) {
+        awaitingCode = false;
+        throw error;
       }
     },
     async logout() {
       state = {};
       codeVerifier = undefined;
       discovery = undefined;
+      awaitingCode = false;
       await store.clear();
     },
   };
+
+  async function obtainAuthorization(url: URL, authorizeOptions: { readonly signal?: AbortSignal }) {
+    const wanted = url.searchParams.get("state") ?? expectedState ?? "";
+    if (authorization.kind === "callback") {
+      const params = callbackParams(await authorization.authorize(url));
+      const got = params.get("state");
+      if (got !== null && got !== wanted) {
+        throw new McpOAuthError(
+          "authorization-failed",
+          "The authorization answer carries another state than the request",
+        );
+      }
+      const error = params.get("error");
+      if (error !== null) {
+        throw new McpOAuthError("authorization-denied", `The authorization server refused the authorization: ${error}`);
+      }
+      return params;
+    }
+    const port = new URL(provider.redirectUrl as string).port;
+    const listener = await listenForRedirect({ port: Number(port) });
+    try {
+      const waiting = listener.waitForRedirect({
+        state: wanted,
+        timeoutMs: authorization.timeoutMs ?? DEFAULT_AUTHORIZATION_TIMEOUT_MS,
+        ...(authorizeOptions.signal === undefined ? {} : { signal: authorizeOptions.signal }),
+      });
+      // A failing opener must not leave the wait without a handler.
+      waiting.catch(() => undefined);
+      await (authorization.onAuthorizationUrl ?? printAuthorizationUrl(serverUrl))(url);
+      return await waiting;
+    } finally {
+      await listener.close();
+    }
+  }
   return provider;
+}
+
+/** RFC 8414 issuers compared as the SDK does: equal, or equal but for one trailing slash. */
+function sameIssuer(a: string, b: string): boolean {
+  return a === b || a === `${b}/` || `${a}/` === b;
 }
 
 /**
