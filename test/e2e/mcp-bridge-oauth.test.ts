@@ -78,6 +78,33 @@ describe("an authorization server that moves (SEP-2352)", () => {
     expect(stored.clients?.[after.origin]?.client_id).toBe(after.registered[0]);
     expect(stored.tokens?.issuer).toBe(after.origin);
   }, 60_000);
+
+  it("a client id given ahead is not shown to the new server: the call fails saying which servers", async () => {
+    const server = await protectedServer();
+    const provider = createMcpOAuthProvider({
+      serverUrl: server.url,
+      clientId: "registered-ahead",
+      store: createMemoryOAuthStore(),
+      authorization: {
+        kind: "loopback",
+        timeoutMs: 20_000,
+        onAuthorizationUrl: async (url) => void (await fetch(url)),
+      },
+    });
+    const connection = await connectMcpServer(
+      { id: "remote", url: server.url },
+      { authProvider: provider, connectTimeoutMs: 30_000, timeoutMs: 30_000 },
+    );
+    connections.push(connection);
+    expect(await callAdd(connection, 1, 1)).toEqual({ text: "2", isError: false });
+    const before = server.authorizationServer();
+    const after = await server.moveAuthorizationServer();
+    const result = await callAdd(connection, 1, 2);
+    expect(result.isError).toBe(true);
+    expect(result.text).toContain(`now names the authorization server ${after.origin}`);
+    expect(result.text).toContain(`registered with ${before.origin}`);
+    expect(after.clientIdsSeen).toEqual([]);
+  }, 60_000);
 });
 
 /**

@@ -202,21 +202,37 @@ export function createMcpOAuthProvider(options: McpOAuthProviderOptions): McpOAu
       expectedState = randomBytes(16).toString("base64url");
       return expectedState;
     },
-    clientInformation(context?: OAuthClientInformationContext) {
+    async clientInformation(context?: OAuthClientInformationContext) {
+      const clients = loaded().clients ?? {};
       if (options.clientId !== undefined) {
+        // Where this client was used (its id is stored, never its secret): it is registered there and nowhere else.
+        const usedAt = Object.keys(clients).find((issuer) => clients[issuer]?.client_id === options.clientId);
+        if (context !== undefined && usedAt !== undefined && !sameIssuer(usedAt, context.issuer)) {
+          throw new McpOAuthError(
+            "authorization-failed",
+            `${serverUrl} now names the authorization server ${context.issuer}, but the client id given is registered with ${usedAt}: register a client there and give its id, or leave clientId out to register automatically`,
+          );
+        }
+        const issuer = usedAt ?? context?.issuer;
+        if (usedAt === undefined && issuer !== undefined) {
+          await update((current) => ({
+            ...current,
+            clients: { ...current.clients, [issuer]: { client_id: options.clientId as string, issuer } },
+          }));
+        }
         return {
           client_id: options.clientId,
           ...(options.clientSecret === undefined ? {} : { client_secret: options.clientSecret }),
+          ...(issuer === undefined ? {} : { issuer }),
         };
       }
-      const clients = loaded().clients ?? {};
       if (context !== undefined) return clients[context.issuer];
       return Object.values(clients)[0];
     },
     async saveClientInformation(information: OAuthClientInformationMixed, context?: OAuthClientInformationContext) {
-      // A pre-registered client is configured, not stored (the SDK stamps the issuer on it).
-      if (options.clientId !== undefined) return;
       const issuer = context?.issuer ?? (information as { issuer?: string }).issuer ?? "";
+      // A pre-registered client is configured, not stored (clientInformation notes where it is used).
+      if (options.clientId !== undefined) return;
       await update((current) => ({ ...current, clients: { ...current.clients, [issuer]: information } }));
     },
     tokens(context?: OAuthClientInformationContext) {
