@@ -178,4 +178,14 @@ describe("a plain SDK OAuthClientProvider", () => {
     expect(provider.tokens()?.access_token).toMatch(/^token-/);
     expect(server.logins()).toBe(1);
   }, 60_000);
+
+  it("with a redirect URL the bridge cannot listen on, connecting rejects with mcp-unauthorized (no hang)", async () => {
+    const server = await protectedServer();
+    const provider = new MyOAuthProvider("https://agent.example/oauth/callback");
+    provider.redirectToAuthorization = async (url: URL) => void provider.opened.push(url);
+    await expect(
+      connectMcpServer({ id: "remote", url: server.url }, { authProvider: provider, connectTimeoutMs: 30_000 }),
+    ).rejects.toMatchObject({ name: "McpConnectionError", code: "mcp-unauthorized" });
+    expect(provider.opened).toHaveLength(1);
+  }, 60_000);
 });
