@@ -42,10 +42,7 @@ const NOT_APPLICABLE: Record<string, string> = {
 /**
  * Runs the bridge fails, with why. The test fails when one of them passes: move it to PASSING then.
  */
-const EXPECTED_TO_FAIL: Record<string, string> = {
-  "auth/authorization-server-migration@2026-07-28":
-    "the bridge's OAuth client does not yet register again when the resource names a new authorization server (SEP-2352, in progress)",
-};
+const EXPECTED_TO_FAIL: Record<string, string> = {};
 
 /** Runs of scenarios that apply to both eras and pass at both. */
 const BOTH_ERAS = [
@@ -87,6 +84,9 @@ const PASSING = [
   "auth/metadata-issuer-mismatch@2026-07-28",
   "auth/offline-access-scope@2026-07-28",
   "auth/offline-access-not-supported@2026-07-28",
+  // The resource names a new authorization server: the bridge discovers it, registers there, never reuses the old
+  // server's client or tokens (SEP-2352).
+  "auth/authorization-server-migration@2026-07-28",
   // RFC 9207: the authorization response's iss is compared with the issuer when the server says it sends one.
   "auth/iss-supported@2026-07-28",
   "auth/iss-not-advertised@2026-07-28",

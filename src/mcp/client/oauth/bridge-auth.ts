@@ -10,7 +10,8 @@ import {
   UnauthorizedError,
 } from "@modelcontextprotocol/client";
 import { McpConnectionError } from "../errors.js";
-import { AuthorizationPendingError } from "./authorizing-http-transport.js";
+import { AuthorizationPendingError, isMcpOAuthProvider } from "./authorizing-http-transport.js";
+import { driveOAuthClientProvider } from "./drive-oauth-client-provider.js";
 import { createMcpAuthProvider, type McpServerAuthConfig } from "./mcp-auth-config.js";
 import { McpOAuthError } from "./oauth-error.js";
 
@@ -18,15 +19,17 @@ import { McpOAuthError } from "./oauth-error.js";
 export const MAX_AUTHORIZATIONS_PER_CONNECT = 2;
 
 /**
- * The auth provider of a connection: the one given in the options, else the one the config's `auth` describes, else
- * none. Throws `McpConnectionError` `invalid-mcp-config` when `auth` is malformed or names an unset variable.
+ * The auth provider of a connection: the one given in the options (an SDK `OAuthClientProvider` with a loopback
+ * redirect made one the bridge can finish logins with), else the one the config's `auth` describes, else none. Throws `McpConnectionError` `invalid-mcp-config` when `auth` is malformed or names an unset variable.
  */
 export function resolveMcpAuthProvider(
   serverId: string,
   config: { readonly url?: string | URL; readonly auth?: McpServerAuthConfig },
   given: AuthProvider | OAuthClientProvider | undefined,
 ): AuthProvider | OAuthClientProvider | undefined {
-  if (given !== undefined) return given;
+  if (given !== undefined) {
+    return isOAuthClientProvider(given) && !isMcpOAuthProvider(given) ? driveOAuthClientProvider(given) : given;
+  }
   if (config.auth === undefined || config.url === undefined) return undefined;
   try {
     return createMcpAuthProvider({ id: serverId, url: config.url, auth: config.auth });
@@ -92,6 +95,14 @@ function findAuthError(error: unknown): Error | undefined {
       next ?? (current instanceof SdkError ? (current.data as { cause?: unknown } | undefined)?.cause : undefined);
   }
   return undefined;
+}
+
+/** An SDK `OAuthClientProvider` rather than a bare `AuthProvider`, told apart by two members only the former has. */
+function isOAuthClientProvider(provider: AuthProvider | OAuthClientProvider): provider is OAuthClientProvider {
+  return (
+    typeof (provider as OAuthClientProvider).tokens === "function" &&
+    typeof (provider as OAuthClientProvider).clientInformation === "function"
+  );
 }
 
 function messageOf(error: unknown): string {

@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { connectMcpServer } from "../connect-mcp-server.js";
 import { createMcpOAuthProvider } from "./create-mcp-oauth-provider.js";
 import { checkMcpAuthConfig, createMcpAuthProvider } from "./mcp-auth-config.js";
-import { createOAuthFileStore } from "./oauth-store.js";
+import { createMemoryOAuthStore, createOAuthFileStore } from "./oauth-store.js";
 
 /** A protected resource and its authorization server in one loopback HTTP server; it records the token requests. */
 interface FakeAuthorizationServer {
@@ -243,6 +243,20 @@ describe("createMcpOAuthProvider", () => {
       expect(await auth(provider, { serverUrl: fake.serverUrl })).toBe("REDIRECT");
       expect([...(await provider.authorizePending()).entries()]).toEqual([["code", code]]);
     }
+  });
+
+  it("gives the stored tokens only for the authorization server that issued them (SEP-2352)", async () => {
+    const tokens = { access_token: "a", token_type: "Bearer", issuer: "https://as-one.example" };
+    const provider = createMcpOAuthProvider({
+      serverUrl: fake.serverUrl,
+      store: createMemoryOAuthStore({ tokens }),
+      authorization: { kind: "callback", redirectUrl: "http://127.0.0.1:9/callback", authorize: async () => "code" },
+    });
+    await provider.prepare();
+    expect(await provider.tokens({ issuer: "https://as-two.example" })).toBeUndefined();
+    expect((await provider.tokens({ issuer: "https://as-one.example/" }))?.access_token).toBe("a");
+    // The per-request read for the resource server itself has no issuer to compare.
+    expect((await provider.tokens())?.access_token).toBe("a");
   });
 
   it("refuses a client metadata URL that is not https", () => {

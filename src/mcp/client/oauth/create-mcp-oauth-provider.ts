@@ -131,6 +131,10 @@ export function createMcpOAuthProvider(options: McpOAuthProviderOptions): McpOAu
   let redirectUrl: string | undefined = authorization.kind === "callback" ? authorization.redirectUrl : undefined;
   let codeVerifier: string | undefined;
   let discovery: OAuthDiscoveryState | undefined;
+  // From a redirect until its code is exchanged: only then is the discovery handed back to the SDK (it checks the
+  // code against the authorization server it came from). Any other authorization discovers again, so a resource that
+  // now names another authorization server is seen (docs/mcp.md#oauth).
+  let awaitingCode = false;
   let expectedState: string | undefined;
   let pending: URL | undefined;
   let preparing: Promise<void> | undefined;
@@ -198,26 +202,46 @@ export function createMcpOAuthProvider(options: McpOAuthProviderOptions): McpOAu
       expectedState = randomBytes(16).toString("base64url");
       return expectedState;
     },
-    clientInformation(context?: OAuthClientInformationContext) {
+    async clientInformation(context?: OAuthClientInformationContext) {
+      const clients = loaded().clients ?? {};
       if (options.clientId !== undefined) {
+        // Where this client was used (its id is stored, never its secret): it is registered there and nowhere else.
+        const usedAt = Object.keys(clients).find((issuer) => clients[issuer]?.client_id === options.clientId);
+        if (context !== undefined && usedAt !== undefined && !sameIssuer(usedAt, context.issuer)) {
+          throw new McpOAuthError(
+            "authorization-failed",
+            `${serverUrl} now names the authorization server ${context.issuer}, but the client id given is registered with ${usedAt}: register a client there and give its id, or leave clientId out to register automatically`,
+          );
+        }
+        const issuer = usedAt ?? context?.issuer;
+        if (usedAt === undefined && issuer !== undefined) {
+          await update((current) => ({
+            ...current,
+            clients: { ...current.clients, [issuer]: { client_id: options.clientId as string, issuer } },
+          }));
+        }
         return {
           client_id: options.clientId,
           ...(options.clientSecret === undefined ? {} : { client_secret: options.clientSecret }),
+          ...(issuer === undefined ? {} : { issuer }),
         };
       }
-      const clients = loaded().clients ?? {};
       if (context !== undefined) return clients[context.issuer];
       return Object.values(clients)[0];
     },
     async saveClientInformation(information: OAuthClientInformationMixed, context?: OAuthClientInformationContext) {
-      // A pre-registered client is configured, not stored (the SDK stamps the issuer on it).
-      if (options.clientId !== undefined) return;
       const issuer = context?.issuer ?? (information as { issuer?: string }).issuer ?? "";
+      // A pre-registered client is configured, not stored (clientInformation notes where it is used).
+      if (options.clientId !== undefined) return;
       await update((current) => ({ ...current, clients: { ...current.clients, [issuer]: information } }));
     },
     tokens(context?: OAuthClientInformationContext) {
       const tokens = loaded().tokens;
       if (tokens === undefined) return undefined;
+      // Tokens are only ever presented to the authorization server that issued them.
+      if (context !== undefined && tokens.issuer !== undefined && !sameIssuer(tokens.issuer, context.issuer)) {
+        return undefined;
+      }
       // The per-request read: an expired access token is not sent, so the server's 401 starts a refresh.
       if (
         context === undefined &&
@@ -244,6 +268,7 @@ export function createMcpOAuthProvider(options: McpOAuthProviderOptions): McpOAu
     },
     redirectToAuthorization(url: URL) {
       pending = url;
+      awaitingCode = true;
     },
     saveCodeVerifier(verifier: string) {
       codeVerifier = verifier;
@@ -251,13 +276,15 @@ export function createMcpOAuthProvider(options: McpOAuthProviderOptions): McpOAu
     codeVerifier() {
       if (codeVerifier === undefined)
         throw new McpOAuthError("authorization-failed", "No PKCE code verifier was saved");
+      // The code is being exchanged: the flow's discovery is spent.
+      awaitingCode = false;
       return codeVerifier;
     },
     saveDiscoveryState(discovered: OAuthDiscoveryState) {
       discovery = discovered;
     },
     discoveryState() {
-      return discovery;
+      return awaitingCode ? discovery : undefined;
     },
     async invalidateCredentials(scope) {
       if (scope === "verifier" || scope === "all") codeVerifier = undefined;
@@ -269,49 +296,61 @@ export function createMcpOAuthProvider(options: McpOAuthProviderOptions): McpOAu
       const url = pending;
       if (url === undefined) throw new McpOAuthError("authorization-failed", "No authorization is pending");
       pending = undefined;
-      const wanted = url.searchParams.get("state") ?? expectedState ?? "";
-      if (authorization.kind === "callback") {
-        const params = callbackParams(await authorization.authorize(url));
-        const got = params.get("state");
-        if (got !== null && got !== wanted) {
-          throw new McpOAuthError(
-            "authorization-failed",
-            "The authorization answer carries another state than the request",
-          );
-        }
-        const error = params.get("error");
-        if (error !== null) {
-          throw new McpOAuthError(
-            "authorization-denied",
-            `The authorization server refused the authorization: ${error}`,
-          );
-        }
-        return params;
-      }
-      const port = new URL(provider.redirectUrl as string).port;
-      const listener = await listenForRedirect({ port: Number(port) });
       try {
-        const waiting = listener.waitForRedirect({
-          state: wanted,
-          timeoutMs: authorization.timeoutMs ?? DEFAULT_AUTHORIZATION_TIMEOUT_MS,
-          ...(authorizeOptions.signal === undefined ? {} : { signal: authorizeOptions.signal }),
-        });
-        // A failing opener must not leave the wait without a handler.
-        waiting.catch(() => undefined);
-        await (authorization.onAuthorizationUrl ?? printAuthorizationUrl(serverUrl))(url);
-        return await waiting;
-      } finally {
-        await listener.close();
+        return await obtainAuthorization(url, authorizeOptions);
+      } catch (error) {
+        awaitingCode = false;
+        throw error;
       }
     },
     async logout() {
       state = {};
       codeVerifier = undefined;
       discovery = undefined;
+      awaitingCode = false;
       await store.clear();
     },
   };
+
+  async function obtainAuthorization(url: URL, authorizeOptions: { readonly signal?: AbortSignal }) {
+    const wanted = url.searchParams.get("state") ?? expectedState ?? "";
+    if (authorization.kind === "callback") {
+      const params = callbackParams(await authorization.authorize(url));
+      const got = params.get("state");
+      if (got !== null && got !== wanted) {
+        throw new McpOAuthError(
+          "authorization-failed",
+          "The authorization answer carries another state than the request",
+        );
+      }
+      const error = params.get("error");
+      if (error !== null) {
+        throw new McpOAuthError("authorization-denied", `The authorization server refused the authorization: ${error}`);
+      }
+      return params;
+    }
+    const port = new URL(provider.redirectUrl as string).port;
+    const listener = await listenForRedirect({ port: Number(port) });
+    try {
+      const waiting = listener.waitForRedirect({
+        state: wanted,
+        timeoutMs: authorization.timeoutMs ?? DEFAULT_AUTHORIZATION_TIMEOUT_MS,
+        ...(authorizeOptions.signal === undefined ? {} : { signal: authorizeOptions.signal }),
+      });
+      // A failing opener must not leave the wait without a handler.
+      waiting.catch(() => undefined);
+      await (authorization.onAuthorizationUrl ?? printAuthorizationUrl(serverUrl))(url);
+      return await waiting;
+    } finally {
+      await listener.close();
+    }
+  }
   return provider;
+}
+
+/** RFC 8414 issuers compared as the SDK does: equal, or equal but for one trailing slash. */
+function sameIssuer(a: string, b: string): boolean {
+  return a === b || a === `${b}/` || `${a}/` === b;
 }
 
 /**

@@ -31,6 +31,14 @@ describe("listenForRedirect", () => {
     expect((await waiting).get("code")).toBe("real");
   });
 
+  it("without a state to wait for (the request sent none), a redirect without state ends the wait", async () => {
+    listener = await listenForRedirect({ path: "/oauth/callback" });
+    const waiting = listener.waitForRedirect({ state: undefined, timeoutMs: 5_000 });
+    expect((await fetch(`${listener.redirectUrl}?code=forged&state=unasked`)).status).toBe(400);
+    expect((await fetch(`${listener.redirectUrl}?code=real`)).status).toBe(200);
+    expect((await waiting).get("code")).toBe("real");
+  });
+
   it("rejects with authorization-timeout when no redirect comes in time", async () => {
     listener = await listenForRedirect();
     await expect(listener.waitForRedirect({ state: "s", timeoutMs: 50 })).rejects.toMatchObject({

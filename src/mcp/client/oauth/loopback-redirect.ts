@@ -18,12 +18,12 @@ export interface LoopbackRedirect {
   readonly port: number;
   /**
    * Resolves to the redirect's query (`code`, `state`, `iss`, ...) once a request to the path arrives with the given
-   * `state`. A request with another state (or none) is answered 400 and the wait goes on, so a stray or forged
+   * `state` (`undefined`: with none, for an authorization request that sent none). A request with another state (or none) is answered 400 and the wait goes on, so a stray or forged
    * request cannot end a login. Rejects with `McpOAuthError` `authorization-denied` when the redirect carries
    * `error` (with the right state), `authorization-timeout` after `timeoutMs`, or the signal's reason when aborted.
    */
   waitForRedirect(options: {
-    readonly state: string;
+    readonly state: string | undefined;
     readonly timeoutMs: number;
     readonly signal?: AbortSignal;
   }): Promise<URLSearchParams>;
@@ -50,7 +50,7 @@ export async function listenForRedirect(options: LoopbackRedirectOptions = {}): 
     );
   }
   let waiter:
-    | { state: string; resolve: (params: URLSearchParams) => void; reject: (error: unknown) => void }
+    | { state: string | undefined; resolve: (params: URLSearchParams) => void; reject: (error: unknown) => void }
     | undefined;
   const server: Server = createServer((request, response) => {
     const url = new URL(request.url ?? "/", "http://127.0.0.1");
@@ -60,7 +60,7 @@ export async function listenForRedirect(options: LoopbackRedirectOptions = {}): 
     }
     const params = url.searchParams;
     const current = waiter;
-    if (current === undefined || params.get("state") !== current.state) {
+    if (current === undefined || (params.get("state") ?? undefined) !== current.state) {
       response.writeHead(400, { "content-type": "text/html; charset=utf-8" }).end(PAGE_WRONG);
       return;
     }
