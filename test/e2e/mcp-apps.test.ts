@@ -4,6 +4,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport as LegacyHttpTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createToolRegistry } from "../../src/core/register/registry.js";
 import { createAgentSession } from "../../src/create-agent-session.js";
@@ -113,6 +115,14 @@ describe("serveMcp with readAppResource", { timeout: 60_000 }, () => {
           _meta: { ui: { csp: { connectDomains: [], resourceDomains: [] }, prefersBorder: true } },
         },
       ]);
+      // A 2025-era client (the SDK's v1, a session over initialize) reads it too.
+      const legacy = new LegacyClient({ name: "apps-test-2025", version: "1" });
+      await legacy.connect(new LegacyHttpTransport(new URL(handle.url as string)));
+      try {
+        expect((await legacy.readResource({ uri: CHART })).contents[0]).toMatchObject({ uri: CHART, text: HTML });
+      } finally {
+        await legacy.close();
+      }
       await expect(client.readResource({ uri: "ui://charts/missing.html" })).rejects.toMatchObject({ code: -32602 });
       await expect(client.readResource({ uri: "ui://charts/notes.txt" })).rejects.toMatchObject({
         code: -32603,
