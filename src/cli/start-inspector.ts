@@ -1,20 +1,29 @@
 // `--inspect` and `toolwire inspect`: the inspector started for a command, its URL on stderr, and the wait for Ctrl-C.
 import type { Inspector } from "../inspector/create-inspector.js";
+import type { McpConnection } from "../mcp/client/mcp-connection.js";
+import { readAppFromConnections } from "../mcp/server/read-app-from-connections.js";
 import type { Output } from "./output.js";
 
 /**
  * Starts the inspector (loaded only now: commands without `--inspect` never load it) and prints its URL on
- * stderr, on a line of its own: `inspector: http://127.0.0.1:PORT/TOKEN/`.
+ * stderr, on a line of its own: `inspector: http://127.0.0.1:PORT/TOKEN/`. The apps of bridged tools are read from
+ * `connections()`, the MCP servers of the config once it is open.
  */
 export async function startInspector(
   output: Output,
-  options: { readonly port?: number; readonly allowToolCalls?: boolean; readonly title: string },
+  options: {
+    readonly port?: number;
+    readonly allowToolCalls?: boolean;
+    readonly title: string;
+    readonly connections?: () => readonly McpConnection[];
+  },
 ): Promise<Inspector> {
   const { createInspector } = await import("../inspector/create-inspector.js");
   const inspector = await createInspector({
     title: options.title,
     ...(options.port === undefined ? {} : { port: options.port }),
     ...(options.allowToolCalls === true ? { allowToolCalls: true } : {}),
+    readAppResource: (tool, uri) => readAppFromConnections(options.connections?.() ?? [])(tool, uri),
   });
   output.error(`inspector: ${inspector.url}`);
   return inspector;

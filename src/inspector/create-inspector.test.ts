@@ -18,7 +18,7 @@ import { openaiChat } from "../providers/openai-chat.js";
 import { openaiResponses } from "../providers/openai-responses.js";
 import { createInspector, type Inspector } from "./create-inspector.js";
 import type { StoredCall, StoredRun } from "./stored-run.js";
-import type { CallDetail, InspectorMessage, InspectorSnapshot } from "./types.js";
+import type { CallAppView, CallDetail, InspectorMessage, InspectorSnapshot } from "./types.js";
 
 const open: Inspector[] = [];
 const streams: { close(): void }[] = [];
@@ -710,5 +710,68 @@ describe("createInspector's close", () => {
     expect(() => inspector.watch(sessionWith([echoTool()]))).toThrow(
       expect.objectContaining({ code: "inspector-closed" }),
     );
+  });
+});
+
+describe("createInspector's MCP Apps", () => {
+  const chart = defineTool({
+    name: "chart",
+    description: "Draws a chart",
+    inputSchema: { type: "object", properties: { bars: { type: "array" } } },
+    _meta: { ui: { resourceUri: "ui://charts/chart.html" } },
+    execute: () => ({ content: [{ type: "text", text: "drawn" }], details: { structuredContent: { total: 5 } } }),
+  });
+  const html = "<!DOCTYPE html><p>chart</p>";
+  const reader = async () => ({ html, _meta: { ui: { csp: { connectDomains: ["https://api.example.com"] } } } });
+
+  async function calledChart(options: Parameters<typeof createInspector>[0]) {
+    const session = createAgentSession({ registry: createToolRegistry({ custom: [chart] }) });
+    const inspector = await start(options);
+    inspector.watch(session);
+    const stream = await follow(inspector);
+    await stream.next("snapshot");
+    await session.dispatch({ id: "c1", name: "chart", input: { bars: [2, 3] } });
+    const ended = await stream.next("call", (message) => message.call.status === "ok");
+    return { inspector, key: ended.call.key };
+  }
+
+  it("gives an opened call its app: the tool, input, result, and a sandboxed document under its own URL", async () => {
+    const { inspector, key } = await calledChart({ readAppResource: reader });
+    const detail = JSON.parse((await send(`${inspector.url}calls/${key}`)).body) as CallDetail;
+    expect(detail.app).toEqual({ uri: "ui://charts/chart.html" });
+    const view = JSON.parse((await send(`${inspector.url}calls/${key}/app`)).body) as CallAppView;
+    expect(view).toMatchObject({
+      uri: "ui://charts/chart.html",
+      tool: { name: "chart", description: "Draws a chart" },
+      input: { bars: [2, 3] },
+      result: { content: [{ type: "text", text: "drawn" }], structuredContent: { total: 5 } },
+    });
+    expect(view.src).toMatch(/^\/[A-Za-z0-9_-]{43}\/$/);
+    expect(inspector.url).not.toContain(view.src);
+    const document = await send(`http://127.0.0.1:${inspector.port}${view.src}`);
+    expect(document.status).toBe(200);
+    expect(document.body).toBe(html);
+    const policy = String(document.headers["content-security-policy"]);
+    expect(policy).toContain("sandbox allow-scripts;");
+    expect(policy).toContain("connect-src https://api.example.com;");
+    expect(document.headers["x-frame-options"]).toBeUndefined();
+    // The app's URL is no way into the page: not its files, not its API, not from another Host.
+    expect((await send(`http://127.0.0.1:${inspector.port}${view.src}events`)).status).toBe(404);
+    expect(
+      (await send(`http://127.0.0.1:${inspector.port}${view.src}`, { headers: { host: "evil.test" } })).status,
+    ).toBe(403);
+  });
+
+  it("shows no app without readAppResource, and says why when the app cannot be read", async () => {
+    const without = await calledChart({});
+    const detail = JSON.parse((await send(`${without.inspector.url}calls/${without.key}`)).body) as CallDetail;
+    expect(detail.app).toBeUndefined();
+    expect((await send(`${without.inspector.url}calls/${without.key}/app`)).status).toBe(404);
+    const failing = await calledChart({
+      readAppResource: () => Promise.reject(new Error("MCP server apps has no resource ui://charts/chart.html")),
+    });
+    const answer = await send(`${failing.inspector.url}calls/${failing.key}/app`);
+    expect(answer.status).toBe(502);
+    expect(answer.body).toContain("has no resource ui://charts/chart.html");
   });
 });

@@ -7,8 +7,11 @@ import type { AgentSession } from "../core/dispatch/session.js";
 import { describeThrown } from "../core/errors.js";
 import { isRecord } from "../core/json.js";
 import { contentBlockAsText } from "../core/tool-result.js";
-import type { ApprovalOptions } from "../core/types.js";
+import type { ApprovalOptions, JsonObject, ToolDescriptor } from "../core/types.js";
 import type { AgentEvent } from "../loop/types.js";
+import { appResourceUriOf } from "../mcp/client/mcp-app.js";
+import { appContentPolicy } from "./app-content-policy.js";
+import { callAppView } from "./call-app-view.js";
 import { checkInspectorRequest } from "./check-inspector-request.js";
 import { createInspectorState } from "./create-inspector-state.js";
 import { cutText, DEFAULT_MAX_PAGE_BYTES } from "./cut-for-page.js";
@@ -16,6 +19,7 @@ import { InspectorError } from "./errors.js";
 import { loadPageFiles, type PageFile } from "./load-page-files.js";
 import { type EventStream, openEventStream } from "./open-event-stream.js";
 import type { StoredRun } from "./stored-run.js";
+import type { CallDetail } from "./types.js";
 
 /** Everything `createInspector` takes. */
 export interface InspectorOptions {
@@ -34,6 +38,15 @@ export interface InspectorOptions {
    * hooks, policy and approvals). Default false: the page only looks, and answers approvals.
    */
   readonly allowToolCalls?: boolean;
+  /**
+   * Reads the MCP App (`ui://` resource) a watched tool names in `_meta.ui` (docs/inspector.md#apps); for bridged
+   * tools, `readAppFromConnections(connections)` of `toolwire/mcp`. With it an opened call of such a tool shows its
+   * app in a sandboxed frame, given the call's input and result. Without it, no app is shown.
+   */
+  readonly readAppResource?: (
+    tool: ToolDescriptor,
+    uri: string,
+  ) => Promise<{ readonly html: string; readonly _meta?: JsonObject }>;
 }
 
 /** What `watch` takes. */
@@ -92,6 +105,8 @@ export const DEFAULT_INSPECTOR_MAX_CALLS = 1_000;
 const MAX_TOTAL_BODY_BYTES = 32 * 1024 * 1024;
 const MAX_STREAMS = 64;
 const MAX_REQUEST_BYTES = 1024 * 1024;
+/** The apps' documents kept for their frames; the oldest goes first (its frame then shows "Not found"). */
+const MAX_APP_DOCUMENTS = 50;
 const HEARTBEAT_MS = 15_000;
 const MAX_BUFFERED_STREAM_BYTES = 16 * 1024 * 1024;
 const FLUSH_MS = 25;
@@ -107,7 +122,7 @@ const SECURITY_HEADERS = {
 } as const;
 const PAGE_POLICY =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
-  "base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+  "frame-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 /**
  * Starts an inspector: an HTTP server on 127.0.0.1 (never another address) whose every URL begins with a random
@@ -134,8 +149,18 @@ export async function createInspector(options: InspectorOptions = {}): Promise<I
   let closed = false;
   let nextManualCall = 1;
   let port = 0;
+  /** The apps' documents by their own random ids: a frame's URL is `/<id>/`, outside the page's token. */
+  const appDocuments = new Map<string, { readonly html: string; readonly policy: string }>();
 
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
+    const first = /^\/([A-Za-z0-9_-]{43})\//.exec(request.url ?? "")?.[1];
+    const document = first === undefined ? undefined : appDocuments.get(first);
+    if (first !== undefined && document !== undefined) {
+      const appCheck = checkInspectorRequest(request, { token: first, port });
+      if (!appCheck.ok) return sendText(response, appCheck.status, appCheck.message);
+      if (request.method !== "GET" || appCheck.path !== "") return sendText(response, 404, "Not found");
+      return sendAppDocument(response, document);
+    }
     const check = checkInspectorRequest(request, { token, port });
     if (!check.ok) return sendText(response, check.status, check.message);
     const method = request.method ?? "GET";
@@ -147,10 +172,13 @@ export async function createInspector(options: InspectorOptions = {}): Promise<I
     }
     if (method === "GET" || method === "HEAD") {
       if (path === "events") return method === "GET" ? openStream(response) : sendText(response, 405, "GET the events");
-      const call = /^calls\/(\d{1,15})$/.exec(path);
+      const call = /^calls\/(\d{1,15})(\/app)?$/.exec(path);
       if (call !== null) {
         const detail = state.history.detail(Number(call[1]));
-        return detail === undefined ? sendText(response, 404, "No such call") : sendJson(response, 200, detail);
+        if (detail === undefined) return sendText(response, 404, "No such call");
+        const app = appOf(detail);
+        if (call[2] !== undefined) return sendApp(response, detail, app);
+        return sendJson(response, 200, app === undefined ? detail : { ...detail, app: { uri: app.uri } });
       }
       const file = files.get(path === "" ? "index.html" : path);
       if (file === undefined) {
@@ -178,6 +206,44 @@ export async function createInspector(options: InspectorOptions = {}): Promise<I
     }
     if (!settings.allowToolCalls) return sendText(response, 404, "This inspector does not take calls");
     return manualCall(response, body);
+  };
+
+  /** The app of a call's tool, when the inspector can read apps and the tool (of a watched session) names one. */
+  const appOf = (detail: CallDetail) => {
+    if (settings.readAppResource === undefined) return undefined;
+    const session = state.sessionById(detail.sessionId);
+    const tool = (session?.activeTools.get(detail.toolName) ?? session?.registry.tools.get(detail.toolName))
+      ?.descriptor;
+    const uri = appResourceUriOf(tool?._meta);
+    return tool === undefined || uri === undefined ? undefined : { tool, uri };
+  };
+
+  /** Reads the app, keeps its document under a fresh id, and answers what its frame is given. */
+  const sendApp = async (
+    response: ServerResponse,
+    detail: CallDetail,
+    app: { readonly tool: ToolDescriptor; readonly uri: string } | undefined,
+  ) => {
+    const read = settings.readAppResource;
+    if (app === undefined || read === undefined) return sendText(response, 404, "This call's tool has no app");
+    let resource: { readonly html: string; readonly _meta?: JsonObject };
+    try {
+      resource = await read(app.tool, app.uri);
+    } catch (error) {
+      return sendText(response, 502, `The app ${app.uri} could not be read: ${describeThrown(error)}`);
+    }
+    const id = randomBytes(32).toString("base64url");
+    const origins = ["127.0.0.1", "localhost", "[::1]"].map((host) => `http://${host}:${port}`);
+    appDocuments.set(id, { html: resource.html, policy: appContentPolicy(resource._meta, origins) });
+    for (const old of appDocuments.keys()) {
+      if (appDocuments.size <= MAX_APP_DOCUMENTS) break;
+      appDocuments.delete(old);
+    }
+    return sendJson(
+      response,
+      200,
+      callAppView(detail, app.tool, { uri: app.uri, src: `/${id}/`, meta: resource._meta }),
+    );
   };
 
   const openStream = (response: ServerResponse) => {
@@ -284,14 +350,16 @@ function readOptions(options: InspectorOptions) {
   };
   if (!isRecord(options)) fail("options must be an object");
   const { port = 0, title = "toolwire inspector", maxCalls = DEFAULT_INSPECTOR_MAX_CALLS } = options;
-  const { maxBodyBytes = DEFAULT_MAX_PAGE_BYTES, allowToolCalls = false } = options;
+  const { maxBodyBytes = DEFAULT_MAX_PAGE_BYTES, allowToolCalls = false, readAppResource } = options;
   if (!Number.isInteger(port) || port < 0 || port > 65_535) fail(`port must be 0-65535, got ${String(port)}`);
   if (typeof title !== "string") fail("title must be a string");
   if (!Number.isInteger(maxCalls) || maxCalls < 1) fail(`maxCalls must be a positive integer, got ${String(maxCalls)}`);
   if (!Number.isInteger(maxBodyBytes) || maxBodyBytes < 1) {
     fail(`maxBodyBytes must be a positive integer, got ${String(maxBodyBytes)}`);
   }
-  return { port, title, maxCalls, maxBodyBytes, allowToolCalls: allowToolCalls === true };
+  if (readAppResource !== undefined && typeof readAppResource !== "function")
+    fail("readAppResource must be a function");
+  return { port, title, maxCalls, maxBodyBytes, allowToolCalls: allowToolCalls === true, readAppResource };
 }
 
 const RUN_STATUSES: readonly unknown[] = ["completed", "max_turns", "awaiting_approval", "stopped"];
@@ -342,6 +410,22 @@ function sendFile(response: ServerResponse, file: PageFile, headOnly: boolean): 
     ...(file.type.startsWith("text/html") ? { "Content-Security-Policy": PAGE_POLICY } : {}),
   });
   response.end(headOnly ? undefined : file.body);
+}
+
+/**
+ * An app's document, with its own policy (sandboxed: an opaque origin) and none of the page's headers that would keep
+ * it out of the page's frame.
+ */
+function sendAppDocument(response: ServerResponse, document: { readonly html: string; readonly policy: string }): void {
+  response.writeHead(200, {
+    "Cache-Control": "no-store",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "Content-Type": "text/html; charset=utf-8",
+    "Content-Length": Buffer.byteLength(document.html),
+    "Content-Security-Policy": document.policy,
+  });
+  response.end(document.html);
 }
 
 function sendJson(response: ServerResponse, status: number, value: unknown): void {

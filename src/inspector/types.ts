@@ -180,6 +180,27 @@ export interface CallDetail extends CallSummary {
   readonly error?: { readonly code?: ToolCallErrorCode; readonly text: string };
   /** The bodies were dropped from memory (older calls, once the history passed its budget). */
   readonly dropped?: boolean;
+  /** The call's tool has an MCP App (`_meta.ui.resourceUri`) the inspector can read: `GET calls/<key>/app`. */
+  readonly app?: { readonly uri: string };
+}
+
+/** A call's MCP App as the page frames it (`GET calls/<key>/app`, docs/inspector.md#apps). */
+export interface CallAppView {
+  readonly uri: string;
+  /** The app's document: a URL of its own, outside the page's token, served sandboxed with its own policy. */
+  readonly src: string;
+  /** `_meta.ui.prefersBorder`, when the app said. */
+  readonly prefersBorder?: boolean;
+  /** The tool, as `ui/initialize`'s `hostContext.toolInfo.tool`. */
+  readonly tool: { readonly name: string; readonly description: string; readonly inputSchema: unknown };
+  /** The call's arguments (`ui/notifications/tool-input`), when they were kept whole. */
+  readonly input?: Record<string, unknown>;
+  /** The call's result as MCP's `CallToolResult` (`ui/notifications/tool-result`), once the call ended. */
+  readonly result?: {
+    readonly content: readonly { readonly type: "text"; readonly text: string }[];
+    readonly structuredContent?: Record<string, unknown>;
+    readonly isError?: boolean;
+  };
 }
 
 /** A turn of a followed loop: the definitions sent, the model's usage, how it ended. */

@@ -7,6 +7,7 @@ export type { McpElicitation, McpElicitationAnswer, McpElicitationHandler } from
 export { connectMcpServer } from "./client/connect-mcp-server.js";
 export { McpConnectionError, type McpErrorCode } from "./client/errors.js";
 export type { McpToolResultDetails } from "./client/map-result.js";
+export type { McpAppResource } from "./client/mcp-app.js";
 export type {
   McpHttpServerConfig,
   McpProtocolChoice,
@@ -51,6 +52,8 @@ export type { GatewayAuthOptions, ServeOAuthConfig, ServeTokenConfig } from "./s
 export type { GatewayOptions } from "./server/gateway/gateway-options.js";
 export type { SessionSource } from "./server/gateway/principal-servings.js";
 export type { ServeMcpHttpOptions } from "./server/gateway/serve-http.js";
+export { readAppFromConnections } from "./server/read-app-from-connections.js";
+export type { AppResourceReader } from "./server/serve-app-resources.js";
 export {
   type McpServerHandle,
   type ServeMcpOptions,

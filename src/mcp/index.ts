@@ -26,6 +26,7 @@ export const {
   McpConnectionError,
   McpOAuthError,
   McpServeError,
+  readAppFromConnections,
   serveMcp,
 } = await import("./api.js");
 

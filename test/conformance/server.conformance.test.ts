@@ -23,6 +23,8 @@ import {
 const FIXTURES = fileURLToPath(new URL("./fixtures/", import.meta.url));
 
 const TOOLS_ONLY = "toolwire serves tools only";
+const APPS_ONLY =
+  "the only resources serve offers are its served tools' MCP Apps (docs/mcp.md#apps), not the scenario's own";
 const OWN_QUESTIONS =
   "a toolwire tool cannot ask the client's user its own questions; serve elicits only approvals, with its own schema";
 const INPUT_REQUIRED =
@@ -34,13 +36,12 @@ const INPUT_REQUIRED =
  */
 const NOT_APPLICABLE: Record<string, string> = {
   "completion-complete": `${TOOLS_ONLY}: completions are not its job`,
-  "resources-list": `${TOOLS_ONLY}: resources are not its job`,
-  "resources-read-text": `${TOOLS_ONLY}: resources are not its job`,
-  "resources-read-binary": `${TOOLS_ONLY}: resources are not its job`,
-  "resources-templates-read": `${TOOLS_ONLY}: resources are not its job`,
-  "resources-subscribe": `${TOOLS_ONLY}: resources are not its job`,
-  "resources-unsubscribe": `${TOOLS_ONLY}: resources are not its job`,
-  "sep-2164-resource-not-found": `${TOOLS_ONLY}: resources/read is not served, so an unknown URI gets -32601`,
+  "resources-list": APPS_ONLY,
+  "resources-read-text": APPS_ONLY,
+  "resources-read-binary": APPS_ONLY,
+  "resources-templates-read": APPS_ONLY,
+  "resources-subscribe": APPS_ONLY,
+  "resources-unsubscribe": APPS_ONLY,
   "prompts-list": `${TOOLS_ONLY}: prompts are not its job`,
   "prompts-get-simple": `${TOOLS_ONLY}: prompts are not its job`,
   "prompts-get-with-args": `${TOOLS_ONLY}: prompts are not its job`,
@@ -77,8 +78,9 @@ const KNOWN_FAILING: Record<string, string> = {
     "its capability checks call a test_missing_capability tool that needs the client's sampling (no toolwire tool can), " +
     "and its list_changed check a test_trigger_tool_change hook that changes the served tools (a SHOULD); the other 26 checks pass",
   "caching@2026-07-28":
-    `${TOOLS_ONLY}: the scenario also asks prompts/list, resources/list and resources/templates/list for caching hints; ` +
-    "its tools/list hints check passes",
+    `${TOOLS_ONLY}: the scenario also asks prompts/list for caching hints (-32601); its tools/list, resources/list and ` +
+    "resources/templates/list hints checks pass (serve lists the served tools' MCP Apps), and it skips resources/read " +
+    "when the list is empty",
   "tasks-lifecycle@extension":
     "its protocol_error_job must end its task failed with a JSON-RPC error, and no toolwire tool can end a call in a " +
     "protocol error (every failure of a call is an isError result, so its task ends completed); the other 7 checks pass",
@@ -86,8 +88,8 @@ const KNOWN_FAILING: Record<string, string> = {
     "the suite only skips it (its notifications/tasks check waits for a subscriptions/listen harness), so it has no " +
     "check to pass; serve sends no notifications/tasks either (a MAY): clients poll",
   "tasks-mrtr-composition@extension":
-    "its test_tool_with_task must ask the client for a user_name (SEP-2322 input_required) and answer with it; a " +
-    "toolwire tool cannot ask the client for input, only serve's approvals can, and those a tasks client gets in the task",
+    "its test_tool_with_task must ask the client for a user_name with input_required before it answers with a task; " +
+    "a toolwire tool can ask (context.ask), but for a client that takes tasks serve asks inside the task",
 };
 
 /** Applicable runs that pass today. `tools-call-elicitation` passes through approvals: serve elicits the yes. */
@@ -116,6 +118,8 @@ const PASSING = [
     "dns-rebinding-protection",
   ].flatMap((scenario) => [`${scenario}@2025-11-25`, `${scenario}@2026-07-28`]),
   "http-header-validation@2026-07-28",
+  // resources/read answers any URI that is not a served tool's MCP App with -32602 and the URI in its data.
+  "sep-2164-resource-not-found@2026-07-28",
   // Mcp-Param-* headers checked against the body: a missing or mismatched one gets 400 / -32020.
   "http-custom-header-server-validation@2026-07-28",
   // The tasks extension (docs/mcp.md#tasks) on the fixture plugin's greet, slow_compute, confirm_delete (an approval),

@@ -3,6 +3,7 @@
 import { basename } from "node:path";
 import type { Command } from "commander";
 import type { StoredRun } from "../../inspector/stored-run.js";
+import type { McpConnection } from "../../mcp/client/mcp-connection.js";
 import { type CliContext, portOption } from "../cli-context.js";
 import { CliError, EXIT_FAILED, EXIT_USAGE } from "../exit-codes.js";
 
@@ -55,13 +56,16 @@ Examples:
         }
         return;
       }
+      let connections: readonly McpConnection[] = [];
       const inspector = await startInspector(cli.output(), {
         title: "toolwire inspect",
         allowToolCalls: true,
+        connections: () => connections,
         ...(options.port === undefined ? {} : { port: options.port }),
       });
       try {
         const runtime = await cli.open({ approver: inspector.approver });
+        connections = runtime.connections;
         try {
           inspector.watch(runtime.session, { label: runtime.fromFile ? runtime.loaded.file : "defaults" });
           cli.output().error("inspector: the page follows the config's session; Ctrl-C ends it");

@@ -10,6 +10,7 @@ import { loadMcpModule } from "../../load-optional.js";
 import type { GatewayAuthOptions, ServeTokenConfig } from "../../mcp/server/gateway/gateway-auth-options.js";
 import type { GatewayOptions } from "../../mcp/server/gateway/gateway-options.js";
 import { isLoopbackHost } from "../../mcp/server/gateway/is-loopback-host.js";
+import { readAppFromConnections } from "../../mcp/server/read-app-from-connections.js";
 import { CliError, EXIT_CONFIG, EXIT_USAGE } from "../exit-codes.js";
 import type { Output } from "../output.js";
 import type { Runtime } from "../runtime.js";
@@ -58,6 +59,7 @@ export async function runServe(
       transport: "stdio",
       ...(listTtlMs === undefined ? {} : { listTtlMs }),
       ...(tasks === undefined ? {} : { tasks }),
+      readAppResource: readAppFromConnections(runtime.connections),
     });
     // stdout belongs to the protocol on stdio: everything for people goes to stderr.
     output.error(`toolwire serve: ${names.length} tools (${names.join(", ")}) on stdio`);
@@ -78,6 +80,7 @@ export async function runServe(
     port: options.http,
     ...(options.host === undefined ? {} : { host: options.host }),
     ...gatewayOptions(runtime, config),
+    readAppResource: readAppFromConnections(runtime.connections),
     onWarning: (message) => output.error(`toolwire serve: ${message}`),
     ...(auth === undefined ? {} : { auth: auth.options }),
   });

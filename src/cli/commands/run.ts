@@ -5,6 +5,7 @@ import { rm, writeFile } from "node:fs/promises";
 import { type Command, Option } from "commander";
 import type { AgentSession } from "../../core/dispatch/session.js";
 import type { Inspector } from "../../inspector/create-inspector.js";
+import type { McpConnection } from "../../mcp/client/mcp-connection.js";
 import type { RunRecord } from "../../replay/recording.js";
 import { approveAhead, parseApprovePatterns } from "../approve-ahead.js";
 import { askOnTerminal } from "../ask-on-terminal.js";
@@ -175,12 +176,14 @@ async function runCommand(cli: CliContext, words: string[], options: RunOptions)
   const inspecting = options.inspect === true || options.inspectPort !== undefined;
   const workspace = demo ? await copyDemoWorkspace() : undefined;
   let inspector: Inspector | undefined;
+  let connections: readonly McpConnection[] = [];
   let saveRecording: (() => Promise<void>) | undefined;
   try {
     if (inspecting) {
       const { startInspector } = await import("../start-inspector.js");
       inspector = await startInspector(output(), {
         title: `toolwire run: ${demo ? "the demo task" : prompt}`.slice(0, 200),
+        connections: () => connections,
         ...(options.inspectPort === undefined ? {} : { port: options.inspectPort }),
       });
     }
@@ -207,6 +210,7 @@ async function runCommand(cli: CliContext, words: string[], options: RunOptions)
       ...(demo && inspector !== undefined ? { approvals: { require: ["edit"] } } : {}),
       systemPrompt: "You are a careful coding agent. Work in the workspace with the tools you have; be brief.",
     });
+    connections = runtime.connections;
     const journalSpec = runtime.loaded.config.journal;
     if (options.runId !== undefined && journalSpec === undefined) {
       await runtime.close();

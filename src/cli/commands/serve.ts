@@ -1,6 +1,7 @@
 // `toolwire serve`: registers the command; the work is in ./run-serve.ts, loaded when it runs.
 import type { Command } from "commander";
 import type { Inspector } from "../../inspector/create-inspector.js";
+import type { McpConnection } from "../../mcp/client/mcp-connection.js";
 import { type CliContext, portOption } from "../cli-context.js";
 import { CliError, EXIT_USAGE } from "../exit-codes.js";
 
@@ -37,15 +38,18 @@ export function registerServe(program: Command, cli: CliContext): void {
         // Refused before the config loads and any MCP server starts.
         checkServeAuthFlag({ host: options.host, auth: options.auth });
         let inspector: Inspector | undefined;
+        let connections: readonly McpConnection[] = [];
         if (options.inspect === true || options.inspectPort !== undefined) {
           const { startInspector } = await import("../start-inspector.js");
           inspector = await startInspector(cli.output(), {
             title: "toolwire serve",
+            connections: () => connections,
             ...(options.inspectPort === undefined ? {} : { port: options.inspectPort }),
           });
         }
         try {
           const runtime = await cli.open({ approver: inspector?.approver });
+          connections = runtime.connections;
           try {
             cli.setExit(
               await runServe(runtime, cli.output(), {

@@ -3,6 +3,7 @@
 import type { CallDetail, CallPhaseView, CallSummary, CutText } from "../types.js";
 import { el, formatBytes, formatClock, formatCount, formatMs, replaceChildren } from "./dom.js";
 import { nestCalls } from "./nest-calls.js";
+import { renderApp } from "./render-app.js";
 
 /** The deepest indentation drawn: deeper nested calls line up with it (their depth is still in `data-depth`). */
 const MAX_INDENT = 4;
@@ -270,6 +271,7 @@ function detailParts(detail: CallDetail): Node[] {
   }
   if (detail.dropped === true)
     parts.push(el("p", { class: "note" }, "The input and result were dropped from memory to keep the history small."));
+  if (detail.app !== undefined) parts.push(renderApp(detail.key, detail.app.uri));
   if (detail.input !== undefined) parts.push(block("Input", detail.input));
   if (detail.result !== undefined) {
     if (!failedEarly) parts.push(block(detail.result.isError ? "Result (error)" : "Result", detail.result.content));

@@ -28,6 +28,7 @@ import {
   openMcpClient,
   pidOf,
 } from "./open-mcp-client.js";
+import { checkAppUri, readMcpAppResource } from "./read-mcp-app-resource.js";
 import { type BridgedToolCache, readToolListing, type SkippedMcpTool } from "./read-tool-listing.js";
 import { nextRelistState, type RelistState } from "./relist-state.js";
 
@@ -351,6 +352,10 @@ export async function connectMcpEndpoint(
       return () => {
         listeners.delete(listener);
       };
+    },
+    async readAppResource(uri) {
+      const checked = checkAppUri(serverId, uri);
+      return readMcpAppResource(serverId, currentLive() ?? (await startConnecting()), checked, timeoutMs);
     },
     async refreshTools() {
       if (state.kind !== "connected") {

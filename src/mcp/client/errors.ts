@@ -16,6 +16,9 @@ import { ToolwireError } from "../../core/errors.js";
  *   timed out or was refused, a scope the server keeps asking for); the cause says which.
  * - `mcp-tool-skipped`: a listed tool was left out (`connection.skipped` says why); reported through `onError`,
  *   the other tools are bridged.
+ * - `mcp-app-invalid-uri`: `readAppResource` was given a URI that is not a `ui://` one.
+ * - `mcp-app-not-found`: the server has no resource at an app's `ui://` URI (or serves no resources).
+ * - `mcp-app-not-html`: an app's resource is not HTML text (`text/html;profile=mcp-app`).
  */
 export type McpErrorCode =
   | "invalid-mcp-config"
@@ -27,7 +30,10 @@ export type McpErrorCode =
   | "mcp-listener-failed"
   | "mcp-unauthorized"
   | "mcp-task-failed"
-  | "mcp-tool-skipped";
+  | "mcp-tool-skipped"
+  | "mcp-app-invalid-uri"
+  | "mcp-app-not-found"
+  | "mcp-app-not-html";
 
 /** A fault of one MCP server; the message names the server id and what happened. */
 export class McpConnectionError extends ToolwireError<McpErrorCode> {

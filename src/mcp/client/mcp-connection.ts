@@ -3,6 +3,7 @@ import type { AuthProvider, OAuthClientProvider } from "@modelcontextprotocol/cl
 import type { AgentTool, JsonValue, LiveToolSource, ToolEffects, ToolLogLevel, ToolTrust } from "../../core/types.js";
 import type { McpElicitationHandler } from "./answer-elicitation.js";
 import type { McpConnectionError } from "./errors.js";
+import type { McpAppResource } from "./mcp-app.js";
 import type { McpProtocolChoice } from "./mcp-config-types.js";
 import type { SkippedMcpTool } from "./read-tool-listing.js";
 import type { ReconnectBackoff } from "./reconnect.js";
@@ -85,6 +86,12 @@ export interface McpConnection extends LiveToolSource {
   readonly pid: number | undefined;
   /** Calls the listener after `tools` changed; returns an unsubscribe function. */
   onChange(listener: () => void): () => void;
+  /**
+   * Reads an MCP App, the `ui://` resource a tool names in `_meta.ui.resourceUri` (docs/mcp.md#apps), with
+   * `resources/read`; connects first if needed. Rejects with `McpConnectionError`: `mcp-app-invalid-uri`,
+   * `mcp-app-not-found`, `mcp-app-not-html`, `mcp-timeout`, `mcp-closed`, or why the connection failed.
+   */
+  readAppResource(uri: string): Promise<McpAppResource>;
   /** Lists the tools again now; resolves to whether they changed. Connects first if needed. */
   refreshTools(): Promise<boolean>;
   /** Closes the connection (stops a stdio server). Calls after it fail with an error result. */

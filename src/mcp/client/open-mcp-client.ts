@@ -14,6 +14,7 @@ import type { JsonObject, JsonValue, ToolLogLevel } from "../../core/types.js";
 import { ChildProcessTransport } from "./child-process-transport.js";
 import { isTimeout, messageOf } from "./classify-call-error.js";
 import { McpConnectionError } from "./errors.js";
+import { MCP_APP_MIME_TYPE, MCP_APPS_EXTENSION } from "./mcp-app.js";
 import { type McpServerConfig, serverSandbox } from "./mcp-config.js";
 import type { McpProtocolChoice } from "./mcp-config-types.js";
 import { AuthorizingHttpTransport } from "./oauth/authorizing-http-transport.js";
@@ -167,8 +168,12 @@ async function openOnce(
   const transport = transportOf(endpoint, options);
   const client = new Client(options.clientInfo, {
     // Elicitation: a server's questions are answered through onElicitation (or refused with a clear error), never
-    // with -32601. Tasks: a call answered with a task is followed to its end (follow-mcp-task.ts).
-    capabilities: { elicitation: { form: {} }, extensions: { [TASKS_EXTENSION]: {} } },
+    // with -32601. Tasks: a call answered with a task is followed to its end (follow-mcp-task.ts). Apps: a tool's
+    // `_meta.ui` and its ui:// resource pass on to serve's clients and the inspector (read-mcp-app-resource.ts).
+    capabilities: {
+      elicitation: { form: {} },
+      extensions: { [TASKS_EXTENSION]: {}, [MCP_APPS_EXTENSION]: { mimeTypes: [MCP_APP_MIME_TYPE] } },
+    },
     // 2026-07-28 when the server offers it (server/discover), else the 2025 initialize handshake.
     // Over stdio a silent probe means a 2025-era server, so it waits briefly; over HTTP silence is an outage.
     versionNegotiation: {

@@ -21,10 +21,12 @@ import type {
   ToolResult,
   TraceContext,
 } from "../../core/types.js";
+import { MCP_APP_MIME_TYPE, MCP_APPS_EXTENSION } from "../client/mcp-app.js";
 import { answerHeldCall, heldCallStep, readHeldState } from "./answer-held-call.js";
 import { approvalInputRequired, approvalTaskQuestion, elicitApproval, readApprovalRetry } from "./approve-over-mcp.js";
 import { elicitQuestion, questionThroughTask } from "./ask-over-mcp.js";
 import { type HeldCall, heldCallsOf } from "./held-calls.js";
+import { type AppResourceReader, serveAppResources } from "./serve-app-resources.js";
 import {
   declaresTasks,
   type PrincipalTasks,
@@ -53,6 +55,12 @@ export interface ToolServerOptions {
    * principal, `"public"` when one session serves everyone; over stdio `"private"`.
    */
   readonly listCacheScope?: "public" | "private";
+  /**
+   * Reads the MCP App (`ui://` resource) a served tool names in `_meta.ui` (docs/mcp.md#apps). With it the server
+   * declares resources and the `io.modelcontextprotocol/ui` extension, lists the served tools' apps in
+   * `resources/list` and reads only those; without it, no resources are served.
+   */
+  readonly readAppResource?: AppResourceReader;
 }
 
 /** How long a client may keep a `tools/list` page by default: a minute. */
@@ -97,6 +105,7 @@ export function createToolServer(
       tools: { listChanged: true },
       logging: {},
       ...(hooks.tasks === undefined ? {} : { extensions: { [TASKS_EXTENSION]: {} } }),
+      ...(options.readAppResource === undefined ? {} : appsCapabilities(hooks.tasks !== undefined)),
     },
     ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
     // 2026-07-28 listings carry ttlMs and cacheScope; 2025-era answers do not.
@@ -105,12 +114,31 @@ export function createToolServer(
         ttlMs: options.listTtlMs ?? DEFAULT_LIST_TTL_MS,
         cacheScope: options.listCacheScope ?? "private",
       },
+      // The apps listed are the listed tools' own, so they keep as long.
+      "resources/list": {
+        ttlMs: options.listTtlMs ?? DEFAULT_LIST_TTL_MS,
+        cacheScope: options.listCacheScope ?? "private",
+      },
     },
   });
   server.setRequestHandler("tools/list", (request) => listPage(session, request.params?.cursor));
   server.setRequestHandler("tools/call", (request, ctx) => callTool(session, server, request.params, ctx, hooks));
   if (hooks.tasks !== undefined) registerTaskMethods(server, hooks.tasks);
+  if (options.readAppResource !== undefined) {
+    serveAppResources(server, () => servedTools(session).map((tool) => tool.descriptor), options.readAppResource);
+  }
   return server;
+}
+
+/** Resources (the served tools' apps) and the apps extension, beside the tasks extension when that is served. */
+function appsCapabilities(tasks: boolean) {
+  return {
+    resources: {},
+    extensions: {
+      ...(tasks ? { [TASKS_EXTENSION]: {} } : {}),
+      [MCP_APPS_EXTENSION]: { mimeTypes: [MCP_APP_MIME_TYPE] },
+    },
+  };
 }
 
 let calls = 0;
