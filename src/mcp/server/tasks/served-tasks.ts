@@ -5,7 +5,7 @@ import { McpServeError } from "../errors.js";
 import { createMemoryTaskStore } from "./memory-task-store.js";
 import type { ServeTasksOptions } from "./serve-tasks-options.js";
 import { isTerminal, type TaskEvent, type TaskRecord, transitionTask } from "./task-record.js";
-import type { TaskStore } from "./task-store.js";
+import type { TaskControlMessage, TaskStore } from "./task-store.js";
 
 /** One question a running call asks its client through the task (an approval). */
 export interface TaskQuestion {
@@ -89,10 +89,13 @@ export function createServedTasks(options: ServeTasksOptions = {}): ServedTasks 
       if (isTerminal(record.status)) live.delete(record.taskId);
       const written = record;
       writes = writes.then(() => store.put(written)).catch(() => undefined);
+      // Other processes' cancels and answers are listened for until the end is written.
+      if (isTerminal(written.status)) writes = writes.then(() => stopListening?.());
       return writes;
     };
     // Made once: the record is stored before the call is answered with it (a tasks/get then finds it).
     let creating: Promise<TaskRecord> | undefined;
+    let stopListening: (() => void) | undefined;
     const materialize = () => {
       creating ??= (async () => {
         requestSignal.removeEventListener("abort", onRequestAbort);
@@ -108,13 +111,20 @@ export function createServedTasks(options: ServeTasksOptions = {}): ServedTasks 
         };
         record = made;
         live.set(made.taskId, { principal, controller, questions, apply });
+        // Before the record exists: a process that finds it can reach this one.
+        stopListening = await store.listen?.(made.taskId, (message) => receive(made.taskId, message));
         await store.create(made);
         return made;
       })();
       return creating;
     };
     const timer = setTimeout(() => {
-      if (ended === undefined) void materialize().then(() => signalTask(record as TaskRecord));
+      // A store that cannot take the task (Redis away) leaves the call answered as it ends, without a task.
+      if (ended === undefined)
+        void materialize().then(
+          () => signalTask(record as TaskRecord),
+          () => undefined,
+        );
     }, afterMs);
     return {
       signal: controller.signal,
@@ -149,28 +159,41 @@ export function createServedTasks(options: ServeTasksOptions = {}): ServedTasks 
     };
   };
 
+  const answer = (task: LiveTask, responses: Readonly<Record<string, unknown>>) => {
+    for (const [key, answer] of Object.entries(responses)) {
+      const resolve = task.questions.get(key);
+      if (resolve === undefined) continue; // never asked, or answered already: ignored
+      task.questions.delete(key);
+      resolve(answer);
+    }
+  };
+  const cancelLive = async (task: LiveTask) => {
+    await task.apply({ kind: "cancelled" });
+    task.controller.abort(new Error("the task was cancelled by the client"));
+  };
+  // A cancel or answers another process received for a task this one runs (the store checked nothing: it did).
+  const receive = (taskId: string, message: TaskControlMessage) => {
+    const task = live.get(taskId);
+    if (task === undefined) return;
+    if (message.kind === "cancel") void cancelLive(task);
+    else answer(task, message.responses);
+  };
+
   return {
     begin,
     get: find,
     async update(principal, taskId, responses) {
       if ((await find(principal, taskId)) === undefined) return false;
       const task = live.get(taskId);
-      if (task === undefined) return true;
-      for (const [key, answer] of Object.entries(responses)) {
-        const resolve = task.questions.get(key);
-        if (resolve === undefined) continue; // never asked, or answered already: ignored
-        task.questions.delete(key);
-        resolve(answer);
-      }
+      if (task === undefined) await store.send?.(taskId, { kind: "update", responses });
+      else answer(task, responses);
       return true;
     },
     async cancel(principal, taskId) {
       if ((await find(principal, taskId)) === undefined) return false;
       const task = live.get(taskId);
-      if (task !== undefined) {
-        await task.apply({ kind: "cancelled" });
-        task.controller.abort(new Error("the task was cancelled by the client"));
-      }
+      if (task === undefined) await store.send?.(taskId, { kind: "cancel" });
+      else await cancelLive(task);
       return true;
     },
     async close() {
