@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type NginxBalancer, nginxAvailable, startNginxBalancer } from "../support/nginx.js";
 import { type RedisServer, redisServerAvailable, startRedis } from "../support/redis.js";
-import { CLI, cliEnv, tempWorkspace } from "./helpers/cli.js";
+import { CLI, cliEnv, runCli, tempWorkspace } from "./helpers/cli.js";
 import { modernMeta } from "./helpers/modern-meta.js";
 
 const MUST_RUN = process.env.CI === "true";
@@ -256,3 +256,27 @@ describe.skipIf(!RUNS)(
     });
   },
 );
+
+describe("serve.tasks.store in the config", { timeout: 60_000 }, () => {
+  it("toolwire serve exits 3 for an env: store whose variable is unset or holds no Redis address, never showing it", async () => {
+    const withStore = await tempWorkspace({
+      "toolwire.config.json": JSON.stringify({ serve: { tasks: { store: "env:TOOLWIRE_TEST_TASKS" } } }),
+    });
+    try {
+      const unset = await runCli(["serve", "--http", "0"], { cwd: withStore.path });
+      expect(unset.code).toBe(3);
+      expect(unset.stderr).toContain(
+        "serve.tasks.store: it is env:TOOLWIRE_TEST_TASKS, and TOOLWIRE_TEST_TASKS is not set",
+      );
+      const wrong = await runCli(["serve", "--http", "0"], {
+        cwd: withStore.path,
+        env: cliEnv({ TOOLWIRE_TEST_TASKS: "https://user:hunter22@cache.internal" }),
+      });
+      expect(wrong.code).toBe(3);
+      expect(wrong.stderr).toContain("serve.tasks.store: it is not a Redis address: it must start with redis://");
+      expect(wrong.stderr).not.toContain("hunter22");
+    } finally {
+      await withStore.remove();
+    }
+  });
+});
