@@ -99,11 +99,15 @@ describe.runIf(REDIS_RUNS)("createRedisTaskStore", () => {
   });
 
   it("a running task stays working while its process renews the lease, and fails once that process is gone", async () => {
-    const runner = open({ leaseMs: 300 });
+    const runner = open({ leaseMs: 300, ttlMs: 60_000 });
     const other = open({ leaseMs: 300, ttlMs: 60_000 });
     await runner.create({ ...running("leased"), status: "input_required", inputRequests: { a: {} } });
     await sleep(900);
     expect(await other.get("leased")).toMatchObject({ status: "input_required" });
+    // Unrenewed, the running task would go ttlMs after its lease, even if nobody asked about it.
+    const kept = await probe.pttl("toolwire:task:leased");
+    expect(kept).toBeGreaterThan(60_000);
+    expect(kept).toBeLessThanOrEqual(60_300);
     await runner.close();
     await sleep(700);
     const failed = await other.get("leased");

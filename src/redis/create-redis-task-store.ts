@@ -58,7 +58,8 @@ const DEFAULT_TTL_MS = 3_600_000;
 const DEFAULT_TIMEOUT_MS = 2_000;
 const RECONNECT_DELAY_MS = 500;
 
-// KEYS: the task's hash, its lease. ARGV: the record, ms until it expires ("" while it runs), the lease's ms.
+// KEYS: the task's hash, its lease. ARGV: the record, ms until it expires ("" while it runs), the lease's ms, and
+// the ms a running task is kept unless renewed (the lease and then ttlMs: a lapsed task nobody asks about goes too).
 // An ended task is never written again: its first end (or a lapse) stands.
 const PUT_SCRIPT = `
 if redis.call('HEXISTS', KEYS[1], 'ended') == 1 then return 0 end
@@ -69,7 +70,15 @@ if ARGV[2] ~= '' then
   redis.call('DEL', KEYS[2])
 else
   redis.call('SET', KEYS[2], '1', 'PX', ARGV[3])
+  redis.call('PEXPIRE', KEYS[1], ARGV[4])
 end
+return 1`;
+
+// KEYS as above. ARGV: the lease's ms, the running task's. Renews a running task's lease, never an ended one's.
+const RENEW_SCRIPT = `
+if redis.call('HEXISTS', KEYS[1], 'ended') == 1 then return 0 end
+redis.call('PEXPIRE', KEYS[2], ARGV[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return 1`;
 
 // KEYS as above. ARGV: the failed record, ms until it expires. Only a running task whose lease is gone fails.
@@ -85,7 +94,7 @@ return 1`;
  * `<keyPrefix><taskId>`; an ended one expires at its `expiresAt` and is never written again. While a task runs, the
  * process running it holds the lease `<keyPrefix><taskId>:lease` and renews it; once the lease lapses (that process
  * stopped, or lost Redis for `leaseMs`), `get` answers the task `failed` ("the server running this task stopped
- * before it ended"), kept `ttlMs`. `send` publishes on `<keyPrefix><taskId>:control`, which the running process
+ * before it ended"), kept `ttlMs` (and Redis drops it `ttlMs` after the lapse when nobody asked). `send` publishes on `<keyPrefix><taskId>:control`, which the running process
  * `listen`s to: it resolves false when no process listened. Connects at the first command and reconnects on its own;
  * a command Redis does not answer within `timeoutMs` rejects. Throws a `TypeError` for a `connection` that is not a
  * Redis address or a bad number; messages never hold the password.
@@ -134,7 +143,9 @@ export function createRedisTaskStore<R extends RedisTaskRecord = RedisTaskRecord
   };
   const renew = setInterval(
     () => {
-      for (const taskId of running) client.pexpire(keys(taskId)[1], leaseMs).catch(() => undefined);
+      for (const taskId of running) {
+        client.eval(RENEW_SCRIPT, 2, ...keys(taskId), leaseMs, leaseMs + ttlMs).catch(() => undefined);
+      }
     },
     Math.floor(leaseMs / 3),
   );
@@ -147,7 +158,16 @@ export function createRedisTaskStore<R extends RedisTaskRecord = RedisTaskRecord
       const expiresInMs = ended ? String(Math.max(1, Math.ceil((record.expiresAt as number) - Date.now()))) : "";
       if (ended) running.delete(record.taskId);
       else running.add(record.taskId);
-      const written = await client.eval(PUT_SCRIPT, 2, key, lease, JSON.stringify(record), expiresInMs, leaseMs);
+      const written = await client.eval(
+        PUT_SCRIPT,
+        2,
+        key,
+        lease,
+        JSON.stringify(record),
+        expiresInMs,
+        leaseMs,
+        leaseMs + ttlMs,
+      );
       // Ended already (a lapse, or an earlier end): nothing to renew.
       if (written === 0) running.delete(record.taskId);
     });
