@@ -4,7 +4,7 @@ import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../../test/support/free-port.js";
 import { REDIS_RUNS, type RedisServer, startRedis } from "../../test/support/redis.js";
-import { createServedTasks } from "../mcp/server/tasks/served-tasks.js";
+import { CLOSED_TASK_MESSAGE, createServedTasks } from "../mcp/server/tasks/served-tasks.js";
 import type { TaskRecord } from "../mcp/server/tasks/task-record.js";
 import type { TaskControlMessage } from "../mcp/server/tasks/task-store.js";
 import { createRedisTaskStore, LAPSED_TASK_MESSAGE, type RedisTaskStore } from "./create-redis-task-store.js";
@@ -174,6 +174,19 @@ describe.runIf(REDIS_RUNS)("createRedisTaskStore", () => {
     call.finish({ result: { content: [] } });
     await sleep(50);
     expect(await first.get("alice", record.taskId)).toMatchObject({ status: "cancelled" });
+  });
+
+  it("a server that closes with tasks still running ends them failed at once, for the servers sharing the store", async () => {
+    const closing = serve(open());
+    const other = serve(open());
+    const call = closing.begin("alice", "slow", new AbortController().signal);
+    const record = await call.becameTask;
+    await closing.close();
+    expect(call.signal.aborted).toBe(true);
+    expect(await other.get("alice", record.taskId)).toMatchObject({
+      status: "failed",
+      error: { code: -32603, message: CLOSED_TASK_MESSAGE },
+    });
   });
 
   it("Redis away: reads reject in bounded time, naming the address and not its password", async () => {

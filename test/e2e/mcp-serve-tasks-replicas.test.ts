@@ -1,5 +1,6 @@
 // Two `toolwire serve --http` replicas behind nginx (round-robin, no stickiness) share their tasks through one Redis
-// (serve.tasks.store): a task run by one is polled, cancelled and answered through the other, for its principal only.
+// (serve.tasks.store): a task run by one is polled, cancelled and answered through the other, for its principal only,
+// and ends failed when its replica stops; and a bad store address in the config is refused.
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -253,6 +254,20 @@ describe.skipIf(!RUNS)(
       expect(existsSync(join(project.path, "aborted-h2"))).toBe(false);
       expect((await rpc(balanced(), ALICE, "tasks/get", { taskId })).result?.status).toBe("working");
       await rpc(balanced(), ALICE, "tasks/cancel", { taskId });
+    });
+
+    // Last: it stops a replica.
+    it("a replica stopped with a task still running ends it failed, as the other replica then answers", async () => {
+      const tasked = await rpc(balanced(), ALICE, "tools/call", { name: "hang", arguments: { label: "h3" } });
+      const taskId = String(tasked.result?.taskId);
+      const { runner, other } = await runnerOf("h3");
+      runner.child.kill("SIGTERM");
+      await new Promise((resolve) => runner.child.once("exit", resolve));
+      expect(existsSync(join(project.path, "aborted-h3"))).toBe(true);
+      expect(await pollTask(other.url, taskId)).toMatchObject({
+        status: "failed",
+        error: { message: "the server stopped before the task ended: call the tool again" },
+      });
     });
   },
 );

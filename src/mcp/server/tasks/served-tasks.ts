@@ -46,6 +46,8 @@ export interface ServedTasks {
 export const DEFAULT_TASK_AFTER_MS = 1_000;
 export const DEFAULT_TASK_TTL_MS = 3_600_000;
 export const DEFAULT_TASK_POLL_INTERVAL_MS = 1_000;
+/** The error of a task whose call still ran when its server closed. */
+export const CLOSED_TASK_MESSAGE = "the server stopped before the task ended: call the tool again";
 
 /** A call that became a task and runs in this process. */
 interface LiveTask {
@@ -197,8 +199,14 @@ export function createServedTasks(options: ServeTasksOptions = {}): ServedTasks 
       return true;
     },
     async close() {
-      for (const task of live.values()) task.controller.abort(new Error("the server closed"));
+      // Written before the store closes: in a store shared by replicas, the others see these tasks end at once.
+      const running = [...live.values()];
+      const ending = running.map((task) =>
+        task.apply({ kind: "failed", error: { code: -32603, message: CLOSED_TASK_MESSAGE } }),
+      );
+      for (const task of running) task.controller.abort(new Error("the server closed"));
       live.clear();
+      await Promise.all(ending);
       await store.close();
     },
   };
