@@ -21,6 +21,7 @@ const PATTERN_WORDS: Record<string, string> = {
   "^[A-Za-z0-9_.-]{1,64}$": "an id (letters, digits, _, . and -, 1 to 64 characters)",
   "^https?://": "an http:// or https:// URL",
   "^(rediss?://|env:)": "a redis:// or rediss:// address, or env:NAME",
+  "^(memory$|rediss?://|env:)": "memory, a redis:// or rediss:// address, or env:NAME",
   "^[A-Za-z_][A-Za-z0-9_]*$": "an environment variable name (letters, digits and _, not starting with a digit)",
   "^[A-Za-z0-9_*]{1,128}$": "a variable name or glob (letters, digits, _ and *, 1 to 128 characters)",
   "^[^\\u0000]*$": "a string without NUL characters",

@@ -593,6 +593,9 @@ describe("serve", () => {
         serve: { auth: { oauth: { issuer: "https://login.example.com", jwks: { keys: [] }, allowedTypes: "any" } } },
       }),
     ).toEqual([]);
+    for (const store of ["redis://:secret@10.0.0.5:6379/2", "rediss://tasks.internal:6380", "env:TASKS_REDIS"]) {
+      expect(validateConfig({ serve: { tasks: { store } } })).toEqual([]);
+    }
   });
 
   it("takes serve.tasks.require as a list of policy patterns, and names anything else", () => {
@@ -627,12 +630,15 @@ describe("serve", () => {
         auth: { tokens: [{ token: "t" }], oauth: { issuer: "https://login.example.com" } },
         allowedOrigins: ["https://app.example.com/path"],
         rateLimit: { callsPerMinute: 0 },
-        tasks: { afterMs: -1, store: "redis://elsewhere:6379" },
+        tasks: { afterMs: -1, store: "memcached://elsewhere:11211" },
       },
     });
     const paths = issues.map((issue) => issue.path);
     expect(paths).toContain("serve.tasks.afterMs");
-    expect(paths).toContain("serve.tasks.store");
+    expect(issues).toContainEqual({
+      path: "serve.tasks.store",
+      message: expect.stringContaining("memory, a redis:// or rediss:// address, or env:NAME"),
+    });
     expect(paths).toContain("serve.auth.tokens[0].principal");
     expect(paths.some((path) => path.startsWith("serve.auth.oauth"))).toBe(true);
     expect(paths).toContain("serve.allowedOrigins[0]");

@@ -5,6 +5,7 @@ import type { JsonObject, JsonPrimitive, PolicyLayer } from "../core/types.js";
 import type { ExecutorConfig } from "../executors/executor-config.js";
 import type { McpServerConfig } from "../mcp/client/mcp-config-types.js";
 import type { GatewayOptions } from "../mcp/server/gateway/gateway-options.js";
+import type { ServeTasksOptions } from "../mcp/server/tasks/serve-tasks-options.js";
 import type { SandboxOptions } from "../sandbox/sandbox-options.js";
 
 /** A plugin entry of the config file. */
@@ -102,7 +103,10 @@ export interface ApprovalsConfig {
  * The `serve` section: how `toolwire serve --http` lets clients in and how much each may do. The same fields as
  * `serveMcp`'s gateway options; `audit.file` is relative to the config's folder and a token may be `env:NAME`.
  */
-export type ServeConfig = GatewayOptions;
+export type ServeConfig = Omit<GatewayOptions, "tasks"> & {
+  /** `tasks.store` is `"memory"`, or where replicas share tasks: `redis://…`, `rediss://…` or `env:NAME`. */
+  readonly tasks?: Omit<ServeTasksOptions, "store"> & { readonly store?: string };
+};
 
 export type { ExecutorConfig } from "../executors/executor-config.js";
 

@@ -63,4 +63,4 @@ export {
 export { createMemoryTaskStore } from "./server/tasks/memory-task-store.js";
 export type { ServeTasksOptions } from "./server/tasks/serve-tasks-options.js";
 export type { TaskRecord, TaskStatus } from "./server/tasks/task-record.js";
-export type { TaskStore } from "./server/tasks/task-store.js";
+export type { TaskControlMessage, TaskStore } from "./server/tasks/task-store.js";

@@ -6,3 +6,12 @@ export {
   type RedisApprovalStore,
   type RedisApprovalStoreOptions,
 } from "./create-redis-approval-store.js";
+
+// Tasks: served tasks shared by toolwire serve replicas (serveMcp's tasks.store).
+export {
+  createRedisTaskStore,
+  type RedisTaskControlMessage,
+  type RedisTaskRecord,
+  type RedisTaskStore,
+  type RedisTaskStoreOptions,
+} from "./create-redis-task-store.js";

@@ -9,4 +9,4 @@ import { assertPackagesInstalled, REDIS_FEATURE, REDIS_PACKAGES } from "../load-
 export type * from "./api.js";
 
 assertPackagesInstalled(REDIS_FEATURE, REDIS_PACKAGES);
-export const { createRedisApprovalStore } = await import("./api.js");
+export const { createRedisApprovalStore, createRedisTaskStore } = await import("./api.js");

@@ -272,7 +272,7 @@ describe("with ioredis installed", () => {
       { cwd: dist, env: cliEnv(), timeoutMs: 20_000, what: "node importing toolwire/redis" },
     );
     const result = JSON.parse(run.stdout) as { gate: string[]; api: string[]; differing: string[] };
-    expect(result.gate).toEqual(["createRedisApprovalStore"]);
+    expect(result.gate).toEqual(["createRedisApprovalStore", "createRedisTaskStore"]);
     expect(result.gate).toEqual(result.api);
     expect(result.differing).toEqual([]);
   });

@@ -6,11 +6,14 @@ import type { ServeConfig } from "../../config/toolwire-config.js";
 import type { AgentSession } from "../../core/dispatch/session.js";
 import type { PolicyLayer } from "../../core/types.js";
 import type { Inspector } from "../../inspector/create-inspector.js";
-import { loadMcpModule } from "../../load-optional.js";
+import { loadMcpModule, loadOptional, REDIS_FEATURE, REDIS_PACKAGES } from "../../load-optional.js";
 import type { GatewayAuthOptions, ServeTokenConfig } from "../../mcp/server/gateway/gateway-auth-options.js";
 import type { GatewayOptions } from "../../mcp/server/gateway/gateway-options.js";
 import { isLoopbackHost } from "../../mcp/server/gateway/is-loopback-host.js";
 import { readAppFromConnections } from "../../mcp/server/read-app-from-connections.js";
+import type { ServeTasksOptions } from "../../mcp/server/tasks/serve-tasks-options.js";
+import type { TaskRecord } from "../../mcp/server/tasks/task-record.js";
+import { readRedisAddress } from "../../redis/read-redis-address.js";
 import { CliError, EXIT_CONFIG, EXIT_USAGE } from "../exit-codes.js";
 import type { Output } from "../output.js";
 import type { Runtime } from "../runtime.js";
@@ -54,7 +57,8 @@ export async function runServe(
   const { inspector } = options;
   if (options.http === undefined) {
     inspector?.watch(runtime.session, { label: "stdio" });
-    const { listTtlMs, tasks } = runtime.loaded.config.serve ?? {};
+    const { listTtlMs } = runtime.loaded.config.serve ?? {};
+    const tasks = await openTasks(runtime, runtime.loaded.config.serve ?? {}, env);
     const handle = await serveMcp(runtime.session, {
       transport: "stdio",
       ...(listTtlMs === undefined ? {} : { listTtlMs }),
@@ -69,6 +73,7 @@ export async function runServe(
   checkServeAuthFlag(options);
   const config = runtime.loaded.config.serve ?? {};
   const auth = options.auth === false ? undefined : await gatewayAuth(runtime, config, env);
+  const tasks = await openTasks(runtime, config, env);
   // The config's own session shows the plan before any client comes; each principal's session joins when made.
   inspector?.watch(runtime.session, { label: "config" });
   const sessionFor = (principal: { readonly id: string; readonly policy: readonly PolicyLayer[] }) => {
@@ -81,6 +86,7 @@ export async function runServe(
     ...(options.host === undefined ? {} : { host: options.host }),
     ...gatewayOptions(runtime, config),
     readAppResource: readAppFromConnections(runtime.connections),
+    ...(tasks === undefined ? {} : { tasks }),
     onWarning: (message) => output.error(`toolwire serve: ${message}`),
     ...(auth === undefined ? {} : { auth: auth.options }),
   });
@@ -136,9 +142,47 @@ async function gatewayAuth(
   return { options, describe: parts.join("; "), ...(generated === undefined ? {} : { generated }) };
 }
 
+/**
+ * `serve.tasks`, with a Redis `store` (`redis://…`, `rediss://…`, or `env:NAME` holding one) opened: the replicas that
+ * share it share their tasks. An unset variable or an address that is not Redis's exits 3 (without its password).
+ */
+async function openTasks(
+  runtime: Runtime,
+  config: ServeConfig,
+  env: NodeJS.ProcessEnv,
+): Promise<ServeTasksOptions | undefined> {
+  const { store, ...rest } = config.tasks ?? {};
+  if (config.tasks === undefined || store === undefined || store === "memory") return config.tasks as ServeTasksOptions;
+  const refuse = (message: string): never => {
+    throw new CliError(EXIT_CONFIG, `${runtime.loaded.file}: serve.tasks.store: ${message}`);
+  };
+  let connection = store;
+  if (connection.startsWith("env:")) {
+    const name = connection.slice("env:".length);
+    connection = env[name] ?? "";
+    if (connection === "")
+      refuse(`it is env:${name}, and ${name} is not set: set it to redis://HOST:PORT (or rediss://)`);
+  }
+  const address = readRedisAddress(connection);
+  if ("problem" in address) {
+    refuse(
+      `it is not a Redis address: ${address.problem}. Write redis://HOST:PORT (or rediss://HOST:PORT, or env:NAME)`,
+    );
+  }
+  const { createRedisTaskStore } = await loadOptional(
+    REDIS_FEATURE,
+    REDIS_PACKAGES,
+    () => import("../../redis/create-redis-task-store.js"),
+  );
+  return {
+    ...rest,
+    store: createRedisTaskStore<TaskRecord>({ connection, ...(rest.ttlMs === undefined ? {} : { ttlMs: rest.ttlMs }) }),
+  };
+}
+
 /** The section's other options as they are, the audit file resolved against the config's folder. */
-function gatewayOptions(runtime: Runtime, config: ServeConfig): GatewayOptions {
-  const { auth: _auth, audit, ...rest } = config;
+function gatewayOptions(runtime: Runtime, config: ServeConfig): Omit<GatewayOptions, "tasks"> {
+  const { auth: _auth, audit, tasks: _tasks, ...rest } = config;
   return {
     ...rest,
     ...(audit === undefined ? {} : { audit: { ...audit, file: resolve(runtime.loaded.dir, audit.file) } }),

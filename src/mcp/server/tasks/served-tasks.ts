@@ -7,7 +7,7 @@ import { McpServeError } from "../errors.js";
 import { createMemoryTaskStore } from "./memory-task-store.js";
 import type { ServeTasksOptions } from "./serve-tasks-options.js";
 import { isTerminal, type TaskEvent, type TaskRecord, transitionTask } from "./task-record.js";
-import type { TaskStore } from "./task-store.js";
+import type { TaskControlMessage, TaskStore } from "./task-store.js";
 
 /** One question a running call asks its client through the task (an approval). */
 export interface TaskQuestion {
@@ -56,6 +56,8 @@ export interface ServedTasks {
 export const DEFAULT_TASK_AFTER_MS = 1_000;
 export const DEFAULT_TASK_TTL_MS = 3_600_000;
 export const DEFAULT_TASK_POLL_INTERVAL_MS = 1_000;
+/** The error of a task whose call still ran when its server closed. */
+export const CLOSED_TASK_MESSAGE = "the server stopped before the task ended: call the tool again";
 
 /** A call that became a task and runs in this process. */
 interface LiveTask {
@@ -104,10 +106,13 @@ export function createServedTasks(options: ServeTasksOptions = {}): ServedTasks 
       if (isTerminal(record.status)) live.delete(record.taskId);
       const written = record;
       writes = writes.then(() => store.put(written)).catch(() => undefined);
+      // Other processes' cancels and answers are listened for until the end is written.
+      if (isTerminal(written.status)) writes = writes.then(() => stopListening?.());
       return writes;
     };
     // Made once: the record is stored before the call is answered with it (a tasks/get then finds it).
     let creating: Promise<TaskRecord> | undefined;
+    let stopListening: (() => void) | undefined;
     const materialize = () => {
       creating ??= (async () => {
         requestSignal.removeEventListener("abort", onRequestAbort);
@@ -123,18 +128,25 @@ export function createServedTasks(options: ServeTasksOptions = {}): ServedTasks 
         };
         record = made;
         live.set(made.taskId, { principal, controller, questions, apply });
+        // Before the record exists: a process that finds it can reach this one.
+        stopListening = await store.listen?.(made.taskId, (message) => receive(made.taskId, message));
         await store.create(made);
         return made;
       })();
       return creating;
     };
-    const becomeTask = () => void materialize().then(() => signalTask(record as TaskRecord), storeFailed);
+    // A call that must be a task fails when the store cannot take it; one past afterMs is then answered as it ends,
+    // without a task (Redis away).
     const timer = atOnce
       ? undefined
       : setTimeout(() => {
-          if (ended === undefined) becomeTask();
+          if (ended === undefined)
+            void materialize().then(
+              () => signalTask(record as TaskRecord),
+              () => undefined,
+            );
         }, afterMs);
-    if (atOnce) becomeTask();
+    if (atOnce) void materialize().then(() => signalTask(record as TaskRecord), storeFailed);
     return {
       signal: controller.signal,
       becameTask,
@@ -168,6 +180,26 @@ export function createServedTasks(options: ServeTasksOptions = {}): ServedTasks 
     };
   };
 
+  const answer = (task: LiveTask, responses: Readonly<Record<string, unknown>>) => {
+    for (const [key, answer] of Object.entries(responses)) {
+      const resolve = task.questions.get(key);
+      if (resolve === undefined) continue; // never asked, or answered already: ignored
+      task.questions.delete(key);
+      resolve(answer);
+    }
+  };
+  const cancelLive = async (task: LiveTask) => {
+    await task.apply({ kind: "cancelled" });
+    task.controller.abort(new Error("the task was cancelled by the client"));
+  };
+  // A cancel or answers another process received for a task this one runs (the store checked nothing: it did).
+  const receive = (taskId: string, message: TaskControlMessage) => {
+    const task = live.get(taskId);
+    if (task === undefined) return;
+    if (message.kind === "cancel") void cancelLive(task);
+    else answer(task, message.responses);
+  };
+
   return {
     begin,
     required,
@@ -175,27 +207,26 @@ export function createServedTasks(options: ServeTasksOptions = {}): ServedTasks 
     async update(principal, taskId, responses) {
       if ((await find(principal, taskId)) === undefined) return false;
       const task = live.get(taskId);
-      if (task === undefined) return true;
-      for (const [key, answer] of Object.entries(responses)) {
-        const resolve = task.questions.get(key);
-        if (resolve === undefined) continue; // never asked, or answered already: ignored
-        task.questions.delete(key);
-        resolve(answer);
-      }
+      if (task === undefined) await store.send?.(taskId, { kind: "update", responses });
+      else answer(task, responses);
       return true;
     },
     async cancel(principal, taskId) {
       if ((await find(principal, taskId)) === undefined) return false;
       const task = live.get(taskId);
-      if (task !== undefined) {
-        await task.apply({ kind: "cancelled" });
-        task.controller.abort(new Error("the task was cancelled by the client"));
-      }
+      if (task === undefined) await store.send?.(taskId, { kind: "cancel" });
+      else await cancelLive(task);
       return true;
     },
     async close() {
-      for (const task of live.values()) task.controller.abort(new Error("the server closed"));
+      // Written before the store closes: in a store shared by replicas, the others see these tasks end at once.
+      const running = [...live.values()];
+      const ending = running.map((task) =>
+        task.apply({ kind: "failed", error: { code: -32603, message: CLOSED_TASK_MESSAGE } }),
+      );
+      for (const task of running) task.controller.abort(new Error("the server closed"));
       live.clear();
+      await Promise.all(ending);
       await store.close();
     },
   };

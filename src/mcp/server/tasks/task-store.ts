@@ -13,4 +13,17 @@ export interface TaskStore {
   put(record: TaskRecord): Promise<void>;
   /** Stops the store's timers and lets go of its records or connections. */
   close(): Promise<void>;
+  /**
+   * For a store shared by processes (replicas): from when it resolves, the messages `send` sends for `taskId` from
+   * any process reach `onMessage`, until the function it resolves with is called. The process that runs a task
+   * listens for it.
+   */
+  listen?(taskId: string, onMessage: (message: TaskControlMessage) => void): Promise<() => void>;
+  /** Sends a task's `tasks/cancel` or `tasks/update` to the process listening for it; false when none did. */
+  send?(taskId: string, message: TaskControlMessage): Promise<boolean>;
 }
+
+/** What a process that does not run a task passes on to the one that does: a cancel, or answers by key. */
+export type TaskControlMessage =
+  | { readonly kind: "cancel" }
+  | { readonly kind: "update"; readonly responses: Readonly<Record<string, unknown>> };
