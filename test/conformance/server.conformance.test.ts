@@ -28,7 +28,9 @@ const APPS_ONLY =
 const OWN_QUESTIONS =
   "a toolwire tool cannot ask the client's user its own questions; serve elicits only approvals, with its own schema";
 const INPUT_REQUIRED =
-  "a toolwire tool cannot ask the client for input (SEP-2322 input_required: elicitation, sampling, roots); the scenario calls its own test_input_required_result_* tools";
+  "the scenario calls its own test_input_required_result_* tools, which must answer with fixed request keys and re-run " +
+  "statelessly, and some ask for sampling or roots; a toolwire tool asks only elicitation questions (context.ask), " +
+  "which serve keeps the call running for and names in its own requestState (docs/approvals.md#questions-from-tools)";
 
 /**
  * Scenarios (every run of them) or runs (`name@version`) for things toolwire does not serve, with why. Runs are keyed
