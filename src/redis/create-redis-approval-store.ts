@@ -1,9 +1,9 @@
 // An approval store in Redis, shared by every process that uses it: `SET NX` with the approval's expiry.
-import { Redis } from "ioredis";
 import { describeThrown } from "../core/errors.js";
 import { isRecord } from "../core/json.js";
 import type { ApprovalStore } from "../core/types.js";
-import { readRedisAddress, redisAddressOptions } from "./read-redis-address.js";
+import { openRedisClient } from "./open-redis-client.js";
+import { readRedisAddress } from "./read-redis-address.js";
 
 /** Options of `createRedisApprovalStore`. */
 export interface RedisApprovalStoreOptions {
@@ -31,7 +31,6 @@ export const APPROVAL_KEY_PREFIX = "toolwire:approval:";
 export const APPROVAL_CLOCK_MARGIN_MS = 60_000;
 
 const DEFAULT_TIMEOUT_MS = 2_000;
-const RECONNECT_DELAY_MS = 500;
 
 /**
  * An approval store in Redis: a claim is `SET toolwire:approval:<id> 1 NX PX <ms until expiresAt, plus 60 s>`
@@ -59,17 +58,7 @@ export function createRedisApprovalStore(options: RedisApprovalStoreOptions): Re
       `createRedisApprovalStore: timeoutMs must be a whole number of milliseconds, 1 or more, got ${String(timeoutMs)}`,
     );
   }
-  const client = new Redis({
-    ...redisAddressOptions(address),
-    lazyConnect: true,
-    connectTimeout: timeoutMs,
-    // Bounds every claim, one waiting for a connection too.
-    commandTimeout: timeoutMs,
-    maxRetriesPerRequest: 1,
-    retryStrategy: () => RECONNECT_DELAY_MS,
-  });
-  // Each failed claim says why; the connection's own errors need a listener, or ioredis prints them.
-  client.on("error", () => undefined);
+  const client = openRedisClient(address, timeoutMs);
   let closed = false;
   return {
     address: address.shown,

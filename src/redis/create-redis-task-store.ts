@@ -1,8 +1,9 @@
 // A store of served tasks in Redis, shared by toolwire serve replicas: records, leases of running ones, and control.
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
 import { describeThrown } from "../core/errors.js";
 import { isRecord } from "../core/json.js";
-import { readRedisAddress, redisAddressOptions } from "./read-redis-address.js";
+import { openRedisClient } from "./open-redis-client.js";
+import { readRedisAddress } from "./read-redis-address.js";
 
 /** Options of `createRedisTaskStore`. */
 export interface RedisTaskStoreOptions {
@@ -56,7 +57,6 @@ const DEFAULT_KEY_PREFIX = "toolwire:task:";
 const DEFAULT_LEASE_MS = 30_000;
 const DEFAULT_TTL_MS = 3_600_000;
 const DEFAULT_TIMEOUT_MS = 2_000;
-const RECONNECT_DELAY_MS = 500;
 
 // KEYS: the task's hash, its lease. ARGV: the record, ms until it expires ("" while it runs), the lease's ms, and
 // the ms a running task is kept unless renewed (the lease and then ttlMs: a lapsed task nobody asks about goes too).
@@ -116,16 +116,7 @@ export function createRedisTaskStore<R extends RedisTaskRecord = RedisTaskRecord
   const timeoutMs = checkedMs("timeoutMs", options.timeoutMs, DEFAULT_TIMEOUT_MS, 1);
   const prefix = options.keyPrefix ?? DEFAULT_KEY_PREFIX;
   if (typeof prefix !== "string") throw new TypeError("createRedisTaskStore: keyPrefix must be a string");
-  const client = new Redis({
-    ...redisAddressOptions(address),
-    lazyConnect: true,
-    connectTimeout: timeoutMs,
-    commandTimeout: timeoutMs,
-    maxRetriesPerRequest: 1,
-    retryStrategy: () => RECONNECT_DELAY_MS,
-  });
-  // Each failed command says why; the connections' own errors need a listener, or ioredis prints them.
-  client.on("error", () => undefined);
+  const client = openRedisClient(address, timeoutMs);
   let subscriber: Redis | undefined;
   const listeners = new Map<string, (message: RedisTaskControlMessage) => void>();
   /** The tasks this process wrote as running: it renews their leases. */

@@ -17,7 +17,7 @@ import { createAgentSession } from "../../src/create-agent-session.js";
 import { connectMcpServer, type McpConnection, type McpServerHandle, serveMcp } from "../../src/mcp/api.js";
 import { CLI, cliEnv, tempWorkspace } from "./helpers/cli.js";
 import { minimalEnv } from "./helpers/mcp-servers.js";
-import { modernMeta } from "./helpers/modern-meta.js";
+import { modernRpc } from "./helpers/modern-rpc.js";
 
 const SERVER = fileURLToPath(new URL("./helpers/mcp-task-server.mjs", import.meta.url));
 const TASKS = "io.modelcontextprotocol/tasks";
@@ -84,50 +84,25 @@ describe("a bridged server's question reaches the MCP client that made the call"
   });
 
   it("a retry naming a held call that is not there is refused, and nothing runs again", async () => {
-    const response = await fetch(served.url as string, {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-        "mcp-protocol-version": "2026-07-28",
-        "mcp-method": "tools/call",
-        "mcp-name": "up__confirm",
+    const { result = {} } = await modernRpc(
+      served.url as string,
+      "tools/call",
+      {
+        name: "up__confirm",
+        arguments: {},
+        requestState: Buffer.from(JSON.stringify({ held: "no-such-call" })).toString("base64url"),
+        inputResponses: { toolwire_question: { action: "accept" } },
       },
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "tools/call",
-        params: {
-          name: "up__confirm",
-          arguments: {},
-          requestState: Buffer.from(JSON.stringify({ held: "no-such-call" })).toString("base64url"),
-          inputResponses: { toolwire_question: { action: "accept" } },
-          _meta: modernMeta({ elicitation: {} }),
-        },
-      }),
-    });
-    const { result } = (await response.json()) as { result: Record<string, unknown> };
+      { capabilities: { elicitation: {} } },
+    );
     expect(result.isError).toBe(true);
     expect(textOf(result)).toContain("is no longer waiting here");
   });
 
   it("a 2026-07-28 client that takes tasks gets it as the task's input request, answered with tasks/update", async () => {
     const capabilities = { elicitation: {}, extensions: { [TASKS]: {} } };
-    const rpc = async (method: string, params: Record<string, unknown>) => {
-      const name = method === "tools/call" ? params.name : params.taskId;
-      const response = await fetch(served.url as string, {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          accept: "application/json, text/event-stream",
-          "mcp-protocol-version": "2026-07-28",
-          "mcp-method": method,
-          "mcp-name": String(name),
-        },
-        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: { ...params, _meta: modernMeta(capabilities) } }),
-      });
-      return ((await response.json()) as { result: Record<string, unknown> }).result;
-    };
+    const rpc = async (method: string, params: Record<string, unknown>) =>
+      (await modernRpc(served.url as string, method, params, { capabilities })).result ?? {};
     const tasked = await rpc("tools/call", { name: "up__ask_later", arguments: {} });
     expect(tasked).toMatchObject({ resultType: "task" });
     const taskId = String(tasked.taskId);

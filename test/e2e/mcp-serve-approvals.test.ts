@@ -1,8 +1,11 @@
 // serveMcp asks the MCP client that made a call for approval through elicitation, when the client can answer one:
-// a 2025 client over HTTP, and a 2026-07-28 client over stdio.
+// a 2025 client over HTTP, and a 2026-07-28 client over HTTP and over stdio.
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { Client as ModernClient } from "@modelcontextprotocol/client";
+import {
+  Client as ModernClient,
+  StreamableHTTPClientTransport as ModernHttpTransport,
+} from "@modelcontextprotocol/client";
 import { StdioClientTransport as ModernStdioTransport } from "@modelcontextprotocol/client/stdio";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -64,6 +67,30 @@ describe("serveMcp and approvals", () => {
     expect(asked[0]).toMatch(/^Approve the call danger \{"command":"ls"\}\? \(input sha256:[0-9a-f]{64}\)$/);
     expect(runs).toEqual([{ command: "ls" }]);
     await mcp.close();
+  });
+
+  it("a 2026-07-28 SDK client over HTTP is asked through input_required and its retry runs the call once", async () => {
+    runs.length = 0;
+    const asked: string[] = [];
+    const modern = new ModernClient(
+      { name: "modern-http-approver", version: "1.0.0" },
+      { versionNegotiation: { mode: { pin: "2026-07-28" } }, capabilities: { elicitation: {} } },
+    );
+    modern.setRequestHandler("elicitation/create", async (request) => {
+      asked.push(String(request.params.message));
+      return { action: "accept" };
+    });
+    await modern.connect(new ModernHttpTransport(new URL(served.url as string)));
+    try {
+      expect(modern.getProtocolEra()).toBe("modern");
+      const result = await modern.callTool({ name: "danger", arguments: { command: "deploy" } });
+      expect(result.content).toEqual([{ type: "text", text: "ran deploy" }]);
+      expect(asked).toHaveLength(1);
+      expect(asked[0]).toMatch(/^Approve the call danger \{"command":"deploy"\}\? \(input sha256:[0-9a-f]{64}\)$/);
+      expect(runs).toEqual([{ command: "deploy" }]);
+    } finally {
+      await modern.close();
+    }
   });
 
   it("decline (with the user's reason) never runs the call", async () => {

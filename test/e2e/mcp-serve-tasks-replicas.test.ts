@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type NginxBalancer, nginxAvailable, startNginxBalancer } from "../support/nginx.js";
 import { type RedisServer, redisServerAvailable, startRedis } from "../support/redis.js";
 import { CLI, cliEnv, runCli, tempWorkspace } from "./helpers/cli.js";
-import { modernMeta } from "./helpers/modern-meta.js";
+import { modernRpc } from "./helpers/modern-rpc.js";
 
 const MUST_RUN = process.env.CI === "true";
 const RUNS = MUST_RUN || (nginxAvailable() !== undefined && redisServerAvailable() !== undefined);
@@ -133,29 +133,14 @@ async function startReplica(): Promise<Replica> {
   return { child, url };
 }
 
-let ids = 0;
 /** One raw 2026-07-28 request declaring the tasks extension (and elicitation, for approvals). */
 async function rpc(url: string, token: string, method: string, params: Record<string, unknown>) {
-  const name = method === "tools/call" ? params.name : params.taskId;
-  const response = await fetch(url, {
-    method: "POST",
-    headers: {
-      authorization: `Bearer ${token}`,
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      "mcp-protocol-version": "2026-07-28",
-      "mcp-method": method,
-      ...(typeof name === "string" ? { "mcp-name": name } : {}),
-    },
-    body: JSON.stringify({
-      jsonrpc: "2.0",
-      id: ++ids,
-      method,
-      params: { ...params, _meta: modernMeta({ elicitation: {}, extensions: { [TASKS]: {} } }) },
-    }),
+  const answer = await modernRpc(url, method, params, {
+    token,
+    capabilities: { elicitation: {}, extensions: { [TASKS]: {} } },
   });
-  expect(response.status).toBe(200);
-  return (await response.json()) as { result?: Record<string, unknown>; error?: { code: number; message: string } };
+  expect(answer.status).toBe(200);
+  return answer;
 }
 
 const balanced = () => `${balancer?.url}/mcp`;

@@ -13,6 +13,7 @@ import { createAgentSession } from "../../src/create-agent-session.js";
 import { type McpServerHandle, serveMcp } from "../../src/mcp/api.js";
 import { CLI, cliEnv, tempWorkspace } from "./helpers/cli.js";
 import { modernMeta } from "./helpers/modern-meta.js";
+import { type ModernAnswer, modernRpc } from "./helpers/modern-rpc.js";
 
 const ALICE = "alice-token-0123456789abcdef";
 const BOB = "bob-token-0123456789abcdef";
@@ -104,53 +105,25 @@ beforeAll(async () => {
 });
 afterAll(() => served.close());
 
-interface Answer {
-  readonly status: number;
-  readonly result?: Record<string, unknown>;
-  readonly error?: { code: number; message: string; data?: unknown };
-}
-
-let ids = 0;
-/** One raw 2026-07-28 request, with the headers that era asks for; `capabilities` are the request's own. */
-async function rpc(
-  token: string,
-  method: string,
-  params: Record<string, unknown>,
-  capabilities: Record<string, unknown> = { extensions: { [TASKS]: {} } },
-): Promise<Answer> {
-  return rpcAt(served.url as string, token, method, params, capabilities);
-}
-
-async function rpcAt(
+/** One raw 2026-07-28 request to `url` as `token`; `capabilities` are the request's own (tasks, by default). */
+function rpcAt(
   url: string,
   token: string,
   method: string,
   params: Record<string, unknown>,
   capabilities: Record<string, unknown> = { extensions: { [TASKS]: {} } },
-): Promise<Answer> {
-  const name = method === "tools/call" ? params.name : params.taskId;
-  const response = await fetch(url, {
-    method: "POST",
-    headers: {
-      authorization: `Bearer ${token}`,
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      "mcp-protocol-version": "2026-07-28",
-      "mcp-method": method,
-      ...(typeof name === "string" ? { "mcp-name": name } : {}),
-    },
-    body: JSON.stringify({
-      jsonrpc: "2.0",
-      id: ++ids,
-      method,
-      params: {
-        ...params,
-        _meta: modernMeta(capabilities),
-      },
-    }),
-  });
-  const body = (await response.json()) as Omit<Answer, "status">;
-  return { status: response.status, ...body };
+): Promise<ModernAnswer> {
+  return modernRpc(url, method, params, { token, capabilities });
+}
+
+/** The same, to the server of this file. */
+function rpc(
+  token: string,
+  method: string,
+  params: Record<string, unknown>,
+  capabilities?: Record<string, unknown>,
+): Promise<ModernAnswer> {
+  return rpcAt(served.url as string, token, method, params, capabilities);
 }
 
 /** Polls tasks/get at the task's interval until it ends (or `until` says so), at most `limitMs`. */
