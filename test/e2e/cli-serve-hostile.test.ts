@@ -4,6 +4,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI, cliEnv, tempWorkspace } from "./helpers/cli.js";
+import { serveUrlOf } from "./helpers/serve-url.js";
 
 const PLUGIN = `
 const revoked = () => { const { proxy, revoke } = Proxy.revocable({}, {}); revoke(); return proxy; };
@@ -49,15 +50,7 @@ describe("toolwire serve with hostile plugin tools", () => {
       stdio: ["ignore", "pipe", "pipe"],
     });
     child = server;
-    let stderr = "";
-    const url = await new Promise<string>((resolve, reject) => {
-      server.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-        stderr += chunk;
-        const found = /at (http:\/\/127\.0\.0\.1:\d+\/mcp)\n/.exec(stderr);
-        if (found?.[1] !== undefined) resolve(found[1]);
-      });
-      server.on("exit", (code) => reject(new Error(`serve exited with ${code}: ${stderr}`)));
-    });
+    const url = await serveUrlOf(server);
     const client = new Client({ name: "hostile-test", version: "1.0.0" });
     await client.connect(
       new StreamableHTTPClientTransport(new URL(url), {

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type NginxBalancer, nginxAvailable, startNginxBalancer } from "../support/nginx.js";
 import { type RedisServer, redisServerAvailable, startRedis } from "../support/redis.js";
 import { CLI, cliEnv, tempWorkspace } from "./helpers/cli.js";
+import { serveUrlOf } from "./helpers/serve-url.js";
 
 const NGINX = nginxAvailable();
 const REDIS = redisServerAvailable();
@@ -82,15 +83,7 @@ async function startReplica(cwd: string, port = 0, env: Record<string, string> =
     }),
     stdio: ["ignore", "pipe", "pipe"],
   });
-  let stderr = "";
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
-      stderr += chunk;
-      const found = /at (http:\/\/127\.0\.0\.1:\d+\/mcp)\n/.exec(stderr);
-      if (found?.[1] !== undefined) resolve(found[1]);
-    });
-    child.once("exit", (code) => reject(new Error(`serve exited with ${code}: ${stderr}`)));
-  });
+  const url = await serveUrlOf(child);
   return { child, port: Number(new URL(url).port) };
 }
 

@@ -8,6 +8,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type NginxBalancer, nginxAvailable, startNginxBalancer } from "../support/nginx.js";
 import { CLI, cliEnv, tempWorkspace } from "./helpers/cli.js";
+import { serveUrlOf } from "./helpers/serve-url.js";
 
 const NGINX = nginxAvailable();
 const MUST_RUN = process.env.CI === "true";
@@ -79,15 +80,7 @@ async function startReplica(): Promise<number> {
     stdio: ["ignore", "pipe", "pipe"],
   });
   replicas.push(child);
-  let stderr = "";
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
-      stderr += chunk;
-      const found = /at (http:\/\/127\.0\.0\.1:\d+\/mcp)\n/.exec(stderr);
-      if (found?.[1] !== undefined) resolve(found[1]);
-    });
-    child.once("exit", (code) => reject(new Error(`serve exited with ${code}: ${stderr}`)));
-  });
+  const url = await serveUrlOf(child);
   return Number(new URL(url).port);
 }
 

@@ -9,6 +9,7 @@ import { type NginxBalancer, nginxAvailable, startNginxBalancer } from "../suppo
 import { type RedisServer, redisServerAvailable, startRedis } from "../support/redis.js";
 import { CLI, cliEnv, runCli, tempWorkspace } from "./helpers/cli.js";
 import { modernRpc } from "./helpers/modern-rpc.js";
+import { serveUrlOf } from "./helpers/serve-url.js";
 
 const MUST_RUN = process.env.CI === "true";
 const RUNS = MUST_RUN || (nginxAvailable() !== undefined && redisServerAvailable() !== undefined);
@@ -121,15 +122,7 @@ async function startReplica(): Promise<Replica> {
     }),
     stdio: ["ignore", "ignore", "pipe"],
   });
-  let stderr = "";
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
-      stderr += chunk;
-      const found = /at (http:\/\/127\.0\.0\.1:\d+\/mcp)\n/.exec(stderr);
-      if (found?.[1] !== undefined) resolve(found[1]);
-    });
-    child.once("exit", (code) => reject(new Error(`serve exited with ${code}: ${stderr}`)));
-  });
+  const url = await serveUrlOf(child);
   return { child, url };
 }
 

@@ -14,6 +14,7 @@ import { type McpServerHandle, serveMcp } from "../../src/mcp/api.js";
 import { CLI, cliEnv, tempWorkspace } from "./helpers/cli.js";
 import { modernMeta } from "./helpers/modern-meta.js";
 import { type ModernAnswer, modernRpc } from "./helpers/modern-rpc.js";
+import { serveUrlOf } from "./helpers/serve-url.js";
 
 const ALICE = "alice-token-0123456789abcdef";
 const BOB = "bob-token-0123456789abcdef";
@@ -370,15 +371,7 @@ describe("toolwire serve --http with serve.tasks in its config", { timeout: 60_0
       stdio: ["ignore", "ignore", "pipe"],
     });
     try {
-      let stderr = "";
-      const url = await new Promise<string>((resolve, reject) => {
-        child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
-          stderr += chunk;
-          const found = /at (http:\/\/127\.0\.0\.1:\d+\/mcp)\n/.exec(stderr);
-          if (found?.[1] !== undefined) resolve(found[1]);
-        });
-        child.once("exit", (code) => reject(new Error(`serve exited with ${code}: ${stderr}`)));
-      });
+      const url = await serveUrlOf(child);
       const tasked = await rpcAt(url, ALICE, "tools/call", { name: "read", arguments: { path: "notes.md" } });
       expect(tasked.result).toMatchObject({ resultType: "task", pollIntervalMs: 50 });
       const taskId = String(tasked.result?.taskId);
