@@ -14,6 +14,7 @@ import {
   createMcpOAuthProvider,
   createMemoryOAuthStore,
   type McpConnection,
+  type OAuthStore,
 } from "../../src/mcp/api.js";
 import { freePort } from "../support/free-port.js";
 import { type ProtectedMcpServer, startProtectedMcpServer } from "./helpers/oauth-server.js";
@@ -31,6 +32,33 @@ async function protectedServer(): Promise<ProtectedMcpServer> {
   return server;
 }
 
+/**
+ * Connects to `server` with toolwire's own OAuth provider, logging in through the loopback redirect (the test
+ * authorization server approves at once); `clientId` is a client registered ahead.
+ */
+async function connectLoggedIn(
+  server: ProtectedMcpServer,
+  store: OAuthStore,
+  clientId?: string,
+): Promise<McpConnection> {
+  const provider = createMcpOAuthProvider({
+    serverUrl: server.url,
+    ...(clientId === undefined ? {} : { clientId }),
+    store,
+    authorization: {
+      kind: "loopback",
+      timeoutMs: 20_000,
+      onAuthorizationUrl: async (url) => void (await fetch(url)),
+    },
+  });
+  const connection = await connectMcpServer(
+    { id: "remote", url: server.url },
+    { authProvider: provider, connectTimeoutMs: 30_000, timeoutMs: 30_000 },
+  );
+  connections.push(connection);
+  return connection;
+}
+
 /** Calls the server's `add` through a session, as an agent would; resolves to the result's text and error flag. */
 async function callAdd(connection: McpConnection, a: number, b: number): Promise<{ text: string; isError: boolean }> {
   const session = createAgentSession({
@@ -46,20 +74,7 @@ describe("an authorization server that moves (SEP-2352)", () => {
   it("the bridge discovers the new server, registers there and never shows it the old server's client", async () => {
     const server = await protectedServer();
     const store = createMemoryOAuthStore();
-    const provider = createMcpOAuthProvider({
-      serverUrl: server.url,
-      store,
-      authorization: {
-        kind: "loopback",
-        timeoutMs: 20_000,
-        onAuthorizationUrl: async (url) => void (await fetch(url)),
-      },
-    });
-    const connection = await connectMcpServer(
-      { id: "remote", url: server.url },
-      { authProvider: provider, connectTimeoutMs: 30_000, timeoutMs: 30_000 },
-    );
-    connections.push(connection);
+    const connection = await connectLoggedIn(server, store);
     expect(await callAdd(connection, 2, 3)).toEqual({ text: "5", isError: false });
     const before = server.authorizationServer();
     const oldClient = before.registered[0] as string;
@@ -81,21 +96,7 @@ describe("an authorization server that moves (SEP-2352)", () => {
 
   it("a client id given ahead is not shown to the new server: the call fails saying which servers", async () => {
     const server = await protectedServer();
-    const provider = createMcpOAuthProvider({
-      serverUrl: server.url,
-      clientId: "registered-ahead",
-      store: createMemoryOAuthStore(),
-      authorization: {
-        kind: "loopback",
-        timeoutMs: 20_000,
-        onAuthorizationUrl: async (url) => void (await fetch(url)),
-      },
-    });
-    const connection = await connectMcpServer(
-      { id: "remote", url: server.url },
-      { authProvider: provider, connectTimeoutMs: 30_000, timeoutMs: 30_000 },
-    );
-    connections.push(connection);
+    const connection = await connectLoggedIn(server, createMemoryOAuthStore(), "registered-ahead");
     expect(await callAdd(connection, 1, 1)).toEqual({ text: "2", isError: false });
     const before = server.authorizationServer();
     const after = await server.moveAuthorizationServer();

@@ -3,11 +3,11 @@
 import { type CallToolResult, inputRequired, inputResponse, type ServerContext } from "@modelcontextprotocol/server";
 import { isRecord } from "../../core/json.js";
 import type { JsonObject } from "../../core/types.js";
+import { elicitParams } from "./ask-over-mcp.js";
 import { type HeldCall, type HeldStep, heldCallsOf } from "./held-calls.js";
 
 /** The key of a held call's question among an input_required result's requests. */
 const QUESTION_KEY = "toolwire_question";
-const NO_FIELDS = { type: "object", properties: {} } as const;
 
 /** The held call's id, when `state` is the requestState of a held call's question; else `undefined`. */
 export function readHeldState(state: unknown): string | undefined {
@@ -34,10 +34,8 @@ export async function heldCallStep(held: HeldCall, signal: AbortSignal): Promise
     signal.removeEventListener("abort", onAbort);
   }
   if (step.kind === "done") return step.result;
-  const { message, schema } = step.question;
-  const requestedSchema = (schema ?? NO_FIELDS) as JsonObject;
   return inputRequired({
-    inputRequests: { [QUESTION_KEY]: inputRequired.elicit({ message, requestedSchema } as never) },
+    inputRequests: { [QUESTION_KEY]: inputRequired.elicit(elicitParams(step.question) as never) },
     requestState: Buffer.from(JSON.stringify({ held: held.id }), "utf8").toString("base64url"),
   }) as unknown as CallToolResult;
 }

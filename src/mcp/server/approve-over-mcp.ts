@@ -6,6 +6,7 @@ import type { SessionApprovals } from "../../core/dispatch/session.js";
 import { describeFlowReason } from "../../core/flow/describe-flow-reason.js";
 import { isRecord } from "../../core/json.js";
 import type { ApprovalDecision, ApprovalRequest, DispatchOptions, JsonValue } from "../../core/types.js";
+import type { TaskableCall } from "./tasks/served-tasks.js";
 
 /** The key of the approval question among an input_required result's requests. */
 const APPROVAL_KEY = "toolwire_approval";
@@ -72,7 +73,7 @@ export function approvalInputRequired(approvals: SessionApprovals, request: Appr
  * For a 2026-07-28 client that declared the tasks extension: the approval question as a task's input request (an
  * `elicitation/create`), its status message, and the decision a `tasks/update` answer to it makes.
  */
-export function approvalTaskQuestion(request: ApprovalRequest) {
+function approvalTaskQuestion(request: ApprovalRequest) {
   return {
     request: inputRequired.elicit({ message: question(request), requestedSchema: REASON_SCHEMA }),
     message: `Waiting for approval of ${request.toolName} (${request.approvalId})`,
@@ -83,6 +84,15 @@ export function approvalTaskQuestion(request: ApprovalRequest) {
       }
       return decisionOf(action, isRecord(answer) && isRecord(answer.content) ? answer.content : undefined);
     },
+  };
+}
+
+/** For a 2026-07-28 client that takes tasks: an approver that asks through the call's task (`input_required`). */
+export function approveThroughTask(task: TaskableCall): NonNullable<DispatchOptions["approver"]> {
+  return async (request, { signal }) => {
+    const question = approvalTaskQuestion(request);
+    const answer = await task.ask({ request: question.request, message: question.message, signal });
+    return question.decide(answer);
   };
 }
 

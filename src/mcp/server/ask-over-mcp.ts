@@ -1,14 +1,16 @@
 // A running call's own question (`context.ask`: a bridged server's elicitation), asked of the MCP client that made
-// the call: pushed as an elicitation to a 2025 client, put in the call's task for a 2026-07-28 one.
+// the call: pushed as an elicitation to a 2025 client, put in the call's task for a 2026-07-28 one that takes tasks
+// (one that does not gets an input_required result while the call is held: answer-held-call.ts).
 import { inputRequired, type ServerContext } from "@modelcontextprotocol/server";
 import { DEFAULT_APPROVAL_TTL_MS } from "../../core/approve/approvals.js";
-import type { AskedQuestion, DispatchOptions, JsonObject, ToolQuestionAnswer } from "../../core/types.js";
+import type { DispatchOptions, JsonObject, ToolQuestion, ToolQuestionAnswer } from "../../core/types.js";
 import type { TaskableCall } from "./tasks/served-tasks.js";
 
 /** The form of a question that wants only a yes or no. */
 const NO_FIELDS = { type: "object", properties: {} } as const;
 
-function elicitParams(question: AskedQuestion) {
+/** A question as the params of an `elicitation/create` request: its form, or none for a yes or no. */
+export function elicitParams(question: ToolQuestion) {
   return { message: question.message, requestedSchema: (question.schema ?? NO_FIELDS) as JsonObject };
 }
 

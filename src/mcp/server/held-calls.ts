@@ -77,7 +77,6 @@ function heldCall(
   const steps: HeldStep[] = [];
   let waiting: ((step: HeldStep) => void) | undefined;
   let open: ((answer: ToolQuestionAnswer) => void) | undefined;
-  let ended = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const push = (step: HeldStep) => {
     if (waiting === undefined) steps.push(step);
@@ -134,8 +133,6 @@ function heldCall(
       open?.({ action: "cancel" });
     },
     end(result) {
-      if (ended) return;
-      ended = true;
       push({ kind: "done", result });
     },
   };

@@ -23,7 +23,7 @@ import type {
 } from "../../core/types.js";
 import { MCP_APP_MIME_TYPE, MCP_APPS_EXTENSION } from "../client/mcp-app.js";
 import { answerHeldCall, heldCallStep, readHeldState } from "./answer-held-call.js";
-import { approvalInputRequired, approvalTaskQuestion, elicitApproval, readApprovalRetry } from "./approve-over-mcp.js";
+import { approvalInputRequired, approveThroughTask, elicitApproval, readApprovalRetry } from "./approve-over-mcp.js";
 import { elicitQuestion, questionThroughTask } from "./ask-over-mcp.js";
 import { type HeldCall, heldCallsOf } from "./held-calls.js";
 import { type AppResourceReader, serveAppResources } from "./serve-app-resources.js";
@@ -99,27 +99,25 @@ export function createToolServer(
   options: ToolServerOptions,
   hooks: ToolServerHooks = {},
 ): Server {
+  const apps = options.readAppResource !== undefined;
+  const extensions = {
+    ...(hooks.tasks === undefined ? {} : { [TASKS_EXTENSION]: {} }),
+    ...(apps ? { [MCP_APPS_EXTENSION]: { mimeTypes: [MCP_APP_MIME_TYPE] } } : {}),
+  };
+  const listing = { ttlMs: options.listTtlMs ?? DEFAULT_LIST_TTL_MS, cacheScope: options.listCacheScope ?? "private" };
   const server = new Server(options.serverInfo ?? { name: "toolwire", version: "0.1.0" }, {
-    // logging: the SDK answers logging/setLevel and drops messages below the level a client set.
+    // logging: the SDK answers logging/setLevel and drops messages below the level a client set. Resources are
+    // the served tools' apps.
     capabilities: {
       tools: { listChanged: true },
       logging: {},
-      ...(hooks.tasks === undefined ? {} : { extensions: { [TASKS_EXTENSION]: {} } }),
-      ...(options.readAppResource === undefined ? {} : appsCapabilities(hooks.tasks !== undefined)),
+      ...(apps ? { resources: {} } : {}),
+      ...(Object.keys(extensions).length === 0 ? {} : { extensions }),
     },
     ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
-    // 2026-07-28 listings carry ttlMs and cacheScope; 2025-era answers do not.
-    cacheHints: {
-      "tools/list": {
-        ttlMs: options.listTtlMs ?? DEFAULT_LIST_TTL_MS,
-        cacheScope: options.listCacheScope ?? "private",
-      },
-      // The apps listed are the listed tools' own, so they keep as long.
-      "resources/list": {
-        ttlMs: options.listTtlMs ?? DEFAULT_LIST_TTL_MS,
-        cacheScope: options.listCacheScope ?? "private",
-      },
-    },
+    // 2026-07-28 listings carry ttlMs and cacheScope; 2025-era answers do not. The apps listed are the listed
+    // tools' own, so they keep as long.
+    cacheHints: { "tools/list": listing, "resources/list": listing },
   });
   server.setRequestHandler("tools/list", (request) => listPage(session, request.params?.cursor));
   server.setRequestHandler("tools/call", (request, ctx) => callTool(session, server, request.params, ctx, hooks));
@@ -128,17 +126,6 @@ export function createToolServer(
     serveAppResources(server, () => servedTools(session).map((tool) => tool.descriptor), options.readAppResource);
   }
   return server;
-}
-
-/** Resources (the served tools' apps) and the apps extension, beside the tasks extension when that is served. */
-function appsCapabilities(tasks: boolean) {
-  return {
-    resources: {},
-    extensions: {
-      ...(tasks ? { [TASKS_EXTENSION]: {} } : {}),
-      [MCP_APPS_EXTENSION]: { mimeTypes: [MCP_APP_MIME_TYPE] },
-    },
-  };
 }
 
 let calls = 0;
@@ -304,7 +291,7 @@ async function runCall(
     ...(traceContext === undefined ? {} : { traceContext }),
     ...(onUpdate === undefined ? {} : { onUpdate }),
     ...(legacy && canAsk ? { approver: elicitApproval(ctx) } : {}),
-    ...(task !== undefined && canAsk ? { approver: askThroughTask(task) } : {}),
+    ...(task !== undefined && canAsk ? { approver: approveThroughTask(task) } : {}),
     // A running call's own questions (a bridged server's elicitation) reach the client the same ways, with their form.
     ...(legacy && canAsk ? { ask: elicitQuestion(ctx) } : {}),
     ...(task !== undefined && canAsk ? { ask: questionThroughTask(task) } : {}),
@@ -337,15 +324,6 @@ async function runCall(
   }
   const result = server.projectCallToolResult(toCallToolResult(outcome), active?.descriptor.outputSchema);
   return { result, outcome: outcomeCode(outcome) };
-}
-
-/** An approver that asks through the call's task: the call becomes a task, `input_required` until answered. */
-function askThroughTask(task: TaskableCall): NonNullable<DispatchOptions["approver"]> {
-  return async (request, { signal }) => {
-    const question = approvalTaskQuestion(request);
-    const answer = await task.ask({ request: question.request, message: question.message, signal });
-    return question.decide(answer);
-  };
 }
 
 /**
