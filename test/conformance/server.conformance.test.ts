@@ -83,15 +83,9 @@ const KNOWN_FAILING: Record<string, string> = {
     `${TOOLS_ONLY}: the scenario also asks prompts/list for caching hints (-32601); its tools/list, resources/list and ` +
     "resources/templates/list hints checks pass (serve lists the served tools' MCP Apps), and it skips resources/read " +
     "when the list is empty",
-  "tasks-lifecycle@extension":
-    "its protocol_error_job must end its task failed with a JSON-RPC error, and no toolwire tool can end a call in a " +
-    "protocol error (every failure of a call is an isError result, so its task ends completed); the other 7 checks pass",
   "tasks-status-notifications@extension":
     "the suite only skips it (its notifications/tasks check waits for a subscriptions/listen harness), so it has no " +
     "check to pass; serve sends no notifications/tasks either (a MAY): clients poll",
-  "tasks-mrtr-composition@extension":
-    "its test_tool_with_task must ask the client for a user_name with input_required before it answers with a task; " +
-    "a toolwire tool can ask (context.ask), but for a client that takes tasks serve asks inside the task",
 };
 
 /** Applicable runs that pass today. `tools-call-elicitation` passes through approvals: serve elicits the yes. */
@@ -125,8 +119,12 @@ const PASSING = [
   // Mcp-Param-* headers checked against the body: a missing or mismatched one gets 400 / -32020.
   "http-custom-header-server-validation@2026-07-28",
   // The tasks extension (docs/mcp.md#tasks) on the fixture plugin's greet, slow_compute, confirm_delete (an approval),
-  // multi_input (two questions at once) and failing_job (serve.tasks.require: a task only).
+  // multi_input (two questions at once), failing_job (serve.tasks.require: a task only), protocol_error_job (its
+  // invalid result ends the task failed, -32603) and test_tool_with_task (a question as input_required before the
+  // call is answered with its task).
   ...[
+    "tasks-lifecycle",
+    "tasks-mrtr-composition",
     "tasks-capability-negotiation",
     "tasks-wire-fields",
     "tasks-request-state-removal",

@@ -1,6 +1,7 @@
 // A bridged server's questions (input_required and task input requests) go to the call's caller: the MCP client that
-// made the call when toolwire serves (a 2025 client's elicitation, a 2026-07-28 client's task), else the session's
-// approver; a config-file server served by `toolwire serve` reaches the client the same way.
+// made the call when toolwire serves (a 2025 client's elicitation, a 2026-07-28 client's input_required result, or its
+// task's input request once the call is a task), else the session's approver; a config-file server served by
+// `toolwire serve` reaches the client the same way.
 import { fileURLToPath } from "node:url";
 import {
   Client as ModernClient,
@@ -10,7 +11,7 @@ import { StdioClientTransport as ModernStdioTransport } from "@modelcontextproto
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { createToolRegistry } from "../../src/core/register/registry.js";
 import type { ApprovalRequest, LiveToolSource, ToolResultBlock } from "../../src/core/types.js";
 import { createAgentSession } from "../../src/create-agent-session.js";
@@ -99,10 +100,38 @@ describe("a bridged server's question reaches the MCP client that made the call"
     expect(textOf(result)).toContain("is no longer waiting here");
   });
 
-  it("a 2026-07-28 client that takes tasks gets it as the task's input request, answered with tasks/update", async () => {
+  it("a 2026-07-28 client that takes tasks, asked before the call is a task, gets input_required; the retry brings the answer", async () => {
     const capabilities = { elicitation: {}, extensions: { [TASKS]: {} } };
+    const call = async (params: Record<string, unknown>) =>
+      (await modernRpc(served.url as string, "tools/call", params, { capabilities })).result ?? {};
+    // afterMs is a minute here: the upstream asks long before the call would become a task.
+    const asked = await call({ name: "up__ask_later", arguments: {} });
+    expect(asked).toMatchObject({ resultType: "input_required" });
+    expect(asked).not.toHaveProperty("taskId");
+    const requests = asked.inputRequests as Record<string, { method: string; params: Record<string, unknown> }>;
+    const [key = "", ...others] = Object.keys(requests);
+    expect(others).toEqual([]);
+    expect(requests[key]).toMatchObject({ method: "elicitation/create", params: { message: "What is your name?" } });
+    const answered = await call({
+      name: "up__ask_later",
+      arguments: {},
+      requestState: asked.requestState,
+      inputResponses: { [key]: { action: "accept", content: { name: "Grace" } } },
+    });
+    expect(answered).not.toHaveProperty("taskId");
+    expect(textOf(answered)).toBe("hello Grace");
+  });
+
+  it("a 2026-07-28 client that takes tasks, asked once the call is one, gets the task's input request, answered with tasks/update", async () => {
+    const capabilities = { elicitation: {}, extensions: { [TASKS]: {} } };
+    // afterMs 0: every call of a client that takes tasks is a task at once, before the upstream asks.
+    const tasking = await serveMcp(
+      () => createAgentSession({ registry: createToolRegistry({ extensions: [upstream as LiveToolSource] }) }),
+      { transport: "http", host: "127.0.0.1", port: 0, tasks: { afterMs: 0 } },
+    );
+    onTestFinished(() => tasking.close());
     const rpc = async (method: string, params: Record<string, unknown>) =>
-      (await modernRpc(served.url as string, method, params, { capabilities })).result ?? {};
+      (await modernRpc(tasking.url as string, method, params, { capabilities })).result ?? {};
     const tasked = await rpc("tools/call", { name: "up__ask_later", arguments: {} });
     expect(tasked).toMatchObject({ resultType: "task" });
     const taskId = String(tasked.taskId);

@@ -78,6 +78,16 @@ const tools = [
     },
   }),
   defineTool({
+    // A fault of the server, not of the tool's work: what it returns is not a tool result.
+    name: "broken",
+    description: "Returns a number after `ms`",
+    inputSchema: { type: "object", properties: { ms: { type: "number" } } },
+    execute: async ({ ms }) => {
+      await sleep(Number(ms ?? 0));
+      return 42 as never;
+    },
+  }),
+  defineTool({
     name: "deploy",
     description: "Needs a person's approval",
     inputSchema: { type: "object", properties: { env: { type: "string" } }, required: ["env"] },
@@ -266,6 +276,19 @@ describe("serve answers with tasks, for clients that declare the extension", { t
     expect(answer.error?.data).toEqual({ requiredCapabilities: { extensions: { [TASKS]: {} } } });
   });
 
+  it("a result that is not a tool result is a protocol error: -32603 at once, or a failed task with it", async () => {
+    const quick = await rpc(ALICE, "tools/call", { name: "broken", arguments: { ms: 0 } });
+    expect(quick.result).toBeUndefined();
+    expect(quick.error).toMatchObject({ code: -32603 });
+    expect(quick.error?.message).toContain("Tool broken returned an invalid result");
+    const tasked = await rpc(ALICE, "tools/call", { name: "broken", arguments: { ms: 1_500 } });
+    expect(tasked.result?.resultType).toBe("task");
+    const failed = await pollTask(ALICE, String(tasked.result?.taskId));
+    expect(failed).toMatchObject({ status: "failed", error: { code: -32603 } });
+    expect(String((failed.error as { message?: unknown }).message)).toContain("Tool broken returned an invalid result");
+    expect(failed).not.toHaveProperty("result");
+  });
+
   it("server/discover advertises the extension", async () => {
     const answer = await rpc(ALICE, "server/discover", {});
     expect(answer.result?.capabilities).toMatchObject({ extensions: { [TASKS]: {} } });
@@ -287,11 +310,23 @@ describe("tasks.require: tools whose calls always run as tasks", { timeout: 30_0
         return "report ready";
       },
     });
-    only = await serveMcp(() => createAgentSession({ registry: createToolRegistry({ custom: [report] }) }), {
+    const interview = defineTool({
+      name: "interview",
+      description: "Asks for a name first, then answers (served as a task only)",
+      inputSchema: { type: "object", properties: {} },
+      execute: async (_input, context) => {
+        const answer = await context.ask?.({
+          message: "Your name?",
+          schema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
+        });
+        return answer?.action === "accept" ? `hired ${String(answer.content?.name)}` : "no answer";
+      },
+    });
+    only = await serveMcp(() => createAgentSession({ registry: createToolRegistry({ custom: [report, interview] }) }), {
       transport: "http",
       port: 0,
       auth: { tokens: [{ token: ALICE, principal: "alice" }] },
-      tasks: { require: ["report"], afterMs: 60_000 },
+      tasks: { require: ["report", "interview"], afterMs: 60_000 },
       audit: { file: join(auditDir, "audit.jsonl") },
     });
   });
@@ -312,7 +347,7 @@ describe("tasks.require: tools whose calls always run as tasks", { timeout: 30_0
     await expect.poll(audited, { timeout: 5_000 }).toMatch(/"tool":"report".*"outcome":"task-required"/);
   });
 
-  it("a declaring client gets a task at once, however quick the call and long afterMs", async () => {
+  it("a declaring client is answered with a task, however quick the call and long afterMs", async () => {
     const tasked = await rpcAt(only.url as string, ALICE, "tools/call", { name: "report", arguments: {} });
     expect(tasked.result).toMatchObject({ resultType: "task" });
     const taskId = String(tasked.result?.taskId);
@@ -323,6 +358,29 @@ describe("tasks.require: tools whose calls always run as tasks", { timeout: 30_0
     }
     expect(task).toMatchObject({ status: "completed", result: { content: [{ type: "text", text: "report ready" }] } });
     expect(reports).toEqual(["ran"]);
+  });
+
+  it("a question before the task comes as input_required, without a task; the retry that answers it gets the task", async () => {
+    const capabilities = { elicitation: {}, extensions: { [TASKS]: {} } };
+    const call = (params: Record<string, unknown>) =>
+      modernRpc(only.url as string, "tools/call", params, { token: ALICE, capabilities });
+    const asked = (await call({ name: "interview", arguments: {} })).result ?? {};
+    expect(asked).toMatchObject({ resultType: "input_required", requestState: expect.any(String) });
+    expect(asked).not.toHaveProperty("taskId");
+    const [key = ""] = Object.keys(asked.inputRequests as object);
+    const tasked = (
+      await call({
+        name: "interview",
+        arguments: {},
+        requestState: asked.requestState,
+        inputResponses: { [key]: { action: "accept", content: { name: "Ada" } } },
+      })
+    ).result;
+    expect(tasked).toMatchObject({ resultType: "task", taskId: expect.any(String) });
+    expect(tasked).not.toHaveProperty("requestState");
+    expect(tasked).not.toHaveProperty("inputRequests");
+    const done = (await rpcAt(only.url as string, ALICE, "tasks/get", { taskId: String(tasked?.taskId) })).result;
+    expect(done).toMatchObject({ status: "completed", result: { content: [{ type: "text", text: "hired Ada" }] } });
   });
 });
 

@@ -34,6 +34,7 @@ export async function heldCallStep(held: HeldCall, signal: AbortSignal): Promise
     signal.removeEventListener("abort", onAbort);
   }
   if (step.kind === "done") return step.result;
+  if (step.kind === "failed") throw step.error;
   return inputRequired({
     inputRequests: { [QUESTION_KEY]: inputRequired.elicit(elicitParams(step.question) as never) },
     requestState: Buffer.from(JSON.stringify({ held: held.id }), "utf8").toString("base64url"),

@@ -49,16 +49,14 @@ describe("createHeldCalls", () => {
     await expect.poll(() => answer).toEqual({ action: "cancel" });
   });
 
-  it("holds at most `max` calls, and a call that throws ends as an error result", async () => {
+  it("holds at most `max` calls, and a call that throws ends failed with what it threw (a JSON-RPC error)", async () => {
     const held = createHeldCalls({ max: 1 });
+    const boom = new Error("boom");
     const call = held.hold("t", async () => {
-      throw new Error("boom");
+      throw boom;
     }) as HeldCall;
     expect(held.hold("t", async () => done("x"))).toBeUndefined();
-    expect(await call.next()).toEqual({
-      kind: "done",
-      result: { content: [{ type: "text", text: "Error: boom" }], isError: true },
-    });
+    expect(await call.next()).toEqual({ kind: "failed", error: boom });
     expect(held.hold("t", async () => done("x"))).toBeDefined();
   });
 });

@@ -5,10 +5,11 @@ import { randomUUID } from "node:crypto";
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import type { AskedQuestion, DispatchOptions, ToolQuestionAnswer } from "../../core/types.js";
 
-/** What the client hears next from a held call: a question, or the call's end. */
+/** What the client hears next from a held call: a question, or the call's end (a result, or a JSON-RPC error). */
 export type HeldStep =
   | { readonly kind: "question"; readonly question: AskedQuestion }
-  | { readonly kind: "done"; readonly result: CallToolResult };
+  | { readonly kind: "done"; readonly result: CallToolResult }
+  | { readonly kind: "failed"; readonly error: unknown };
 
 /** One call held across a client's retries. */
 export interface HeldCall {
@@ -28,7 +29,10 @@ export interface HeldCall {
 
 /** The calls one session holds; a held call nobody comes back to within `waitMs` is aborted and forgotten. */
 export interface HeldCalls {
-  /** A new held call for `toolName`, or `undefined` when `max` calls are held already. */
+  /**
+   * A new held call for `toolName`, or `undefined` when `max` calls are held already. What `run` throws is the
+   * call's end too: the client gets it as a JSON-RPC error.
+   */
   hold(toolName: string, run: (call: HeldCall) => Promise<CallToolResult>): HeldCall | undefined;
   find(id: string): HeldCall | undefined;
 }
@@ -60,7 +64,7 @@ export function createHeldCalls(options: { readonly waitMs?: number; readonly ma
       calls.set(call.id, call);
       void run(call).then(
         (result) => call.end(result),
-        (error: unknown) => call.end({ content: [{ type: "text", text: String(error) }], isError: true }),
+        (error: unknown) => call.fail(error),
       );
       return call;
     },
@@ -72,7 +76,7 @@ function heldCall(
   toolName: string,
   waitMs: number,
   forget: () => void,
-): HeldCall & { end(result: CallToolResult): void } {
+): HeldCall & { end(result: CallToolResult): void; fail(error: unknown): void } {
   const controller = new AbortController();
   const steps: HeldStep[] = [];
   let waiting: ((step: HeldStep) => void) | undefined;
@@ -89,7 +93,7 @@ function heldCall(
   // The client has the step: it has `waitMs` to come back, or the call is aborted and forgotten.
   const handedOut = (step: HeldStep) => {
     clearTimeout(timer);
-    if (step.kind === "done") forget();
+    if (step.kind !== "question") forget();
     else {
       timer = setTimeout(() => {
         controller.abort(new Error("the MCP client did not answer the call's question in time"));
@@ -134,6 +138,9 @@ function heldCall(
     },
     end(result) {
       push({ kind: "done", result });
+    },
+    fail(error) {
+      push({ kind: "failed", error });
     },
   };
 }

@@ -189,8 +189,8 @@ async function callTool(
   const tasks = hooks.tasks;
   const legacy = server.getNegotiatedProtocolVersion()?.startsWith("2025") === true;
   // A tool that runs only as a task (tasks.require) is refused to a request that cannot take one.
-  const atOnce = tasks?.served.required(params.name, session.activeTools.get(params.name)?.descriptor) === true;
-  if (atOnce && (legacy || !declaresTasks(ctx))) {
+  const required = tasks?.served.required(params.name, session.activeTools.get(params.name)?.descriptor) === true;
+  if (required && (legacy || !declaresTasks(ctx))) {
     await ended("task-required");
     throw new MissingRequiredClientCapabilityError(
       { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } },
@@ -200,47 +200,53 @@ async function callTool(
   const state = legacy ? undefined : ctx.mcpReq.requestState();
   const heldId = readHeldState(state);
   if (heldId !== undefined) return answerHeldCall(session, params.name, heldId, ctx);
+  // A 2026-07-28 client that can answer questions: a question the call asks while it runs (a bridged server's) and
+  // before it is a task is asked as input_required, and the call waits here for the retry that answers it.
+  const canAsk = !legacy && state === undefined && isRecord(clientCapabilities(server, ctx, legacy)?.elicitation);
+  const hold = (answer: (held: HeldCall) => Promise<CallToolResult>) =>
+    canAsk ? heldCallsOf(session).hold(params.name, answer) : undefined;
   if (tasks === undefined || legacy || !declaresTasks(ctx) || state !== undefined) {
-    // A 2026-07-28 client that can answer questions but takes no tasks: a question the call asks while it runs
-    // (a bridged server's) is asked as input_required, and the call waits here for the retry that answers it.
-    const held =
-      legacy || state !== undefined || !isRecord(clientCapabilities(server, ctx, legacy)?.elicitation)
-        ? undefined
-        : heldCallsOf(session).hold(params.name, async (call) => {
-            const done = await runCall(session, server, params, ctx, id, undefined, call);
-            await ended(done.outcome);
-            return done.result;
-          });
-    if (held !== undefined) return heldCallStep(held, ctx.mcpReq.signal);
-    const { result, outcome } = await runCall(session, server, params, ctx, id);
-    await ended(outcome);
-    return result;
+    const answer = async (held?: HeldCall) => {
+      const done = await runCall(session, server, params, ctx, id, undefined, held);
+      await ended(done.outcome);
+      if ("error" in done) throw done.error;
+      return done.result;
+    };
+    const held = hold(answer);
+    return held === undefined ? answer() : heldCallStep(held, ctx.mcpReq.signal);
   }
   // The client takes tasks: the call is answered when it ends, or with a task once it outlasts afterMs or asks for
   // an approval (whichever comes first); a task gets the call's result when it ends.
-  const call = tasks.served.begin(tasks.principal, params.name, ctx.mcpReq.signal, atOnce);
-  const running = runCall(session, server, params, ctx, id, call).then(
-    async (done) => {
-      call.finish({ result: done.result as Record<string, unknown> });
-      await Promise.resolve(ended(done.outcome)).catch(() => undefined);
-      return done;
-    },
-    (error: unknown) => {
-      const failure = error instanceof Error ? error : new Error(String(error));
-      call.finish({ error: failure });
-      return failure;
-    },
-  );
-  // A store that could not keep the task: the client learns that much, not the store's own error.
-  const becameTask = call.becameTask.catch(() => {
-    throw new ProtocolError(ProtocolErrorCode.InternalError, `The call to ${params.name} could not be kept as a task`);
-  });
-  const first = atOnce
-    ? { task: await becameTask }
-    : await Promise.race([running, becameTask.then((task) => ({ task }))]);
-  if (first instanceof Error) throw first;
-  if ("task" in first) return taskCreated(first.task);
-  return first.result;
+  const answer = async (held?: HeldCall): Promise<CallToolResult> => {
+    const call = tasks.served.begin(tasks.principal, params.name, held?.signal ?? ctx.mcpReq.signal, required);
+    const running = runCall(session, server, params, ctx, id, call, held).then(
+      async (done) => {
+        call.finish("error" in done ? { error: done.error } : { result: done.result as Record<string, unknown> });
+        await Promise.resolve(ended(done.outcome)).catch(() => undefined);
+        return done;
+      },
+      (error: unknown) => {
+        const failure = error instanceof Error ? error : new Error(String(error));
+        call.finish({ error: failure });
+        return { error: failure };
+      },
+    );
+    // A store that could not keep the task: the client learns that much, not the store's own error.
+    const becameTask = call.becameTask.catch(() => {
+      throw new ProtocolError(
+        ProtocolErrorCode.InternalError,
+        `The call to ${params.name} could not be kept as a task`,
+      );
+    });
+    const first = required
+      ? { task: await becameTask }
+      : await Promise.race([running, becameTask.then((task) => ({ task }))]);
+    if ("task" in first) return taskCreated(first.task);
+    if ("error" in first) throw first.error;
+    return first.result;
+  };
+  const held = hold(answer);
+  return held === undefined ? answer() : heldCallStep(held, ctx.mcpReq.signal);
 }
 
 /** A call answered with a task (`resultType: "task"`): the task's state, without its details. */
@@ -258,7 +264,7 @@ async function runCall(
   id: string,
   task?: TaskableCall,
   held?: HeldCall,
-): Promise<{ result: CallToolResult; outcome: string }> {
+): Promise<RunCallEnd> {
   // Once the call became a task its request is answered: progress and logs have nowhere to go.
   let detached = false;
   void task?.becameTask.then(
@@ -292,10 +298,11 @@ async function runCall(
     ...(onUpdate === undefined ? {} : { onUpdate }),
     ...(legacy && canAsk ? { approver: elicitApproval(ctx) } : {}),
     ...(task !== undefined && canAsk ? { approver: approveThroughTask(task) } : {}),
-    // A running call's own questions (a bridged server's elicitation) reach the client the same ways, with their form.
+    // A running call's own questions (a bridged server's elicitation) reach the client the same ways, with their
+    // form; a 2026-07-28 client is asked through the held call until the call is a task.
     ...(legacy && canAsk ? { ask: elicitQuestion(ctx) } : {}),
-    ...(task !== undefined && canAsk ? { ask: questionThroughTask(task) } : {}),
-    ...(held === undefined ? {} : { ask: held.ask }),
+    ...(task !== undefined && canAsk ? { ask: questionThroughTask(task, held?.ask) } : {}),
+    ...(task === undefined && held !== undefined ? { ask: held.ask } : {}),
     ...(task === undefined && !legacy && canAsk && approvals !== undefined ? { pauseForApproval: true } : {}),
   };
   const retry = legacy || approvals === undefined ? undefined : readApprovalRetry(approvals, ctx, params.name);
@@ -322,9 +329,19 @@ async function runCall(
     const result = approvalInputRequired(approvals, outcome.pendingApproval) as unknown as CallToolResult;
     return { result, outcome: "approval-required" };
   }
+  // A fault of the server rather than of the tool's work is a JSON-RPC error, as MCP wants (a task: failed).
+  if (outcome.errorCode === "invalid-result") {
+    const message = outcome.block.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("\n");
+    return { error: new ProtocolError(ProtocolErrorCode.InternalError, message), outcome: outcome.errorCode };
+  }
   const result = server.projectCallToolResult(toCallToolResult(outcome), active?.descriptor.outputSchema);
   return { result, outcome: outcomeCode(outcome) };
 }
+
+/** How a call ended: a result (an error result too), or a protocol error; and its outcome for the audit log. */
+type RunCallEnd =
+  | { readonly result: CallToolResult; readonly outcome: string }
+  | { readonly error: ProtocolError; readonly outcome: string };
 
 /**
  * What the client that made this request declared it can do: a 2025 client once, in `initialize`; a 2026-07-28

@@ -10,8 +10,9 @@ export interface ServeTasksOptions {
   /** The poll interval suggested to clients. Default 1000. */
   readonly pollIntervalMs?: number;
   /**
-   * Policy patterns (as `approvals.require`) of the tools whose calls always run as tasks: a declaring client gets a
-   * task at once, any other request `-32021` (the tasks extension is required). Default: none.
+   * Policy patterns (as `approvals.require`) of the tools whose calls always run as tasks: a declaring client is
+   * answered with a task however quick the call (made at `afterMs`, or as the call ends), any other request `-32021`
+   * (the tasks extension is required). Default: none.
    */
   readonly require?: readonly string[];
   /** Where tasks are kept: `"memory"` (the default: this process only), or a `TaskStore`. */

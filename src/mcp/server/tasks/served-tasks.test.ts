@@ -61,13 +61,37 @@ describe("createServedTasks require", () => {
     }
   });
 
-  it("a call begun at once is a task before afterMs, however long that is", async () => {
+  it("a required call that ends before afterMs becomes a task as it ends, stored ended before it is handed out", async () => {
     const served = createServedTasks({ afterMs: 60_000 });
     try {
       const call = served.begin("alice", "build", new AbortController().signal, true);
+      expect(call.isTask()).toBe(false);
+      call.finish({ result: { content: [{ type: "text", text: "built" }] } });
       const record = await call.becameTask;
-      expect(record).toMatchObject({ toolName: "build", status: "working" });
-      call.finish({ result: { content: [] } });
+      expect(record).toMatchObject({ toolName: "build", status: "completed" });
+      expect(await served.get("alice", record.taskId)).toMatchObject({
+        status: "completed",
+        result: { content: [{ type: "text", text: "built" }] },
+      });
+    } finally {
+      await served.close();
+    }
+  });
+
+  it("a required call still running at afterMs becomes a task then, and one that ends in an error fails with its code", async () => {
+    const served = createServedTasks({ afterMs: 10 });
+    try {
+      const call = served.begin("alice", "build", new AbortController().signal, true);
+      const record = await call.becameTask;
+      expect(record).toMatchObject({ status: "working" });
+      expect(call.isTask()).toBe(true);
+      call.finish({ error: Object.assign(new Error("not a tool result"), { code: -32603 }) });
+      await expect
+        .poll(() => served.get("alice", record.taskId))
+        .toMatchObject({
+          status: "failed",
+          error: { code: -32603, message: "not a tool result" },
+        });
     } finally {
       await served.close();
     }

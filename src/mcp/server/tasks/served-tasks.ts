@@ -28,6 +28,8 @@ export interface TaskableCall {
    * could not keep the task.
    */
   readonly becameTask: Promise<TaskRecord>;
+  /** Whether the call is a task, or is being made one: its questions then go through the task. */
+  isTask(): boolean;
   /** Asks the client (the call becomes a task, `input_required`); resolves with its answer to the question. */
   ask(question: TaskQuestion): Promise<unknown>;
   /** The call ended: its result goes into the task, when it is one. */
@@ -37,10 +39,11 @@ export interface TaskableCall {
 /** The tasks of one server, for all its principals. */
 export interface ServedTasks {
   /**
-   * A new call of `principal` to `toolName`; `requestSignal` aborts it until it becomes a task. `atOnce`: it is a
-   * task from the start (a tool `required` names), not only once it outlasts `afterMs`.
+   * A new call of `principal` to `toolName`; `requestSignal` aborts it until it becomes a task. `required`: it is
+   * answered with a task however quick it is (a tool `required` names): made once it outlasts `afterMs`, or else
+   * when it ends.
    */
-  begin(principal: string, toolName: string, requestSignal: AbortSignal, atOnce?: boolean): TaskableCall;
+  begin(principal: string, toolName: string, requestSignal: AbortSignal, required?: boolean): TaskableCall;
   /** Whether calls of this tool always run as tasks (the options' `require` patterns name it). */
   required(toolName: string, descriptor: ToolDescriptor | undefined): boolean;
   /** The task, when it exists, has not been forgotten and belongs to `principal`. */
@@ -83,7 +86,7 @@ export function createServedTasks(options: ServeTasksOptions = {}): ServedTasks 
     return record?.principal === principal ? record : undefined;
   };
 
-  const begin = (principal: string, toolName: string, requestSignal: AbortSignal, atOnce = false): TaskableCall => {
+  const begin = (principal: string, toolName: string, requestSignal: AbortSignal, required = false): TaskableCall => {
     const controller = new AbortController();
     const onRequestAbort = () => controller.abort(requestSignal.reason);
     if (requestSignal.aborted) onRequestAbort();
@@ -100,19 +103,24 @@ export function createServedTasks(options: ServeTasksOptions = {}): ServedTasks 
     // Handled by whoever waits for it; a call nobody answers with a task leaves no unhandled rejection behind.
     becameTask.catch(() => undefined);
     const questions = new Map<string, (answer: unknown) => void>();
+    // The task, made once (by materialize): the record is stored before the call is answered with it (a tasks/get
+    // then finds it).
+    let creating: Promise<TaskRecord> | undefined;
+    let stopListening: (() => void) | undefined;
     const apply = (event: TaskEvent) => {
       if (record === undefined) return Promise.resolve();
       record = transitionTask(record, event, Date.now(), keepMs);
       if (isTerminal(record.status)) live.delete(record.taskId);
       const written = record;
-      writes = writes.then(() => store.put(written)).catch(() => undefined);
+      // After the record is created: a later write must not be overtaken by the first one.
+      writes = writes
+        .then(() => creating)
+        .then(() => store.put(written))
+        .catch(() => undefined);
       // Other processes' cancels and answers are listened for until the end is written.
       if (isTerminal(written.status)) writes = writes.then(() => stopListening?.());
       return writes;
     };
-    // Made once: the record is stored before the call is answered with it (a tasks/get then finds it).
-    let creating: Promise<TaskRecord> | undefined;
-    let stopListening: (() => void) | undefined;
     const materialize = () => {
       creating ??= (async () => {
         requestSignal.removeEventListener("abort", onRequestAbort);
@@ -137,19 +145,18 @@ export function createServedTasks(options: ServeTasksOptions = {}): ServedTasks 
     };
     // A call that must be a task fails when the store cannot take it; one past afterMs is then answered as it ends,
     // without a task (Redis away).
-    const timer = atOnce
-      ? undefined
-      : setTimeout(() => {
-          if (ended === undefined)
-            void materialize().then(
-              () => signalTask(record as TaskRecord),
-              () => undefined,
-            );
-        }, afterMs);
-    if (atOnce) void materialize().then(() => signalTask(record as TaskRecord), storeFailed);
+    const madeTask = () => signalTask(record as TaskRecord);
+    const timer = setTimeout(() => {
+      if (ended === undefined) void materialize().then(madeTask, required ? storeFailed : () => undefined);
+    }, afterMs);
+    const end = (how: { readonly result: Record<string, unknown> } | { readonly error: Error }) =>
+      apply(
+        "result" in how ? { kind: "completed", result: how.result } : { kind: "failed", error: failureOf(how.error) },
+      );
     return {
       signal: controller.signal,
       becameTask,
+      isTask: () => creating !== undefined,
       async ask(question) {
         await materialize();
         const key = `approval-${randomUUID()}`;
@@ -166,16 +173,13 @@ export function createServedTasks(options: ServeTasksOptions = {}): ServedTasks 
           await apply({ kind: "answered", key });
         }
       },
-      finish(end) {
-        ended = end;
+      finish(how) {
+        ended = how;
         clearTimeout(timer);
         requestSignal.removeEventListener("abort", onRequestAbort);
-        if (record === undefined) return;
-        void apply(
-          "result" in end
-            ? { kind: "completed", result: end.result }
-            : { kind: "failed", error: { code: -32603, message: end.error.message } },
-        );
+        if (creating !== undefined) void end(how);
+        // A call that must be a task and ended before afterMs: its task is made now, already ended.
+        else if (required) void materialize().then(() => end(how).then(madeTask), storeFailed);
       },
     };
   };
@@ -230,6 +234,15 @@ export function createServedTasks(options: ServeTasksOptions = {}): ServedTasks 
       await store.close();
     },
   };
+}
+
+/**
+ * A failed task's JSON-RPC error: the call's own code when it ended in a protocol error (an MCP `ProtocolError`),
+ * else -32603 (internal error).
+ */
+function failureOf(error: Error): { readonly code: number; readonly message: string } {
+  const code = (error as { code?: unknown }).code;
+  return { code: typeof code === "number" && Number.isSafeInteger(code) ? code : -32603, message: error.message };
 }
 
 function checkedMs(name: string, value: number | undefined, fallback: number): number {
