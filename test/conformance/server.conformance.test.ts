@@ -25,12 +25,9 @@ const FIXTURES = fileURLToPath(new URL("./fixtures/", import.meta.url));
 const TOOLS_ONLY = "toolwire serves tools only";
 const APPS_ONLY =
   "the only resources serve offers are its served tools' MCP Apps (docs/mcp.md#apps), not the scenario's own";
-const OWN_QUESTIONS =
-  "a toolwire tool cannot ask the client's user its own questions; serve elicits only approvals, with its own schema";
-const INPUT_REQUIRED =
-  "the scenario calls its own test_input_required_result_* tools, which must answer with fixed request keys and re-run " +
-  "statelessly, and some ask for sampling or roots; a toolwire tool asks only elicitation questions (context.ask), " +
-  "which serve keeps the call running for and names in its own requestState (docs/approvals.md#questions-from-tools)";
+const SAMPLING_OR_ROOTS =
+  "its tool must ask the client's model (sampling/createMessage) or its roots (roots/list); a toolwire tool asks only " +
+  "elicitation questions (context.ask, docs/approvals.md#questions-from-tools)";
 
 /**
  * Scenarios (every run of them) or runs (`name@version`) for things toolwire does not serve, with why. Runs are keyed
@@ -53,22 +50,11 @@ const NOT_APPLICABLE: Record<string, string> = {
   "sep-2640-skills-enumeration": `${TOOLS_ONLY}: the skills extension (SEP-2640) serves skills as resources`,
   "sep-2640-skills-manifest": `${TOOLS_ONLY}: the skills extension (SEP-2640) serves skills as resources`,
   "tools-call-sampling": "a toolwire tool cannot ask the client's model (sampling/createMessage); no tool API for it",
-  "elicitation-sep1034-defaults": OWN_QUESTIONS,
-  "elicitation-sep1330-enums": OWN_QUESTIONS,
-  "input-required-result-basic-elicitation": INPUT_REQUIRED,
-  "input-required-result-basic-sampling": INPUT_REQUIRED,
-  "input-required-result-basic-list-roots": INPUT_REQUIRED,
-  "input-required-result-request-state": INPUT_REQUIRED,
-  "input-required-result-multiple-input-requests": INPUT_REQUIRED,
-  "input-required-result-multi-round": INPUT_REQUIRED,
-  "input-required-result-missing-input-response": INPUT_REQUIRED,
-  "input-required-result-non-tool-request": INPUT_REQUIRED,
-  "input-required-result-result-type": INPUT_REQUIRED,
-  "input-required-result-unsupported-methods": INPUT_REQUIRED,
-  "input-required-result-tampered-state": INPUT_REQUIRED,
-  "input-required-result-capability-check": INPUT_REQUIRED,
-  "input-required-result-ignore-extra-params": INPUT_REQUIRED,
-  "input-required-result-validate-input": INPUT_REQUIRED,
+  "input-required-result-basic-sampling": SAMPLING_OR_ROOTS,
+  "input-required-result-basic-list-roots": SAMPLING_OR_ROOTS,
+  "input-required-result-multiple-input-requests": `${SAMPLING_OR_ROOTS}; it asks all three at once`,
+  "input-required-result-capability-check": `${SAMPLING_OR_ROOTS}; its client declares sampling only`,
+  "input-required-result-non-tool-request": `${TOOLS_ONLY}: its question comes from prompts/get`,
 };
 
 /**
@@ -97,6 +83,9 @@ const PASSING = [
     "tools-call-with-logging",
     "ping",
     "tools-call-elicitation",
+    // Forms a fixture tool asks through context.ask, pushed to the client as elicitation/create unchanged.
+    "elicitation-sep1034-defaults",
+    "elicitation-sep1330-enums",
     // A session that agreed on 2025-11-25 gets primed, resumable streams whatever version a request's header names.
     "server-sse-polling",
   ].map((scenario) => `${scenario}@2025-11-25`),
@@ -114,6 +103,21 @@ const PASSING = [
     "dns-rebinding-protection",
   ].flatMap((scenario) => [`${scenario}@2025-11-25`, `${scenario}@2026-07-28`]),
   "http-header-validation@2026-07-28",
+  // SEP-2322's multi-round trip: the fixture's test_input_required_result_* tools ask through context.ask with the
+  // scenario's keys; serve holds the call across the retries, names the call and the round in its requestState,
+  // refuses a requestState it did not give (-32602), asks again when a retry lacks the answer, and takes an answer
+  // a request brings ahead.
+  ...[
+    "basic-elicitation",
+    "request-state",
+    "multi-round",
+    "missing-input-response",
+    "result-type",
+    "unsupported-methods",
+    "tampered-state",
+    "ignore-extra-params",
+    "validate-input",
+  ].map((scenario) => `input-required-result-${scenario}@2026-07-28`),
   // resources/read answers any URI that is not a served tool's MCP App with -32602 and the URI in its data.
   "sep-2164-resource-not-found@2026-07-28",
   // Mcp-Param-* headers checked against the body: a missing or mismatched one gets 400 / -32020.

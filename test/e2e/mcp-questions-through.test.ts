@@ -84,20 +84,50 @@ describe("a bridged server's question reaches the MCP client that made the call"
     }
   });
 
-  it("a retry naming a held call that is not there is refused, and nothing runs again", async () => {
-    const { result = {} } = await modernRpc(
+  it("a retry naming a held call that is not there is refused with -32602, and nothing runs again", async () => {
+    const answer = await modernRpc(
       served.url as string,
       "tools/call",
       {
         name: "up__confirm",
         arguments: {},
-        requestState: Buffer.from(JSON.stringify({ held: "no-such-call" })).toString("base64url"),
-        inputResponses: { toolwire_question: { action: "accept" } },
+        requestState: Buffer.from(JSON.stringify({ held: "no-such-call", round: 1 })).toString("base64url"),
+        inputResponses: { confirm: { action: "accept" } },
       },
       { capabilities: { elicitation: {} } },
     );
-    expect(result.isError).toBe(true);
-    expect(textOf(result)).toContain("is no longer waiting here");
+    expect(answer.result).toBeUndefined();
+    expect(answer.error).toMatchObject({ code: -32602 });
+    expect(answer.error?.message).toContain("is no longer waiting here");
+  });
+
+  it("over raw 2026-07-28: the upstream's own key; a retry without the answer is asked again; a changed state is refused", async () => {
+    const call = async (params: Record<string, unknown>) =>
+      modernRpc(
+        served.url as string,
+        "tools/call",
+        { name: "up__confirm", arguments: {}, ...params },
+        {
+          capabilities: { elicitation: {} },
+        },
+      );
+    const asked = (await call({})).result ?? {};
+    expect(asked).toMatchObject({ resultType: "input_required", requestState: expect.any(String) });
+    expect(Object.keys(asked.inputRequests as object)).toEqual(["confirm"]);
+    // No answer for the open question (a wrong key): the same question, the same state.
+    const again = (await call({ requestState: asked.requestState, inputResponses: { other: { action: "accept" } } }))
+      .result;
+    expect(again).toEqual(asked);
+    const tampered = await call({
+      requestState: `${String(asked.requestState)}x`,
+      inputResponses: { confirm: { action: "accept", content: { note: "forged" } } },
+    });
+    expect(tampered.error).toMatchObject({ code: -32602 });
+    const answered = await call({
+      requestState: asked.requestState,
+      inputResponses: { confirm: { action: "accept", content: { note: "raw" } } },
+    });
+    expect(textOf(answered.result ?? {})).toBe("confirmed: raw");
   });
 
   it("a 2026-07-28 client that takes tasks, asked before the call is a task, gets input_required; the retry brings the answer", async () => {

@@ -112,6 +112,9 @@ describe("context.ask", () => {
       null,
       { message: "x", schema: [] },
       { message: 1n },
+      { message: "x", key: "" },
+      { message: "x", key: 7 },
+      { message: "x", key: "k".repeat(129) },
     ]) {
       const { tool } = askingTool(bad);
       const block = await sessionWith([tool]).dispatch(
@@ -119,7 +122,7 @@ describe("context.ask", () => {
         { ask: () => ({ action: "accept" }) },
       );
       expect(block.is_error).toBe(true);
-      expect(textOf(block)).toContain("context.ask takes { message: string, schema?: object }");
+      expect(textOf(block)).toContain("context.ask takes { message: string, schema?: object, key?: string }");
     }
   });
 

@@ -62,19 +62,25 @@ export function questionAsker(
   };
 }
 
-/** The question as plain JSON data; a `TypeError` for one that is not `{ message: string, schema?: object }`. */
+/**
+ * The question as plain JSON data; a `TypeError` for one that is not `{ message: string, schema?: object, key?: string }`.
+ */
 function readQuestion(question: unknown): ToolQuestion {
   const copied = copyJson(question, "the question");
   const value = copied.ok ? copied.value : undefined;
   if (
     !isRecord(value) ||
     typeof value.message !== "string" ||
-    (value.schema !== undefined && !isRecord(value.schema))
+    (value.schema !== undefined && !isRecord(value.schema)) ||
+    (value.key !== undefined && (typeof value.key !== "string" || value.key.length === 0 || value.key.length > 128))
   ) {
-    throw new TypeError("context.ask takes { message: string, schema?: object } as JSON data");
+    throw new TypeError("context.ask takes { message: string, schema?: object, key?: string } as JSON data");
   }
-  const message = cutText(value.message, MAX_MESSAGE_CHARS);
-  return value.schema === undefined ? { message } : { message, schema: value.schema as JsonObject };
+  return {
+    message: cutText(value.message, MAX_MESSAGE_CHARS),
+    ...(value.schema === undefined ? {} : { schema: value.schema as JsonObject }),
+    ...(value.key === undefined ? {} : { key: value.key as string }),
+  };
 }
 
 /** The caller's answer as one of the three actions; anything else counts as cancel (no answer given). */

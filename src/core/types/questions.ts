@@ -9,6 +9,11 @@ export interface ToolQuestion {
    * `requestedSchema`. A property's `default` is what a plain yes gives it. Absent: a yes or no.
    */
   readonly schema?: JsonObject;
+  /**
+   * The question's name, unique in its call (at most 128 characters): the key of its input request when an MCP client
+   * is asked (`inputRequests`), so that a client may answer it ahead. A bridged server's question keeps its own key.
+   */
+  readonly key?: string;
 }
 
 /** The person's answer: accept (with the form's fields), decline, or cancel (no answer given). */

@@ -14,6 +14,8 @@ export interface McpElicitation {
    */
   readonly toolName?: string;
   readonly toolCallId?: string;
+  /** The request's key among the server's input requests (an input_required result's or a task's); absent in 2025. */
+  readonly key?: string;
   /** The request's params as the server sent them: `message`, `requestedSchema` (a form), `mode`, `url`, ... */
   readonly params: JsonObject;
 }

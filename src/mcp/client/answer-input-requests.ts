@@ -42,7 +42,7 @@ export async function answerInputRequests(
     }
     const outcome = await answerElicitation(
       asker.handler,
-      { serverId, toolName: name, toolCallId: asker.toolCallId, params },
+      { serverId, toolName: name, toolCallId: asker.toolCallId, key, params },
       asker.signal,
     );
     if (outcome.kind === "answered") {

@@ -11,11 +11,17 @@ import type { McpElicitationHandler } from "./answer-elicitation.js";
 export function askThroughContext(context: ToolCallContext): McpElicitationHandler | undefined {
   const { ask } = context;
   if (ask === undefined) return undefined;
-  return ({ params }) => ask(questionOf(params));
+  return ({ params, key }) => ask(questionOf(params, key));
 }
 
-function questionOf(params: JsonObject): ToolQuestion {
+/** The server's question, with its own key when it has one (a long key is left out: the caller names the question). */
+function questionOf(params: JsonObject, key: string | undefined): ToolQuestion {
   const message = typeof params.message === "string" ? params.message : "(the server sent no message)";
-  if (params.mode === "url" && typeof params.url === "string") return { message: `${message} (open ${params.url})` };
-  return isRecord(params.requestedSchema) ? { message, schema: params.requestedSchema as JsonObject } : { message };
+  const named = key !== undefined && key.length > 0 && key.length <= 128 ? { key } : {};
+  if (params.mode === "url" && typeof params.url === "string") {
+    return { message: `${message} (open ${params.url})`, ...named };
+  }
+  return isRecord(params.requestedSchema)
+    ? { message, schema: params.requestedSchema as JsonObject, ...named }
+    : { message, ...named };
 }

@@ -14,13 +14,39 @@ describe("createHeldCalls", () => {
       return done(`${first.action} ${second.action}`);
     }) as HeldCall;
     expect(held.find(call.id)).toBe(call);
-    expect(await call.next()).toEqual({ kind: "question", question });
+    expect(await call.next()).toEqual({ kind: "question", question, round: 1 });
+    expect(call.open()).toEqual({ kind: "question", question, round: 1 });
     expect(call.answer({ action: "accept" })).toBe(true);
+    expect(call.open()).toBeUndefined();
     expect(call.answer({ action: "accept" })).toBe(false); // nothing open until the next question
-    expect(await call.next()).toMatchObject({ kind: "question", question: { message: "Really?" } });
+    expect(await call.next()).toMatchObject({ kind: "question", question: { message: "Really?" }, round: 2 });
     call.answer({ action: "decline" });
     expect(await call.next()).toEqual({ kind: "done", result: done("accept decline") });
     expect(held.find(call.id)).toBeUndefined();
+  });
+
+  it("answers a keyed question the request brought an answer for, once, without asking it", async () => {
+    const held = createHeldCalls();
+    const ahead = (key: string) =>
+      key === "name" ? ({ action: "accept", content: { name: "Ada" } } as const) : undefined;
+    const call = held.hold(
+      "t",
+      async (own: HeldCall) => {
+        const first = await own.ask({ ...question, key: "name" }, { signal: own.signal });
+        const again = await own.ask({ ...question, key: "name" }, { signal: own.signal });
+        const unkeyed = await own.ask(question, { signal: own.signal });
+        return done(`${JSON.stringify(first)} ${again.action} ${unkeyed.action}`);
+      },
+      ahead,
+    ) as HeldCall;
+    expect(await call.next()).toEqual({ kind: "question", question: { ...question, key: "name" }, round: 1 });
+    call.answer({ action: "decline" });
+    expect(await call.next()).toEqual({ kind: "question", question, round: 2 });
+    call.answer({ action: "cancel" });
+    expect(await call.next()).toEqual({
+      kind: "done",
+      result: done('{"action":"accept","content":{"name":"Ada"}} decline cancel'),
+    });
   });
 
   it("aborts and forgets a call whose question waits longer than waitMs, the question cancelled", async () => {

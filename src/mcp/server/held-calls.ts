@@ -7,7 +7,8 @@ import type { AskedQuestion, DispatchOptions, ToolQuestionAnswer } from "../../c
 
 /** What the client hears next from a held call: a question, or the call's end (a result, or a JSON-RPC error). */
 export type HeldStep =
-  | { readonly kind: "question"; readonly question: AskedQuestion }
+  /** `round` counts the call's questions: 1 for its first. */
+  | { readonly kind: "question"; readonly question: AskedQuestion; readonly round: number }
   | { readonly kind: "done"; readonly result: CallToolResult }
   | { readonly kind: "failed"; readonly error: unknown };
 
@@ -21,6 +22,8 @@ export interface HeldCall {
   readonly ask: NonNullable<DispatchOptions["ask"]>;
   /** Resolves with the next step; a question the client leaves unanswered for `waitMs` is cancelled. */
   next(): Promise<HeldStep>;
+  /** The question handed out and not answered yet (the client may ask for it again), if any. */
+  open(): (HeldStep & { readonly kind: "question" }) | undefined;
   /** The client's answer to the open question; false when none is open. */
   answer(answer: ToolQuestionAnswer): boolean;
   /** Aborts the call (the client cancelled the request that waits for it); its open question is cancelled. */
@@ -33,9 +36,19 @@ export interface HeldCalls {
    * A new held call for `toolName`, or `undefined` when `max` calls are held already. What `run` throws is the
    * call's end too: the client gets it as a JSON-RPC error.
    */
-  hold(toolName: string, run: (call: HeldCall) => Promise<CallToolResult>): HeldCall | undefined;
+  hold(
+    toolName: string,
+    run: (call: HeldCall) => Promise<CallToolResult>,
+    answeredAhead?: AnsweredAhead,
+  ): HeldCall | undefined;
   find(id: string): HeldCall | undefined;
 }
+
+/**
+ * The answers the request that started the call brought ahead, by question key (SEP-2322 lets a client send them
+ * unasked): a question whose key has one is answered with it (once) instead of being asked.
+ */
+export type AnsweredAhead = (key: string) => ToolQuestionAnswer | undefined;
 
 /** How long a held call waits for the client to come back: as long as an approval may wait. */
 const DEFAULT_WAIT_MS = 900_000;
@@ -58,9 +71,9 @@ export function createHeldCalls(options: { readonly waitMs?: number; readonly ma
   const max = options.max ?? DEFAULT_MAX_HELD;
   const calls = new Map<string, HeldCall>();
   return {
-    hold(toolName, run) {
+    hold(toolName, run, answeredAhead) {
       if (calls.size >= max) return undefined;
-      const call = heldCall(toolName, waitMs, () => calls.delete(call.id));
+      const call = heldCall(toolName, waitMs, () => calls.delete(call.id), answeredAhead);
       calls.set(call.id, call);
       void run(call).then(
         (result) => call.end(result),
@@ -76,9 +89,13 @@ function heldCall(
   toolName: string,
   waitMs: number,
   forget: () => void,
+  answeredAhead: AnsweredAhead | undefined,
 ): HeldCall & { end(result: CallToolResult): void; fail(error: unknown): void } {
   const controller = new AbortController();
   const steps: HeldStep[] = [];
+  const usedAhead = new Set<string>();
+  let rounds = 0;
+  let asked: (HeldStep & { readonly kind: "question" }) | undefined;
   let waiting: ((step: HeldStep) => void) | undefined;
   let open: ((answer: ToolQuestionAnswer) => void) | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -95,6 +112,7 @@ function heldCall(
     clearTimeout(timer);
     if (step.kind !== "question") forget();
     else {
+      asked = step;
       timer = setTimeout(() => {
         controller.abort(new Error("the MCP client did not answer the call's question in time"));
         open?.({ action: "cancel" });
@@ -108,17 +126,25 @@ function heldCall(
     id: randomUUID(),
     toolName,
     signal: controller.signal,
-    ask: (question, { signal }) =>
-      new Promise<ToolQuestionAnswer>((resolve) => {
+    ask: (question, { signal }) => {
+      const key = question.key;
+      const ahead = key === undefined || usedAhead.has(key) ? undefined : answeredAhead?.(key);
+      if (ahead !== undefined && key !== undefined) {
+        usedAhead.add(key);
+        return Promise.resolve(ahead);
+      }
+      return new Promise<ToolQuestionAnswer>((resolve) => {
         const cancel = () => resolve({ action: "cancel" });
         signal.addEventListener("abort", cancel, { once: true });
         open = (answer) => {
           open = undefined;
+          asked = undefined;
           signal.removeEventListener("abort", cancel);
           resolve(answer);
         };
-        push({ kind: "question", question });
-      }),
+        push({ kind: "question", question, round: ++rounds });
+      });
+    },
     next: () => {
       const step = steps.shift();
       if (step !== undefined) return Promise.resolve(handedOut(step));
@@ -126,6 +152,7 @@ function heldCall(
         waiting = (next) => resolve(handedOut(next));
       });
     },
+    open: () => (open === undefined ? undefined : asked),
     answer(answer) {
       if (open === undefined) return false;
       clearTimeout(timer);

@@ -22,7 +22,7 @@ import type {
   TraceContext,
 } from "../../core/types.js";
 import { MCP_APP_MIME_TYPE, MCP_APPS_EXTENSION } from "../client/mcp-app.js";
-import { answerHeldCall, heldCallStep, readHeldState } from "./answer-held-call.js";
+import { answerHeldCall, answersAhead, heldCallStep, readHeldState } from "./answer-held-call.js";
 import { approvalInputRequired, approveThroughTask, elicitApproval, readApprovalRetry } from "./approve-over-mcp.js";
 import { elicitQuestion, questionThroughTask } from "./ask-over-mcp.js";
 import { type HeldCall, heldCallsOf } from "./held-calls.js";
@@ -198,13 +198,13 @@ async function callTool(
     );
   }
   const state = legacy ? undefined : ctx.mcpReq.requestState();
-  const heldId = readHeldState(state);
-  if (heldId !== undefined) return answerHeldCall(session, params.name, heldId, ctx);
+  const heldState = readHeldState(state);
+  if (heldState !== undefined) return answerHeldCall(session, params.name, heldState, ctx);
   // A 2026-07-28 client that can answer questions: a question the call asks while it runs (a bridged server's) and
   // before it is a task is asked as input_required, and the call waits here for the retry that answers it.
   const canAsk = !legacy && state === undefined && isRecord(clientCapabilities(server, ctx, legacy)?.elicitation);
   const hold = (answer: (held: HeldCall) => Promise<CallToolResult>) =>
-    canAsk ? heldCallsOf(session).hold(params.name, answer) : undefined;
+    canAsk ? heldCallsOf(session).hold(params.name, answer, answersAhead(ctx)) : undefined;
   if (tasks === undefined || legacy || !declaresTasks(ctx) || state !== undefined) {
     const answer = async (held?: HeldCall) => {
       const done = await runCall(session, server, params, ctx, id, undefined, held);
@@ -305,10 +305,17 @@ async function runCall(
     ...(task === undefined && held !== undefined ? { ask: held.ask } : {}),
     ...(task === undefined && !legacy && canAsk && approvals !== undefined ? { pauseForApproval: true } : {}),
   };
-  const retry = legacy || approvals === undefined ? undefined : readApprovalRetry(approvals, ctx, params.name);
+  // A requestState this server did not seal (or one changed since) is refused: the call does not run.
+  const retry = legacy
+    ? undefined
+    : approvals === undefined
+      ? ctx.mcpReq.requestState() === undefined
+        ? undefined
+        : "invalid"
+      : readApprovalRetry(approvals, ctx, params.name);
   if (retry === "invalid") {
-    const text = `The approval state of this call to ${params.name} is not valid; it was not run.`;
-    return { result: { content: [{ type: "text", text }], isError: true }, outcome: "approval-state-invalid" };
+    const text = `The requestState of this call to ${params.name} is not one this server gave, or was changed; the call was not run.`;
+    return { error: new ProtocolError(ProtocolErrorCode.InvalidParams, text), outcome: "approval-state-invalid" };
   }
   let outcome: ToolCallOutcome;
   if (retry !== undefined && approvals !== undefined) {
