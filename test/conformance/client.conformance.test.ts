@@ -30,8 +30,6 @@ const SKILLS = "the bridge does not consume the skills extension (SEP-2640): it 
  */
 const NOT_APPLICABLE: Record<string, string> = {
   "auth/enterprise-managed-authorization": `${NO_CLIENT} no enterprise-managed authorization (identity assertion grant)`,
-  "auth/dpop": `${NO_CLIENT} no DPoP (RFC 9449) proof of possession`,
-  "auth/dpop-nonce": `${NO_CLIENT} no DPoP (RFC 9449) proof of possession`,
   "auth/wif-jwt-bearer": `${NO_CLIENT} no workload identity federation (JWT bearer grant)`,
   "sep-2640-client-no-prefetch": SKILLS,
   "sep-2640-client-verify-digest": SKILLS,
@@ -98,6 +96,10 @@ const PASSING = [
   // Its authorization server's metadata now names the issuer it is found at, so the RFC 8414 issuer check accepts it.
   "auth/2025-03-26-oauth-metadata-backcompat@2025-03-26",
   "auth/client-credentials-jwt@extension",
+  // DPoP (RFC 9449, SEP-1932): the authorization server offers ES256, so the bridge asks for DPoP-bound tokens with
+  // its stored key, proves it on every request, and retries once with a server's nonce.
+  "auth/dpop@extension",
+  "auth/dpop-nonce@extension",
   "auth/client-credentials-basic@extension",
 ];
 

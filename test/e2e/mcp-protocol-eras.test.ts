@@ -1,6 +1,7 @@
 // Both protocol eras, both ways: toolwire serves 2026-07-28 (stateless) and 2025 clients, and bridges servers of either.
 import { createServer, type Server as HttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { fileURLToPath } from "node:url";
 import {
   Client as ModernClient,
   StreamableHTTPClientTransport as ModernHttpTransport,
@@ -20,7 +21,9 @@ import type { RegistryReport } from "../../src/index.js";
 import { connectMcpServer, serveMcp } from "../../src/mcp/api.js";
 import { TOOLS_PAGE_SIZE } from "../../src/mcp/server/tool-server.js";
 import { CLI, cliEnv, tempWorkspace } from "./helpers/cli.js";
-import { everythingServer } from "./helpers/mcp-servers.js";
+import { everythingServer, minimalEnv } from "./helpers/mcp-servers.js";
+
+const TASK_SERVER = fileURLToPath(new URL("./helpers/mcp-task-server.mjs", import.meta.url));
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -303,6 +306,20 @@ describe("connectMcpServer", () => {
       (error: unknown) => error,
     );
     expect(failed).toMatchObject({ name: "McpConnectionError", code: "mcp-connect-failed", serverId: "everything" });
+  });
+
+  it("with protocol 2026-07-28, waits for a stdio server slow to start past the 3 s era probe", async () => {
+    const connection = await connectMcpServer(
+      {
+        id: "slow",
+        command: process.execPath,
+        args: [TASK_SERVER],
+        env: { ...minimalEnv(), STARTUP_DELAY_MS: "3500" },
+      },
+      { protocol: "2026-07-28" },
+    );
+    cleanups.push(() => connection.close());
+    expect(connection.protocol).toEqual({ version: "2026-07-28", era: "modern" });
   });
 
   it("bridges a 2025-era server with the initialize handshake, and says so", async () => {

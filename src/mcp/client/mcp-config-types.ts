@@ -22,6 +22,8 @@ export interface McpOAuthAuthConfig {
   readonly redirectPort?: number;
   /** How long to wait for the login. Default 300 000 ms. */
   readonly authorizationTimeoutMs?: number;
+  /** DPoP-bound tokens when the authorization server offers DPoP (RFC 9449). Default true; false: Bearer only. */
+  readonly dpop?: boolean;
 }
 
 /**

@@ -175,10 +175,16 @@ async function openOnce(
       extensions: { [TASKS_EXTENSION]: {}, [MCP_APPS_EXTENSION]: { mimeTypes: [MCP_APP_MIME_TYPE] } },
     },
     // 2026-07-28 when the server offers it (server/discover), else the 2025 initialize handshake.
-    // Over stdio a silent probe means a 2025-era server, so it waits briefly; over HTTP silence is an outage.
+    // Over stdio a silent probe means a 2025-era server, so it waits briefly; over HTTP silence is an outage, and a
+    // pinned 2026-07-28 has no other way in, so those wait as long as connecting may (a server slow to start).
     versionNegotiation: {
       mode: protocol === "2025" ? "legacy" : protocol === "auto" ? "auto" : { pin: protocol },
-      probe: { timeoutMs: "command" in endpoint ? Math.min(PROBE_TIMEOUT_MS, connectTimeoutMs) : connectTimeoutMs },
+      probe: {
+        timeoutMs:
+          "command" in endpoint && protocol === "auto"
+            ? Math.min(PROBE_TIMEOUT_MS, connectTimeoutMs)
+            : connectTimeoutMs,
+      },
     },
   });
   const live: OpenMcpClient = {

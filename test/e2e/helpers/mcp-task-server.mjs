@@ -109,7 +109,11 @@ function callTool(id, params) {
   return send({ id, error: { code: -32602, message: `Unknown tool ${name}` } });
 }
 
-createInterface({ input: process.stdin }).on("line", (line) => {
+// STARTUP_DELAY_MS: reads nothing for that long (a server slow to start); requests wait in the pipe meanwhile.
+const startupDelay = Number(process.env.STARTUP_DELAY_MS ?? 0);
+setTimeout(() => createInterface({ input: process.stdin }).on("line", onLine), startupDelay);
+
+function onLine(line) {
   const message = JSON.parse(line);
   if (message.id === undefined || message.method === undefined) return;
   const { id, method, params } = message;
@@ -156,4 +160,4 @@ createInterface({ input: process.stdin }).on("line", (line) => {
     return result(id, {});
   }
   send({ id, error: { code: -32601, message: "Method not found" } });
-});
+}

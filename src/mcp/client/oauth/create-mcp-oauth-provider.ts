@@ -2,6 +2,7 @@
 import { randomBytes } from "node:crypto";
 import { createServer } from "node:net";
 import {
+  type DpopSession,
   type OAuthClientInformationContext,
   type OAuthClientInformationMixed,
   type OAuthClientMetadata,
@@ -10,6 +11,7 @@ import {
   type OAuthTokens,
   validateClientMetadataUrl,
 } from "@modelcontextprotocol/client";
+import { dpopSessionOf, newDpopKey } from "./dpop-key.js";
 import { listenForRedirect } from "./loopback-redirect.js";
 import { McpOAuthError } from "./oauth-error.js";
 import { createOAuthFileStore, type OAuthStore, type OAuthStoreState, type StoredTokens } from "./oauth-store.js";
@@ -73,6 +75,12 @@ export interface McpOAuthProviderOptions {
   readonly storeDir?: string;
   /** How the user's authorization is obtained. Default `{ kind: "loopback" }`. */
   readonly authorization?: LoopbackAuthorization | CallbackAuthorization;
+  /**
+   * DPoP (RFC 9449) sender-constrained tokens: with `true` (the default), when the authorization server offers DPoP
+   * with ES256, toolwire asks for tokens bound to its own key (kept in the store with the tokens) and proves it holds
+   * that key on every request. `false`: Bearer tokens only.
+   */
+  readonly dpop?: boolean;
 }
 
 /**
@@ -138,6 +146,7 @@ export function createMcpOAuthProvider(options: McpOAuthProviderOptions): McpOAu
   let expectedState: string | undefined;
   let pending: URL | undefined;
   let preparing: Promise<void> | undefined;
+  let dpopSession: Promise<DpopSession> | undefined;
 
   const load = async (): Promise<OAuthStoreState> => {
     state ??= await store.load();
@@ -280,6 +289,21 @@ export function createMcpOAuthProvider(options: McpOAuthProviderOptions): McpOAu
       awaitingCode = false;
       return codeVerifier;
     },
+    dpop() {
+      if (options.dpop === false) return undefined;
+      // DPoP where the authorization server offers it (its metadata), and for tokens it bound to the key already.
+      const metadata = discovery?.authorizationServerMetadata as
+        | { dpop_signing_alg_values_supported?: unknown }
+        | undefined;
+      const offered = metadata?.dpop_signing_alg_values_supported;
+      const bound = state?.tokens?.token_type?.toLowerCase() === "dpop";
+      if (!bound && !(Array.isArray(offered) && offered.includes("ES256"))) return undefined;
+      dpopSession ??= storedDpopSession().catch((error: unknown) => {
+        dpopSession = undefined;
+        throw error;
+      });
+      return dpopSession;
+    },
     saveDiscoveryState(discovered: OAuthDiscoveryState) {
       discovery = discovered;
     },
@@ -305,12 +329,22 @@ export function createMcpOAuthProvider(options: McpOAuthProviderOptions): McpOAu
     },
     async logout() {
       state = {};
+      dpopSession = undefined;
       codeVerifier = undefined;
       discovery = undefined;
       awaitingCode = false;
       await store.clear();
     },
   };
+
+  /** The session of the stored DPoP key, made (and stored) the first time. */
+  async function storedDpopSession(): Promise<DpopSession> {
+    const kept = (await load()).dpopKey;
+    if (kept !== undefined) return dpopSessionOf(kept);
+    const made = await newDpopKey();
+    await update((current) => ({ ...current, dpopKey: made.stored }));
+    return made.session;
+  }
 
   async function obtainAuthorization(url: URL, authorizeOptions: { readonly signal?: AbortSignal }) {
     const wanted = url.searchParams.get("state") ?? expectedState ?? "";

@@ -48,6 +48,7 @@ export function checkMcpAuthConfig(serverId: string, auth: unknown): McpServerAu
       "clientMetadataUrl",
       "redirectPort",
       "authorizationTimeoutMs",
+      "dpop",
     ],
     client_credentials: ["type", "clientId", "clientSecretEnv", "privateKeyEnv", "algorithm", "scopes", "issuer"],
     bearer: ["type", "tokenEnv"],
@@ -92,6 +93,9 @@ export function checkMcpAuthConfig(serverId: string, auth: unknown): McpServerAu
     const port = record.redirectPort;
     if (port !== undefined && !(Number.isInteger(port) && (port as number) >= 1 && (port as number) <= 65_535)) {
       fail(`.redirectPort must be an integer from 1 to 65535, got ${JSON.stringify(port)}`);
+    }
+    if (record.dpop !== undefined && typeof record.dpop !== "boolean") {
+      fail(`.dpop must be true or false, got ${JSON.stringify(record.dpop)}`);
     }
     const timeout = record.authorizationTimeoutMs;
     if (timeout !== undefined && !(typeof timeout === "number" && timeout > 0 && timeout <= 2_147_483_647)) {
@@ -141,6 +145,7 @@ export function createMcpAuthProvider(
         ...(auth.clientSecretEnv === undefined ? {} : { clientSecret: secret(auth.clientSecretEnv, "client secret") }),
         ...(auth.clientMetadataUrl === undefined ? {} : { clientMetadataUrl: auth.clientMetadataUrl }),
         ...(options.storeDir === undefined ? {} : { storeDir: options.storeDir }),
+        ...(auth.dpop === undefined ? {} : { dpop: auth.dpop }),
         authorization: {
           kind: "loopback",
           ...(auth.redirectPort === undefined ? {} : { port: auth.redirectPort }),

@@ -4,6 +4,7 @@ import { chmod, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises"
 import { homedir } from "node:os";
 import { join } from "node:path";
 import type { OAuthClientInformationMixed, OAuthTokens } from "@modelcontextprotocol/client";
+import type { StoredDpopKey } from "./dpop-key.js";
 
 /** Tokens as stored: the authorization server's answer, plus when the access token expires (ms since the epoch). */
 export type StoredTokens = OAuthTokens & { readonly issuer?: string; readonly expires_at?: number };
@@ -17,6 +18,8 @@ export interface OAuthStoreState {
   readonly clients?: Readonly<Record<string, OAuthClientInformationMixed & { readonly issuer?: string }>>;
   /** The loopback redirect URI a registration was made with: the next login listens on the same port. */
   readonly redirectUrl?: string;
+  /** The DPoP key DPoP-bound tokens are bound to (RFC 9449), once an authorization server offered DPoP. */
+  readonly dpopKey?: StoredDpopKey;
 }
 
 /** Reads and writes one server's OAuth state. `save` replaces the whole state. */
