@@ -168,7 +168,10 @@ type CallParams = {
   readonly _meta?: { progressToken?: unknown };
 };
 
-/** One `tools/call` through `session.dispatchDetailed`: refusals and failures are `isError` results. */
+/**
+ * One `tools/call` through `session.dispatchDetailed`: refusals and failures are `isError` results; a result that is
+ * not a tool result (-32603) and a requestState this server did not give (-32602) are JSON-RPC errors.
+ */
 async function callTool(
   session: AgentSession,
   server: Server,
@@ -305,14 +308,7 @@ async function runCall(
     ...(task === undefined && held !== undefined ? { ask: held.ask } : {}),
     ...(task === undefined && !legacy && canAsk && approvals !== undefined ? { pauseForApproval: true } : {}),
   };
-  // A requestState this server did not seal (or one changed since) is refused: the call does not run.
-  const retry = legacy
-    ? undefined
-    : approvals === undefined
-      ? ctx.mcpReq.requestState() === undefined
-        ? undefined
-        : "invalid"
-      : readApprovalRetry(approvals, ctx, params.name);
+  const retry = approvalRetryOf(approvals, ctx, legacy, params.name);
   if (retry === "invalid") {
     const text = `The requestState of this call to ${params.name} is not one this server gave, or was changed; the call was not run.`;
     return { error: new ProtocolError(ProtocolErrorCode.InvalidParams, text), outcome: "approval-state-invalid" };
@@ -343,6 +339,20 @@ async function runCall(
   }
   const result = server.projectCallToolResult(toCallToolResult(outcome), active?.descriptor.outputSchema);
   return { result, outcome: outcomeCode(outcome) };
+}
+
+/**
+ * The approval a 2026-07-28 retry answers (its requestState, sealed by the session's approvals), or `"invalid"` for a
+ * requestState this server did not seal or that was changed since: that call does not run.
+ */
+function approvalRetryOf(
+  approvals: AgentSession["approvals"],
+  ctx: ServerContext,
+  legacy: boolean,
+  toolName: string,
+): ReturnType<typeof readApprovalRetry> {
+  if (legacy || ctx.mcpReq.requestState() === undefined) return undefined;
+  return approvals === undefined ? "invalid" : readApprovalRetry(approvals, ctx, toolName);
 }
 
 /** How a call ended: a result (an error result too), or a protocol error; and its outcome for the audit log. */

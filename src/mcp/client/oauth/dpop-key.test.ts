@@ -16,7 +16,7 @@ function providerOn(store: OAuthStore, dpop?: boolean) {
 }
 
 /** What the SDK saves before a token request: the authorization server and its metadata. */
-function discovered(offers: readonly string[] | undefined) {
+function discovered(offers: string[] | undefined) {
   return {
     authorizationServerUrl: AS,
     authorizationServerMetadata: {
