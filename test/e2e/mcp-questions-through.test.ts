@@ -91,7 +91,7 @@ describe("a bridged server's question reaches the MCP client that made the call"
       {
         name: "up__confirm",
         arguments: {},
-        requestState: Buffer.from(JSON.stringify({ held: "no-such-call", round: 1 })).toString("base64url"),
+        requestState: `held.${Buffer.from(JSON.stringify({ held: "no-such-call", round: 1 })).toString("base64url")}`,
         inputResponses: { confirm: { action: "accept" } },
       },
       { capabilities: { elicitation: {} } },

@@ -22,24 +22,29 @@ interface HeldState {
   readonly round: number;
 }
 
+/** What a held call's requestState starts with (an approval's sealed state never does). */
+const HELD_PREFIX = "held.";
+
 /** A held call's state as its requestState: one spelling only, so that any change to it is seen. */
 function encodeHeldState(state: HeldState): string {
-  return Buffer.from(JSON.stringify({ held: state.held, round: state.round }), "utf8").toString("base64url");
+  const json = JSON.stringify({ held: state.held, round: state.round });
+  return `${HELD_PREFIX}${Buffer.from(json, "utf8").toString("base64url")}`;
 }
 
 /**
- * The held call's state, when `state` is exactly the requestState of a held call's question (as it was given: the
- * call's id is a random capability, and a state spelled any other way is not ours); else `undefined`.
+ * The held call's state when `state` is exactly the requestState of a held call's question, as it was given (the
+ * call's id is a random capability); `"changed"` for one that starts like it but is spelled any other way;
+ * `undefined` for any other state (an approval's, or none).
  */
-export function readHeldState(state: unknown): HeldState | undefined {
-  if (typeof state !== "string") return undefined;
+export function readHeldState(state: unknown): HeldState | "changed" | undefined {
+  if (typeof state !== "string" || !state.startsWith(HELD_PREFIX)) return undefined;
   try {
-    const read: unknown = JSON.parse(Buffer.from(state, "base64url").toString("utf8"));
-    if (!isRecord(read) || typeof read.held !== "string" || !Number.isSafeInteger(read.round)) return undefined;
+    const read: unknown = JSON.parse(Buffer.from(state.slice(HELD_PREFIX.length), "base64url").toString("utf8"));
+    if (!isRecord(read) || typeof read.held !== "string" || !Number.isSafeInteger(read.round)) return "changed";
     const held = { held: read.held, round: read.round as number };
-    return encodeHeldState(held) === state ? held : undefined;
+    return encodeHeldState(held) === state ? held : "changed";
   } catch {
-    return undefined;
+    return "changed";
   }
 }
 

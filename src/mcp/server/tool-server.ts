@@ -169,8 +169,9 @@ type CallParams = {
 };
 
 /**
- * One `tools/call` through `session.dispatchDetailed`: refusals and failures are `isError` results; a result that is
- * not a tool result (-32603) and a requestState this server did not give (-32602) are JSON-RPC errors.
+ * One `tools/call` through `session.dispatchDetailed`: refusals and failures are `isError` results (a task whose
+ * tool returned something that is not a tool result ends `failed`); a held call's requestState that is unknown or
+ * was changed is refused with -32602.
  */
 async function callTool(
   session: AgentSession,
@@ -202,6 +203,12 @@ async function callTool(
   }
   const state = legacy ? undefined : ctx.mcpReq.requestState();
   const heldState = readHeldState(state);
+  if (heldState === "changed") {
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
+      `The requestState of this call to ${params.name} was changed; nothing was run.`,
+    );
+  }
   if (heldState !== undefined) return answerHeldCall(session, params.name, heldState, ctx);
   // A 2026-07-28 client that can answer questions: a question the call asks while it runs (a bridged server's) and
   // before it is a task is asked as input_required, and the call waits here for the retry that answers it.
@@ -212,7 +219,6 @@ async function callTool(
     const answer = async (held?: HeldCall) => {
       const done = await runCall(session, server, params, ctx, id, undefined, held);
       await ended(done.outcome);
-      if ("error" in done) throw done.error;
       return done.result;
     };
     const held = hold(answer);
@@ -224,7 +230,7 @@ async function callTool(
     const call = tasks.served.begin(tasks.principal, params.name, held?.signal ?? ctx.mcpReq.signal, required);
     const running = runCall(session, server, params, ctx, id, call, held).then(
       async (done) => {
-        call.finish("error" in done ? { error: done.error } : { result: done.result as Record<string, unknown> });
+        call.finish(done.fault !== undefined ? { error: done.fault } : { result: done.result as Record<string, unknown> });
         await Promise.resolve(ended(done.outcome)).catch(() => undefined);
         return done;
       },
@@ -310,8 +316,8 @@ async function runCall(
   };
   const retry = approvalRetryOf(approvals, ctx, legacy, params.name);
   if (retry === "invalid") {
-    const text = `The requestState of this call to ${params.name} is not one this server gave, or was changed; the call was not run.`;
-    return { error: new ProtocolError(ProtocolErrorCode.InvalidParams, text), outcome: "approval-state-invalid" };
+    const text = `The requestState of this call to ${params.name} is not valid (not one this server gave, or changed); it was not run.`;
+    return { result: { content: [{ type: "text", text }], isError: true }, outcome: "approval-state-invalid" };
   }
   let outcome: ToolCallOutcome;
   if (retry !== undefined && approvals !== undefined) {
@@ -332,13 +338,19 @@ async function runCall(
     const result = approvalInputRequired(approvals, outcome.pendingApproval) as unknown as CallToolResult;
     return { result, outcome: "approval-required" };
   }
-  // A fault of the server rather than of the tool's work is a JSON-RPC error, as MCP wants (a task: failed).
-  if (outcome.errorCode === "invalid-result") {
-    const message = outcome.block.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("\n");
-    return { error: new ProtocolError(ProtocolErrorCode.InternalError, message), outcome: outcome.errorCode };
-  }
   const result = server.projectCallToolResult(toCallToolResult(outcome), active?.descriptor.outputSchema);
-  return { result, outcome: outcomeCode(outcome) };
+  return { result, outcome: outcomeCode(outcome), ...faultOf(outcome) };
+}
+
+/**
+ * A fault of the server rather than of the tool's work (its executor returned something that is not a tool result):
+ * a task reports it as MCP's tasks want, `failed` with the JSON-RPC error; a blocking answer keeps the `isError`
+ * result, which a client shows its model.
+ */
+function faultOf(outcome: ToolCallOutcome): { readonly fault?: ProtocolError } {
+  if (outcome.errorCode !== "invalid-result") return {};
+  const message = outcome.block.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("\n");
+  return { fault: new ProtocolError(ProtocolErrorCode.InternalError, message) };
 }
 
 /**
@@ -355,10 +367,15 @@ function approvalRetryOf(
   return approvals === undefined ? "invalid" : readApprovalRetry(approvals, ctx, toolName);
 }
 
-/** How a call ended: a result (an error result too), or a protocol error; and its outcome for the audit log. */
-type RunCallEnd =
-  | { readonly result: CallToolResult; readonly outcome: string }
-  | { readonly error: ProtocolError; readonly outcome: string };
+/**
+ * How a call ended: its result (an error result too), its outcome for the audit log, and the protocol error a task
+ * ends with instead when the fault was the server's.
+ */
+interface RunCallEnd {
+  readonly result: CallToolResult;
+  readonly outcome: string;
+  readonly fault?: ProtocolError;
+}
 
 /**
  * What the client that made this request declared it can do: a 2025 client once, in `initialize`; a 2026-07-28
