@@ -8,6 +8,7 @@ import type { AgentSession } from "../../src/core/dispatch/session.js";
 import { createAgentSession } from "../../src/core/dispatch/session.js";
 import { defineTool } from "../../src/core/register/define-tool.js";
 import { createToolRegistry } from "../../src/core/register/registry.js";
+import type { ToolCallOutcome } from "../../src/core/types.js";
 import { type BullmqExecutor, createBullmqExecutor } from "../../src/executors/bullmq/create-bullmq-executor.js";
 import { REDIS_RUNS, type RedisServer, startRedis } from "../support/redis.js";
 import { builtScript } from "./helpers/build.js";
@@ -28,11 +29,13 @@ const hang = defineTool({ name: "hang", description: "Never ends", inputSchema: 
   writeFileSync(join(process.env.MARKERS, "run-" + process.pid), "");
   return new Promise(() => {});
 } });
-await startBullmqWorker({ id: "lab", connection: process.env.REDIS_URL, tools: [hang], lockDurationMs: 2000 }); // 2 s: a worker starved of CPU on a busy machine still renews its lock
+// 4 s: a live worker starved of CPU while the whole suite runs must still renew its lock in time (at 2 s, a CI run once
+// saw a live worker's call counted stalled, so the call ended before the second worker could run it).
+await startBullmqWorker({ id: "lab", connection: process.env.REDIS_URL, tools: [hang], lockDurationMs: 4000 });
 console.log("worker ready");
 `;
 
-describe.runIf(REDIS_RUNS)("a call whose workers die", { timeout: 90_000 }, () => {
+describe.runIf(REDIS_RUNS)("a call whose workers die", { timeout: 180_000 }, () => {
   let redis: RedisServer;
   let markers: { path: string; remove(): Promise<void> };
   let executor: BullmqExecutor;
@@ -61,11 +64,22 @@ describe.runIf(REDIS_RUNS)("a call whose workers die", { timeout: 90_000 }, () =
 
   /**
    * Waits until the worker `child` marked a run of the call. A stalled call is taken over within about two lock
-   * durations and two checks (4 s here) on a quiet machine; a CI machine running the whole suite can take several times that.
+   * durations and two checks (8 s here) on a quiet machine; a CI machine running the whole suite can take several
+   * times that. A call that ended meanwhile makes the wait fail with how it ended.
    */
-  const runOn = async (child: ChildProcess) => {
+  const runOn = async (child: ChildProcess, outcome: Promise<ToolCallOutcome>) => {
+    let ended: ToolCallOutcome | undefined;
+    void outcome.then((settled) => {
+      ended = settled;
+    });
     await expect
-      .poll(async () => (await readdir(markers.path)).includes(`run-${child.pid}`), { timeout: 25_000, interval: 50 })
+      .poll(
+        async () => {
+          if (ended !== undefined) throw new Error(`the call ended first: ${JSON.stringify(ended.block.content)}`);
+          return (await readdir(markers.path)).includes(`run-${child.pid}`);
+        },
+        { timeout: 45_000, interval: 50 },
+      )
       .toBe(true);
   };
 
@@ -102,10 +116,10 @@ describe.runIf(REDIS_RUNS)("a call whose workers die", { timeout: 90_000 }, () =
   it("runs once more after the first dies, then ends with an error result naming the executor", async () => {
     const first = await startWorker();
     const outcome = session.dispatchDetailed({ id: "h1", name: "hang", input: {} });
-    await runOn(first);
+    await runOn(first, outcome);
     const second = await startWorker();
     await kill(first);
-    await runOn(second); // the second worker found the call stalled and ran it again
+    await runOn(second, outcome); // the second worker found the call stalled and ran it again
     await kill(second);
     await startWorker(); // a live worker of the queue finds it stalled twice
     const ended = await outcome;
