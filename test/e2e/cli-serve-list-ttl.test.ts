@@ -5,6 +5,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI, cliEnv, tempWorkspace, writeFiles } from "./helpers/cli.js";
 import { modernMeta } from "./helpers/modern-meta.js";
+import { serveStdio } from "./helpers/serve-stdio.js";
 
 let project: { path: string; remove(): Promise<void> };
 beforeAll(async () => {
@@ -35,15 +36,7 @@ describe("serve.listTtlMs", { timeout: 60_000 }, () => {
       { name: "ttl-test", version: "1.0.0" },
       { versionNegotiation: { mode: { pin: "2026-07-28" } } },
     );
-    await client.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: [CLI, "serve", "--stdio"],
-        cwd: project.path,
-        env: cliEnv(),
-        stderr: "pipe",
-      }),
-    );
+    await client.connect(new StdioClientTransport(serveStdio(project.path, "pipe")));
     try {
       const listing = await client.request({ method: "tools/list", params: {} }, AS_SENT);
       expect(listing).toMatchObject({ ttlMs: 4321, cacheScope: "private" });

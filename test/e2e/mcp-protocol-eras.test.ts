@@ -20,8 +20,9 @@ import { createAgentSession } from "../../src/create-agent-session.js";
 import type { RegistryReport } from "../../src/index.js";
 import { connectMcpServer, serveMcp } from "../../src/mcp/api.js";
 import { TOOLS_PAGE_SIZE } from "../../src/mcp/server/tool-server.js";
-import { CLI, cliEnv, tempWorkspace } from "./helpers/cli.js";
+import { tempWorkspace } from "./helpers/cli.js";
 import { everythingServer, minimalEnv } from "./helpers/mcp-servers.js";
+import { serveStdio } from "./helpers/serve-stdio.js";
 
 const TASK_SERVER = fileURLToPath(new URL("./helpers/mcp-task-server.mjs", import.meta.url));
 
@@ -231,15 +232,7 @@ describe("toolwire serve over stdio", () => {
     const project = await tempWorkspace({ "a.txt": "served through MCP\n" });
     cleanups.push(() => project.remove());
     const client = new ModernClient({ name: "modern-stdio", version: "1.0.0" }, MODERN);
-    await client.connect(
-      new ModernStdioTransport({
-        command: process.execPath,
-        args: [CLI, "serve", "--stdio"],
-        cwd: project.path,
-        env: cliEnv(),
-        stderr: "ignore",
-      }),
-    );
+    await client.connect(new ModernStdioTransport(serveStdio(project.path)));
     cleanups.push(() => client.close());
     expect(client.getProtocolEra()).toBe("modern");
     const read = await client.callTool({ name: "read", arguments: { path: "a.txt" } });

@@ -16,9 +16,10 @@ import { createToolRegistry } from "../../src/core/register/registry.js";
 import type { ApprovalRequest, LiveToolSource, ToolResultBlock } from "../../src/core/types.js";
 import { createAgentSession } from "../../src/create-agent-session.js";
 import { connectMcpServer, type McpConnection, type McpServerHandle, serveMcp } from "../../src/mcp/api.js";
-import { CLI, cliEnv, tempWorkspace } from "./helpers/cli.js";
+import { tempWorkspace } from "./helpers/cli.js";
 import { minimalEnv } from "./helpers/mcp-servers.js";
 import { modernRpc } from "./helpers/modern-rpc.js";
+import { serveStdio } from "./helpers/serve-stdio.js";
 
 const SERVER = fileURLToPath(new URL("./helpers/mcp-task-server.mjs", import.meta.url));
 const TASKS = "io.modelcontextprotocol/tasks";
@@ -234,15 +235,7 @@ describe("toolwire serve over stdio, a config-file server's question", { timeout
       return { action: "accept", content: { note: "desktop note" } };
     });
     try {
-      await client.connect(
-        new ModernStdioTransport({
-          command: process.execPath,
-          args: [CLI, "serve", "--stdio"],
-          cwd: project.path,
-          env: cliEnv(),
-          stderr: "ignore",
-        }),
-      );
+      await client.connect(new ModernStdioTransport(serveStdio(project.path)));
       const result = await client.callTool({ name: "up__confirm", arguments: {} });
       expect(textOf(result)).toBe("confirmed: desktop note");
       expect(asked).toEqual(["Add a note to the confirmation"]);

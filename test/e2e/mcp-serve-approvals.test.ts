@@ -15,7 +15,8 @@ import { defineTool } from "../../src/core/register/define-tool.js";
 import { createToolRegistry } from "../../src/core/register/registry.js";
 import { createAgentSession } from "../../src/create-agent-session.js";
 import { type McpServerHandle, serveMcp } from "../../src/mcp/api.js";
-import { CLI, cliEnv, tempWorkspace } from "./helpers/cli.js";
+import { tempWorkspace } from "./helpers/cli.js";
+import { serveStdio } from "./helpers/serve-stdio.js";
 
 const runs: unknown[] = [];
 const danger = defineTool({
@@ -150,15 +151,7 @@ describe("toolwire serve over stdio, a 2026-07-28 client", { timeout: 60_000 }, 
       return { action: "accept" };
     });
     try {
-      await modern.connect(
-        new ModernStdioTransport({
-          command: process.execPath,
-          args: [CLI, "serve", "--stdio"],
-          cwd: project.path,
-          env: cliEnv(),
-          stderr: "ignore",
-        }),
-      );
+      await modern.connect(new ModernStdioTransport(serveStdio(project.path)));
       expect(modern.getProtocolEra()).toBe("modern");
       const result = await modern.callTool({ name: "deploy", arguments: { env: "prod" } });
       expect(result.content).toEqual([{ type: "text", text: "deployed prod" }]);

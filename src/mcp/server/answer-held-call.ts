@@ -63,11 +63,11 @@ export async function heldCallStep(held: HeldCall, signal: AbortSignal): Promise
   }
   if (step.kind === "done") return step.result;
   if (step.kind === "failed") throw step.error;
-  return askedAgain(held, step);
+  return questionResult(held, step);
 }
 
 /** A held call's question as an input_required result. */
-function askedAgain(held: HeldCall, step: HeldStep & { readonly kind: "question" }): CallToolResult {
+function questionResult(held: HeldCall, step: HeldStep & { readonly kind: "question" }): CallToolResult {
   return inputRequired({
     inputRequests: { [step.question.key ?? QUESTION_KEY]: inputRequired.elicit(elicitParams(step.question) as never) },
     requestState: encodeHeldState({ held: held.id, round: step.round }),
@@ -95,7 +95,7 @@ export function answerHeldCall(
   const open = held.open();
   if (open === undefined) return heldCallStep(held, ctx.mcpReq.signal);
   const answer = open.round === state.round ? answerOf(ctx, open.question.key ?? QUESTION_KEY) : undefined;
-  if (answer === undefined) return askedAgain(held, open);
+  if (answer === undefined) return questionResult(held, open);
   held.answer(answer);
   return heldCallStep(held, ctx.mcpReq.signal);
 }

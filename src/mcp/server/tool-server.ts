@@ -213,49 +213,58 @@ async function callTool(
   // A 2026-07-28 client that can answer questions: a question the call asks while it runs (a bridged server's) and
   // before it is a task is asked as input_required, and the call waits here for the retry that answers it.
   const canAsk = !legacy && state === undefined && isRecord(clientCapabilities(server, ctx, legacy)?.elicitation);
-  const hold = (answer: (held: HeldCall) => Promise<CallToolResult>) =>
-    canAsk ? heldCallsOf(session).hold(params.name, answer, answersAhead(ctx)) : undefined;
-  if (tasks === undefined || legacy || !declaresTasks(ctx) || state !== undefined) {
-    const answer = async (held?: HeldCall) => {
-      const done = await runCall(session, server, params, ctx, id, undefined, held);
-      await ended(done.outcome);
-      return done.result;
-    };
-    const held = hold(answer);
-    return held === undefined ? answer() : heldCallStep(held, ctx.mcpReq.signal);
-  }
-  // The client takes tasks: the call is answered when it ends, or with a task once it outlasts afterMs or asks for
-  // an approval (whichever comes first); a task gets the call's result when it ends.
-  const answer = async (held?: HeldCall): Promise<CallToolResult> => {
-    const call = tasks.served.begin(tasks.principal, params.name, held?.signal ?? ctx.mcpReq.signal, required);
-    const running = runCall(session, server, params, ctx, id, call, held).then(
-      async (done) => {
-        call.finish(done.fault !== undefined ? { error: done.fault } : { result: done.result as Record<string, unknown> });
-        await Promise.resolve(ended(done.outcome)).catch(() => undefined);
-        return done;
-      },
-      (error: unknown) => {
-        const failure = error instanceof Error ? error : new Error(String(error));
-        call.finish({ error: failure });
-        return { error: failure };
-      },
-    );
-    // A store that could not keep the task: the client learns that much, not the store's own error.
-    const becameTask = call.becameTask.catch(() => {
-      throw new ProtocolError(
-        ProtocolErrorCode.InternalError,
-        `The call to ${params.name} could not be kept as a task`,
-      );
-    });
-    const first = required
-      ? { task: await becameTask }
-      : await Promise.race([running, becameTask.then((task) => ({ task }))]);
-    if ("task" in first) return taskCreated(first.task);
-    if ("error" in first) throw first.error;
-    return first.result;
-  };
-  const held = hold(answer);
+  const run = (task?: TaskableCall, held?: HeldCall) => runCall(session, server, params, ctx, id, task, held);
+  const answer =
+    tasks !== undefined && !legacy && declaresTasks(ctx) && state === undefined
+      ? (held?: HeldCall) => answerWithTask(tasks, params.name, required, ctx, run, ended, held)
+      : async (held?: HeldCall) => {
+          const done = await run(undefined, held);
+          await ended(done.outcome);
+          return done.result;
+        };
+  const held = canAsk ? heldCallsOf(session).hold(params.name, answer, answersAhead(ctx)) : undefined;
   return held === undefined ? answer() : heldCallStep(held, ctx.mcpReq.signal);
+}
+
+/**
+ * For a client that takes tasks: the call is answered when it ends, or with a task once it outlasts afterMs or asks
+ * for an approval (whichever comes first; a required one always with its task); a task gets the call's result when
+ * it ends.
+ */
+async function answerWithTask(
+  tasks: PrincipalTasks,
+  toolName: string,
+  required: boolean,
+  ctx: ServerContext,
+  run: (task: TaskableCall, held?: HeldCall) => Promise<RunCallEnd>,
+  ended: (outcome: string) => void | Promise<void>,
+  held: HeldCall | undefined,
+): Promise<CallToolResult> {
+  const call = tasks.served.begin(tasks.principal, toolName, held?.signal ?? ctx.mcpReq.signal, required);
+  const running = run(call, held).then(
+    async (done) => {
+      call.finish(
+        done.fault !== undefined ? { error: done.fault } : { result: done.result as Record<string, unknown> },
+      );
+      await Promise.resolve(ended(done.outcome)).catch(() => undefined);
+      return done;
+    },
+    (error: unknown) => {
+      const failure = error instanceof Error ? error : new Error(String(error));
+      call.finish({ error: failure });
+      return { error: failure };
+    },
+  );
+  // A store that could not keep the task: the client learns that much, not the store's own error.
+  const becameTask = call.becameTask.catch(() => {
+    throw new ProtocolError(ProtocolErrorCode.InternalError, `The call to ${toolName} could not be kept as a task`);
+  });
+  const first = required
+    ? { task: await becameTask }
+    : await Promise.race([running, becameTask.then((task) => ({ task }))]);
+  if ("task" in first) return taskCreated(first.task);
+  if ("error" in first) throw first.error;
+  return first.result;
 }
 
 /** A call answered with a task (`resultType: "task"`): the task's state, without its details. */

@@ -93,7 +93,6 @@ export function createServedTasks(options: ServeTasksOptions = {}): ServedTasks 
     else requestSignal.addEventListener("abort", onRequestAbort, { once: true });
     let record: TaskRecord | undefined;
     let writes = Promise.resolve();
-    let ended: { readonly result: Record<string, unknown> } | { readonly error: Error } | undefined;
     let signalTask: (record: TaskRecord) => void = () => {};
     let storeFailed: (error: unknown) => void = () => {};
     const becameTask = new Promise<TaskRecord>((resolve, reject) => {
@@ -146,8 +145,9 @@ export function createServedTasks(options: ServeTasksOptions = {}): ServedTasks 
     // A call that must be a task fails when the store cannot take it; one past afterMs is then answered as it ends,
     // without a task (Redis away).
     const madeTask = () => signalTask(record as TaskRecord);
+    // `finish` clears it: a call that ended is never made a task by the timer.
     const timer = setTimeout(() => {
-      if (ended === undefined) void materialize().then(madeTask, required ? storeFailed : () => undefined);
+      void materialize().then(madeTask, required ? storeFailed : () => undefined);
     }, afterMs);
     const end = (how: { readonly result: Record<string, unknown> } | { readonly error: Error }) =>
       apply(
@@ -162,7 +162,7 @@ export function createServedTasks(options: ServeTasksOptions = {}): ServedTasks 
         const key = `approval-${randomUUID()}`;
         const answered = new Promise<unknown>((resolve) => questions.set(key, resolve));
         await apply({ kind: "asked", key, request: question.request, message: question.message });
-        signalTask(record as TaskRecord);
+        madeTask();
         const stop = () => questions.get(key)?.(undefined);
         question.signal.addEventListener("abort", stop, { once: true });
         try {
@@ -174,7 +174,6 @@ export function createServedTasks(options: ServeTasksOptions = {}): ServedTasks 
         }
       },
       finish(how) {
-        ended = how;
         clearTimeout(timer);
         requestSignal.removeEventListener("abort", onRequestAbort);
         if (creating !== undefined) void end(how);
