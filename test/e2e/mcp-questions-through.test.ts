@@ -102,6 +102,17 @@ describe("a bridged server's question reaches the MCP client that made the call"
     expect(answer.error?.message).toContain("is no longer waiting here");
   });
 
+  it("a requestState this server never gave (and no approvals to read it) runs nothing: an error result says so", async () => {
+    const { result = {} } = await modernRpc(
+      served.url as string,
+      "tools/call",
+      { name: "up__confirm", arguments: {}, requestState: "not-from-here", inputResponses: {} },
+      { capabilities: { elicitation: {} } },
+    );
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toContain("The requestState of this call to up__confirm is not valid");
+  });
+
   it("over raw 2026-07-28: the upstream's own key; a retry without the answer is asked again; a changed state is refused", async () => {
     const call = async (params: Record<string, unknown>) =>
       modernRpc(

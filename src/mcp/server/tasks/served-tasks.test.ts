@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { createMemoryTaskStore } from "./memory-task-store.js";
 import { createServedTasks } from "./served-tasks.js";
 import type { TaskStore } from "./task-store.js";
 
@@ -92,6 +93,31 @@ describe("createServedTasks require", () => {
           status: "failed",
           error: { code: -32603, message: "not a tool result" },
         });
+    } finally {
+      await served.close();
+    }
+  });
+});
+
+describe("createServedTasks with a slow store", () => {
+  it("writes a call's end after its task's creation, even when the call ends while the store is still creating it", async () => {
+    const memory = createMemoryTaskStore();
+    let creating = false;
+    const slow: TaskStore = {
+      ...memory,
+      async create(record) {
+        creating = true;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        await memory.create(record);
+      },
+    };
+    const served = createServedTasks({ store: slow, afterMs: 10 });
+    try {
+      const call = served.begin("alice", "build", new AbortController().signal);
+      await expect.poll(() => creating).toBe(true);
+      call.finish({ result: { content: [{ type: "text", text: "built" }] } });
+      const record = await call.becameTask;
+      await expect.poll(() => served.get("alice", record.taskId)).toMatchObject({ status: "completed" });
     } finally {
       await served.close();
     }
